@@ -1,0 +1,57 @@
+// Package artifacts opens, checks and decodes model files into model.Graph.
+//
+// Rules:
+//   - Every input is untrusted: a malformed, truncated or hostile file gives
+//     an error wrapping compute.ErrInvalidArtifact (or ErrUnsupported for a
+//     valid file lintel cannot run), never a panic, a hang or an
+//     allocation sized by a number the file declares before the bytes
+//     behind it are checked.
+//   - Initializer bytes alias the file's bytes where alignment allows; the
+//     artifact's bytes must not be modified while it is in use.
+//   - External data is read only from inside the model's folder (Open) or
+//     the given fs.FS (FromFS).
+//   - An Artifact is immutable once returned and safe to share between
+//     goroutines and backends.
+package artifacts
+
+import (
+	"github.com/lintel-ml/lintel/model"
+)
+
+// Format is a model file format.
+type Format uint8
+
+// The formats lintel reads.
+const (
+	FormatONNX Format = iota + 1
+)
+
+// String returns the format's name.
+func (f Format) String() string {
+	if f == FormatONNX {
+		return "onnx"
+	}
+	return "unknown"
+}
+
+// Artifact is a decoded, validated model file.
+type Artifact struct {
+	label  string
+	format Format
+	graph  *model.Graph
+	data   []byte
+}
+
+// Label returns the path or label the artifact was opened with.
+func (a *Artifact) Label() string { return a.label }
+
+// Format returns the file's format.
+func (a *Artifact) Format() Format { return a.format }
+
+// Graph returns the decoded graph, topologically sorted and with types
+// inferred. It is shared: callers must not modify it; use Graph().Clone()
+// for a copy to rewrite.
+func (a *Artifact) Graph() *model.Graph { return a.graph }
+
+// Size returns the size of the model file in bytes.
+func (a *Artifact) Size() int { return len(a.data) }

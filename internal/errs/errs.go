@@ -1,0 +1,59 @@
+// Package errs holds the sentinel errors that every lintel package wraps.
+//
+// The sentinels are re-exported by package compute, which is where users
+// name them; they live here so that low-level packages (artifacts, model)
+// can wrap them without importing compute.
+package errs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The sentinels. compute re-exports each one under an Err prefix.
+var (
+	InvalidArtifact     = errors.New("invalid artifact")
+	Unsupported         = errors.New("unsupported")
+	ShapeMismatch       = errors.New("shape mismatch")
+	ExecutionFailed     = errors.New("execution failed")
+	ResourceUnavailable = errors.New("resource unavailable")
+	NotInitialized      = errors.New("not initialized")
+	Closed              = errors.New("closed")
+)
+
+// New returns an error that wraps kind with a formatted message:
+// "lintel: <kind>: <message>".
+func New(kind error, format string, args ...any) error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error that wraps kind and cause with a formatted message.
+// errors.Is matches both kind and cause.
+func Wrap(kind, cause error, format string, args ...any) error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Cause: cause}
+}
+
+// Error is a lintel error: a sentinel kind, a message saying what and
+// where, and an optional cause.
+type Error struct {
+	Kind  error
+	Msg   string
+	Cause error
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	s := "lintel: " + e.Kind.Error() + ": " + e.Msg
+	if e.Cause != nil {
+		s += ": " + e.Cause.Error()
+	}
+	return s
+}
+
+// Unwrap returns the kind and the cause, so errors.Is matches either.
+func (e *Error) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{e.Kind, e.Cause}
+	}
+	return []error{e.Kind}
+}

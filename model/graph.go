@@ -1,0 +1,113 @@
+package model
+
+import "github.com/lintel-ml/lintel/payload"
+
+// ValueInfo is the type of a value: its element type and what is known of
+// its shape.
+type ValueInfo struct {
+	Name  string
+	DType payload.DType
+	// Shape has -1 for a dimension not known statically. It is nil when
+	// the rank is unknown; check RankKnown to tell a scalar from that.
+	Shape     []int
+	RankKnown bool
+	// DimParams names the symbolic dimensions the file gave, "" elsewhere.
+	// It is nil or as long as Shape.
+	DimParams []string
+}
+
+// Node is one operator application.
+type Node struct {
+	Name   string
+	OpType string
+	// Domain is "" for the default ONNX domain ("ai.onnx").
+	Domain string
+	// Inputs names the input values; "" marks an omitted optional input.
+	Inputs  []string
+	Outputs []string
+	Attrs   []Attr
+	Doc     string
+}
+
+// Graph is a model's computation graph with its metadata.
+type Graph struct {
+	Name string
+	// Inputs are the values a caller feeds: the file's graph inputs less
+	// those backed by an initializer.
+	Inputs  []ValueInfo
+	Outputs []ValueInfo
+	// Nodes are in topological order once Sort has run.
+	Nodes []*Node
+	// Initializers are the constant tensors, by value name. Inputs that a
+	// file declares with an initializer (overridable defaults) are kept
+	// here, not in Inputs.
+	Initializers map[string]*Tensor
+	// Values holds the type of every value known: from the file's
+	// value_info, inputs and outputs, and from shape inference.
+	Values map[string]*ValueInfo
+
+	// Opset is the default-domain opset version; Opsets holds every
+	// domain's, "" for the default.
+	Opset  int64
+	Opsets map[string]int64
+
+	IRVersion       int64
+	ProducerName    string
+	ProducerVersion string
+	Domain          string
+	ModelVersion    int64
+	Doc             string
+	// Metadata is the file's metadata_props.
+	Metadata map[string]string
+}
+
+// NewGraph returns an empty graph with its maps made.
+func NewGraph() *Graph {
+	return &Graph{
+		Initializers: map[string]*Tensor{},
+		Values:       map[string]*ValueInfo{},
+		Opsets:       map[string]int64{},
+		Metadata:     map[string]string{},
+	}
+}
+
+// Value returns the type recorded for name, or nil.
+func (g *Graph) Value(name string) *ValueInfo { return g.Values[name] }
+
+// Const returns the constant tensor named name, or nil.
+func (g *Graph) Const(name string) *Tensor {
+	if name == "" {
+		return nil
+	}
+	return g.Initializers[name]
+}
+
+// NodeLabel returns a short label for n in messages: its name, or its op
+// type and first output when it has no name.
+func (n *Node) Label() string {
+	if n.Name != "" {
+		return n.Name
+	}
+	if len(n.Outputs) > 0 {
+		return n.OpType + "->" + n.Outputs[0]
+	}
+	return n.OpType
+}
+
+// Input returns the name of input i, or "" when it is absent.
+func (n *Node) Input(i int) string {
+	if i < len(n.Inputs) {
+		return n.Inputs[i]
+	}
+	return ""
+}
+
+// NumInputs returns the number of inputs present, ignoring trailing
+// omitted ones.
+func (n *Node) NumInputs() int {
+	k := len(n.Inputs)
+	for k > 0 && n.Inputs[k-1] == "" {
+		k--
+	}
+	return k
+}
