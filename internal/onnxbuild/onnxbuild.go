@@ -15,8 +15,8 @@ import (
 
 // Model is a model file's contents.
 type Model struct {
-	IRVersion int64  // 0 means 8
-	Opset     int64  // default-domain opset; 0 means 17
+	IRVersion int64 // 0 means 8
+	Opset     int64 // default-domain opset; 0 means 17
 	Opsets    map[string]int64
 	Producer  string // "" means "lintel-onnxbuild"
 	Metadata  map[string]string
@@ -354,7 +354,9 @@ func (t *Tensor) appendTyped(b []byte) []byte {
 	return appendBytes(b, field, p)
 }
 
-func le32(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+func le32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
 
 func (v *Value) encode() []byte {
 	var shape []byte
