@@ -86,3 +86,12 @@ func FromBytes[E Elem](b []byte) ([]E, bool) {
 	}
 	return unsafe.Slice((*E)(p), len(b)/sz), true
 }
+
+// IsAligned reports whether b's start is aligned to n bytes (true for an
+// empty slice).
+func IsAligned(b []byte, n int) bool {
+	if len(b) == 0 || n <= 1 {
+		return true
+	}
+	return uintptr(unsafe.Pointer(&b[0]))%uintptr(n) == 0
+}

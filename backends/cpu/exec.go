@@ -1,0 +1,158 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// exec is one model instance's run-time state: a tensor per value, the
+// planned buffers, and per-step argument lists. Everything is allocated at
+// Init or grown on the first call at a larger shape.
+type exec struct {
+	p     *program
+	vals  []tensor
+	slots [][]byte
+	ins   [][]*tensor
+	outs  [][]*tensor
+	// bound marks the inputs set for the current call.
+	bound []bool
+}
+
+func newExec(p *program) *exec {
+	x := &exec{p: p, vals: make([]tensor, len(p.values)), slots: make([][]byte, p.nslots), bound: make([]bool, len(p.inputs))}
+	for i := range p.values {
+		v := &p.values[i]
+		t := &x.vals[i]
+		t.dt = v.dt
+		r := v.rank
+		if r < 0 {
+			r = 4
+		}
+		t.shape = make([]int, 0, r+4)
+		if v.kind == kindConst {
+			t.shape = append(t.shape, v.c.Shape...)
+			t.data = v.c.Raw
+		}
+	}
+	x.ins = make([][]*tensor, len(p.steps))
+	x.outs = make([][]*tensor, len(p.steps))
+	for si, st := range p.steps {
+		x.ins[si] = make([]*tensor, len(st.in))
+		for j, v := range st.in {
+			if v >= 0 {
+				x.ins[si][j] = &x.vals[v]
+			}
+		}
+		x.outs[si] = make([]*tensor, len(st.out))
+		for j, v := range st.out {
+			if v >= 0 {
+				x.outs[si][j] = &x.vals[v]
+			} else {
+				// An unused optional output still gets a scratch tensor.
+				x.outs[si][j] = &tensor{dt: payload.Float32}
+			}
+		}
+	}
+	return x
+}
+
+// setInput points graph input i at the caller's bytes after checking them
+// against the model's declared type.
+func (x *exec) setInput(i int, dt payload.DType, shape []int, data []byte) error {
+	v := &x.p.values[x.p.inputs[i]]
+	if dt != v.dt {
+		return errs.New(errs.ShapeMismatch, "%s: input %q: element type %s, want %s", x.p.label, v.name, dt, v.dt)
+	}
+	if v.rank >= 0 {
+		if len(shape) != v.rank {
+			return errs.New(errs.ShapeMismatch, "%s: input %q: shape %v has rank %d, want %v", x.p.label, v.name, shape, len(shape), v.shape)
+		}
+		for d, want := range v.shape {
+			if want >= 0 && shape[d] != want {
+				return errs.New(errs.ShapeMismatch, "%s: input %q: shape %v, want %v", x.p.label, v.name, shape, v.shape)
+			}
+		}
+	}
+	n := payload.NumElems(shape)
+	if n < 0 {
+		return errs.New(errs.ShapeMismatch, "%s: input %q: invalid shape %v", x.p.label, v.name, shape)
+	}
+	if len(data) != n*dt.Size() {
+		return errs.New(errs.ShapeMismatch, "%s: input %q: shape %v needs %d elements, data holds %d", x.p.label, v.name, shape, n, len(data)/max(dt.Size(), 1))
+	}
+	if !payload.IsAligned(data, dt.Size()) {
+		return errs.New(errs.ShapeMismatch, "%s: input %q: data is not aligned to its %d-byte elements", x.p.label, v.name, dt.Size())
+	}
+	t := &x.vals[x.p.inputs[i]]
+	t.shape = append(t.shape[:0], shape...)
+	t.data = data
+	x.bound[i] = true
+	return nil
+}
+
+// run executes every step. All inputs must be set.
+func (x *exec) run() error {
+	for i, ok := range x.bound {
+		if !ok {
+			return errs.New(errs.ShapeMismatch, "%s: input %q was not given", x.p.label, x.p.values[x.p.inputs[i]].name)
+		}
+	}
+	for si := range x.p.steps {
+		st := &x.p.steps[si]
+		ins, outs := x.ins[si], x.outs[si]
+		if err := st.k.shape(ins, outs); err != nil {
+			return err
+		}
+		for j, o := range outs {
+			n := o.numel()
+			if n < 0 {
+				return shapeErr(st.n, "output %d has invalid shape %v", j, o.shape)
+			}
+			need := n * o.dt.Size()
+			if j == 0 && st.aliasOf >= 0 {
+				src := ins[st.aliasOf]
+				if len(src.data) < need {
+					return shapeErr(st.n, "output shape %v needs %d bytes, input has %d", o.shape, need, len(src.data))
+				}
+				o.data = src.data[:need]
+				continue
+			}
+			v := st.out[j]
+			if v < 0 {
+				if cap(o.data) < need {
+					o.data = alignedBytes(need)
+				}
+				o.data = o.data[:need]
+				continue
+			}
+			s := x.p.values[v].slot
+			if cap(x.slots[s]) < need {
+				x.slots[s] = alignedBytes(need)
+			}
+			o.data = x.slots[s][:need]
+		}
+		if st.aliasOf >= 0 && len(outs) == 1 {
+			continue
+		}
+		if err := st.k.run(ins, outs); err != nil {
+			return err
+		}
+	}
+	for i := range x.bound {
+		x.bound[i] = false
+	}
+	return nil
+}
+
+// output returns graph output i after a run.
+func (x *exec) output(i int) *tensor { return &x.vals[x.p.outputs[i]] }
+
+// release drops the buffers and views held.
+func (x *exec) release() {
+	for i := range x.slots {
+		x.slots[i] = nil
+	}
+	for i := range x.vals {
+		x.vals[i].data = nil
+	}
+}

@@ -1,0 +1,131 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/batch"
+	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/errs"
+)
+
+// model states.
+const (
+	stateLoaded = iota
+	stateReady
+	stateClosed
+)
+
+// Model is a model compiled for the CPU. It is not safe for concurrent
+// use.
+type Model[In, Out any] struct {
+	prog  *program
+	label string
+	x     *exec
+	state int
+	meta  compute.ModelMetadata
+
+	bindIn  func(x *exec, in *In) error
+	bindOut func(x *exec, out *Out)
+}
+
+// Init prepares the model's run-time state. Calling it again is a no-op.
+func (m *Model[In, Out]) Init() error {
+	if m == nil {
+		return errs.New(errs.NotInitialized, "cpu: nil model")
+	}
+	switch m.state {
+	case stateClosed:
+		return errs.New(errs.Closed, "%s: Init after Close", m.label)
+	case stateReady:
+		return nil
+	}
+	m.x = newExec(m.prog)
+	m.state = stateReady
+	return nil
+}
+
+func (m *Model[In, Out]) ready() error {
+	if m == nil {
+		return errs.New(errs.NotInitialized, "cpu: nil model")
+	}
+	switch m.state {
+	case stateReady:
+		return nil
+	case stateClosed:
+		return errs.New(errs.Closed, "%s: model is closed", m.label)
+	}
+	return errs.New(errs.NotInitialized, "%s: call Init before inference", m.label)
+}
+
+// InferOne runs the model on in and writes the result to out, setting its
+// shape and growing its data only when too small.
+func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
+	if err := m.ready(); err != nil {
+		return err
+	}
+	if in == nil || out == nil {
+		return errs.New(errs.ShapeMismatch, "%s: nil payload", m.label)
+	}
+	if err := m.bindIn(m.x, in); err != nil {
+		return err
+	}
+	if err := m.x.run(); err != nil {
+		return err
+	}
+	m.bindOut(m.x, out)
+	return nil
+}
+
+// InferBatch runs the model on every item of in; out[i] gets exactly what
+// InferOne(in.At(i), &out[i]) gives.
+func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
+	if err := m.ready(); err != nil {
+		return err
+	}
+	if len(out) != in.Len() {
+		return errs.New(errs.ShapeMismatch, "%s: batch of %d inputs but %d outputs", m.label, in.Len(), len(out))
+	}
+	for i := 0; i < in.Len(); i++ {
+		if err := m.bindIn(m.x, in.At(i)); err != nil {
+			return err
+		}
+		if err := m.x.run(); err != nil {
+			return err
+		}
+		m.bindOut(m.x, &out[i])
+	}
+	return nil
+}
+
+// Drain returns at once: CPU inference is synchronous.
+func (m *Model[In, Out]) Drain() error { return m.ready() }
+
+// Reset drops the buffers grown for past shapes; the next call plans them
+// again.
+func (m *Model[In, Out]) Reset() error {
+	if err := m.ready(); err != nil {
+		return err
+	}
+	m.x = newExec(m.prog)
+	return nil
+}
+
+// Metadata describes the model's inputs and outputs.
+func (m *Model[In, Out]) Metadata() compute.ModelMetadata {
+	if m == nil {
+		return compute.ModelMetadata{}
+	}
+	return m.meta
+}
+
+// Close releases the model's buffers. Later calls return
+// compute.ErrClosed; closing twice is not an error.
+func (m *Model[In, Out]) Close() error {
+	if m == nil {
+		return nil
+	}
+	if m.x != nil {
+		m.x.release()
+		m.x = nil
+	}
+	m.state = stateClosed
+	return nil
+}

@@ -1,0 +1,299 @@
+package cpu
+
+import (
+	"sort"
+
+	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/memclass"
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// value kinds.
+const (
+	kindComputed = iota // produced by a step into a planned slot
+	kindInput           // a graph input: views the caller's payload
+	kindConst           // a constant: views the model's bytes
+	kindAlias           // a view of another value's bytes
+)
+
+// valueInfo is a value's static description in a program.
+type valueInfo struct {
+	name  string
+	dt    payload.DType
+	rank  int   // static rank, -1 when unknown
+	shape []int // static shape (-1 for unknown dims), nil when rank unknown
+	kind  int
+	slot  int // planned buffer, for kindComputed
+	// alias is, for kindAlias, the value whose bytes this one views.
+	alias int
+	c     *model.Tensor // for kindConst
+}
+
+// step is one kernel application.
+type step struct {
+	n   *model.Node
+	k   kernel
+	in  []int // value indices, -1 for an absent input
+	out []int // value indices, -1 for an unused output
+	// aliasOf is the input position an aliasing kernel views, or -1.
+	aliasOf int
+}
+
+// program is a compiled graph: kernels in order, values and the buffer
+// plan. It is read-only once compiled.
+type program struct {
+	label   string
+	values  []valueInfo
+	steps   []step
+	inputs  []int // graph inputs, in order
+	outputs []int // graph outputs, in order
+	nslots  int
+	opts    compute.Options
+	g       *model.Graph
+}
+
+// compile builds kernels for every node of g (sorted and optimized) and
+// plans buffers.
+func compile(g *model.Graph, opts compute.Options, label string) (*program, error) {
+	p := &program{label: label, opts: opts, g: g}
+	index := map[string]int{}
+	add := func(name string, vi valueInfo) int {
+		vi.name = name
+		vi.alias = -1
+		vi.slot = -1
+		if t := g.Values[name]; t != nil {
+			if vi.dt == payload.Undefined {
+				vi.dt = t.DType
+			}
+			if t.RankKnown {
+				vi.rank = len(t.Shape)
+				vi.shape = t.Shape
+			}
+		}
+		p.values = append(p.values, vi)
+		index[name] = len(p.values) - 1
+		return len(p.values) - 1
+	}
+	for _, in := range g.Inputs {
+		if !in.DType.Valid() || in.DType == payload.String {
+			return nil, errs.New(errs.Unsupported, "%s: input %q has element type %s", label, in.Name, in.DType)
+		}
+		i := add(in.Name, valueInfo{kind: kindInput, dt: in.DType, rank: -1})
+		if in.RankKnown {
+			p.values[i].rank = len(in.Shape)
+			p.values[i].shape = in.Shape
+		}
+		p.inputs = append(p.inputs, i)
+	}
+	for _, name := range sortedNames(g.Initializers) {
+		t := g.Initializers[name]
+		if err := t.Check(); err != nil {
+			return nil, err
+		}
+		c := t
+		if len(t.Raw) > 0 && !payload.IsAligned(t.Raw, t.DType.Size()) {
+			c = &model.Tensor{Name: t.Name, DType: t.DType, Shape: t.Shape, Raw: model.AlignedBytes(t.Raw)}
+		}
+		add(name, valueInfo{kind: kindConst, dt: t.DType, rank: len(t.Shape), shape: t.Shape, c: c})
+	}
+	for _, n := range g.Nodes {
+		if n.Domain != "" && n.Domain != "ai.onnx" {
+			return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
+		}
+		b, ok := registry[n.OpType]
+		if !ok {
+			return nil, errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
+		}
+		c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset}
+		st := step{n: n, aliasOf: -1}
+		for _, name := range n.Inputs {
+			if name == "" {
+				st.in = append(st.in, -1)
+				c.in = append(c.in, model.ValueInfo{})
+				continue
+			}
+			vi, ok := index[name]
+			if !ok {
+				return nil, errs.New(errs.InvalidArtifact, "node %q (%s): input %q is not defined", n.Label(), n.OpType, name)
+			}
+			st.in = append(st.in, vi)
+			c.in = append(c.in, staticInfo(g, &p.values[vi]))
+		}
+		for _, name := range n.Outputs {
+			vi := model.ValueInfo{Name: name}
+			if t := g.Values[name]; t != nil {
+				vi = *t
+			}
+			if name != "" && !vi.DType.Valid() {
+				return nil, errs.New(errs.Unsupported, "node %q (%s): element type of output %q is unknown or unsupported (%s)", n.Label(), n.OpType, name, vi.DType)
+			}
+			c.out = append(c.out, vi)
+		}
+		k, err := b(c)
+		if err != nil {
+			return nil, err
+		}
+		st.k = k
+		if a, ok := k.(aliaser); ok {
+			st.aliasOf = a.aliasInput()
+		}
+		for oi, name := range n.Outputs {
+			if name == "" {
+				st.out = append(st.out, -1)
+				continue
+			}
+			if _, dup := index[name]; dup {
+				return nil, errs.New(errs.InvalidArtifact, "node %q (%s): output %q is defined twice", n.Label(), n.OpType, name)
+			}
+			vi := valueInfo{kind: kindComputed, dt: c.out[oi].DType, rank: -1}
+			if oi == 0 && st.aliasOf >= 0 {
+				vi.kind = kindAlias
+				vi.alias = st.in[st.aliasOf]
+			}
+			j := add(name, vi)
+			if vi.kind == kindAlias {
+				p.values[j].alias = vi.alias
+			}
+			st.out = append(st.out, j)
+		}
+		p.steps = append(p.steps, st)
+	}
+	for _, o := range g.Outputs {
+		vi, ok := index[o.Name]
+		if !ok {
+			return nil, errs.New(errs.InvalidArtifact, "%s: graph output %q is not produced", label, o.Name)
+		}
+		p.outputs = append(p.outputs, vi)
+	}
+	p.plan()
+	return p, nil
+}
+
+// staticInfo returns what a builder may know of a value statically.
+func staticInfo(g *model.Graph, v *valueInfo) model.ValueInfo {
+	vi := model.ValueInfo{Name: v.name, DType: v.dt}
+	if v.rank >= 0 {
+		vi.RankKnown = true
+		vi.Shape = v.shape
+	}
+	if t := g.Values[v.name]; t != nil && t.RankKnown && !vi.RankKnown {
+		vi.RankKnown = true
+		vi.Shape = t.Shape
+	}
+	return vi
+}
+
+// root follows aliases to the value that owns the bytes.
+func (p *program) root(v int) int {
+	for p.values[v].kind == kindAlias {
+		v = p.values[v].alias
+	}
+	return v
+}
+
+// plan assigns every computed value a buffer slot, reusing the slots of
+// values whose last reader has run. A value's lifetime covers every alias
+// of it; graph outputs live to the end.
+func (p *program) plan() {
+	last := make([]int, len(p.values))
+	for i := range last {
+		last[i] = -1
+	}
+	for si, st := range p.steps {
+		for _, v := range st.in {
+			if v >= 0 {
+				last[p.root(v)] = si
+			}
+		}
+		for _, v := range st.out {
+			if v >= 0 && last[p.root(v)] < si {
+				last[p.root(v)] = si
+			}
+		}
+	}
+	for _, v := range p.outputs {
+		last[p.root(v)] = len(p.steps)
+	}
+	var free []int
+	dying := make([][]int, len(p.steps)+1)
+	for i, l := range last {
+		if l >= 0 && p.values[i].kind == kindComputed {
+			dying[l] = append(dying[l], i)
+		}
+	}
+	for si, st := range p.steps {
+		for _, v := range st.out {
+			if v < 0 || p.values[v].kind != kindComputed {
+				continue
+			}
+			if len(free) > 0 {
+				p.values[v].slot = free[len(free)-1]
+				free = free[:len(free)-1]
+			} else {
+				p.values[v].slot = p.nslots
+				p.nslots++
+			}
+		}
+		// Values whose last use is this step free their slot after it
+		// (never before: a step's outputs must not share its inputs').
+		for _, v := range dying[si] {
+			free = append(free, p.values[v].slot)
+		}
+	}
+}
+
+// metadata describes the program's inputs and outputs. orig is the graph
+// as decoded, before optimization.
+func (p *program) metadata(orig *model.Graph) compute.ModelMetadata {
+	md := compute.ModelMetadata{
+		PreferredInput:  memclass.Host,
+		PreferredOutput: memclass.Host,
+		AcceptedInput:   memclass.HostAccessible,
+	}
+	md.Inputs, md.MaxInputBytes = infos(orig.Inputs, nil)
+	md.Outputs, md.MaxOutputBytes = infos(p.g.Outputs, p.g.Values)
+	return md
+}
+
+func infos(vs []model.ValueInfo, known map[string]*model.ValueInfo) ([]compute.TensorInfo, int64) {
+	out := make([]compute.TensorInfo, len(vs))
+	var total int64
+	for i, v := range vs {
+		if k := known[v.Name]; k != nil {
+			v = *k
+		}
+		ti := compute.TensorInfo{Name: v.Name, DType: v.DType}
+		if v.RankKnown {
+			ti.Shape = append([]int{}, v.Shape...)
+		}
+		out[i] = ti
+		n := int64(1)
+		if !v.RankKnown {
+			n = -1
+		}
+		for _, d := range ti.Shape {
+			if d < 0 {
+				n = -1
+				break
+			}
+			n *= int64(d)
+		}
+		if n < 0 || total < 0 {
+			total = -1
+			continue
+		}
+		total += n * int64(v.DType.Size())
+	}
+	return out, total
+}
+
+func sortedNames(m map[string]*model.Tensor) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

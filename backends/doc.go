@@ -1,0 +1,12 @@
+// Package backends picks the inference backend at compile time.
+//
+// New, Backend and Model are generic type aliases for the chosen backend's
+// types, so calls through them are direct: there is no run-time dispatch
+// between backends. Build tags choose:
+//
+//	(default)     backends/cpu
+//	-tags cuda    backends/cuda (NVIDIA GPUs, through cgo)
+//	-tags metal   backends/metal (Apple GPUs)
+//
+// Name reports the backend chosen.
+package backends

@@ -1,0 +1,22 @@
+//go:build !cuda && !metal
+
+package backends
+
+import (
+	"github.com/lintel-ml/lintel/backends/cpu"
+	"github.com/lintel-ml/lintel/compute"
+)
+
+// Name is the name of the backend the build tags chose.
+const Name = cpu.Name
+
+// Backend is the chosen backend's type.
+type Backend[In, Out any] = cpu.Backend[In, Out]
+
+// Model is the chosen backend's model type.
+type Model[In, Out any] = cpu.Model[In, Out]
+
+// New returns the chosen backend, configured by opts.
+func New[In, Out any](opts compute.Options) *Backend[In, Out] {
+	return cpu.New[In, Out](opts)
+}
