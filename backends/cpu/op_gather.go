@@ -1,0 +1,181 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// gatherKernel is Gather: slices of input 0 along axis picked by the
+// int32 or int64 indices of input 1 (negative ones count from the end).
+type gatherKernel struct {
+	n    *model.Node
+	axis int64
+	buf  []int64
+}
+
+func (k *gatherKernel) shape(in, out []*tensor) error {
+	x, ind := in[0], in[1]
+	r := len(x.shape)
+	ax, ok := wrapAxis(k.axis, r)
+	if !ok {
+		return shapeErr(k.n, "axis %d out of range for rank %d", k.axis, r)
+	}
+	dims := out[0].resize(r - 1 + len(ind.shape))
+	copy(dims, x.shape[:ax])
+	copy(dims[ax:], ind.shape)
+	copy(dims[ax+len(ind.shape):], x.shape[ax+1:])
+	if mulDims(dims) < 0 {
+		return shapeErr(k.n, "output shape %v overflows", dims)
+	}
+	return nil
+}
+
+func (k *gatherKernel) run(in, out []*tensor) error {
+	x, y := in[0], out[0]
+	ind, _ := intValues(in[1], &k.buf)
+	ax, _ := wrapAxis(k.axis, len(x.shape))
+	esz := x.dt.Size()
+	outer := mulDims(x.shape[:ax])
+	dim := int64(x.shape[ax])
+	inner := mulDims(x.shape[ax+1:]) * esz
+	row := x.shape[ax] * inner
+	for _, v := range ind {
+		if v < -dim || v >= dim {
+			return shapeErr(k.n, "index %d out of range for dim %d", v, dim)
+		}
+	}
+	if inner == 0 {
+		return nil
+	}
+	o := 0
+	for b := 0; b < outer; b++ {
+		src := x.data[b*row : b*row+row]
+		for _, v := range ind {
+			if v < 0 {
+				v += dim
+			}
+			s := int(v) * inner
+			copy(y.data[o:o+inner], src[s:s+inner])
+			o += inner
+		}
+	}
+	return nil
+}
+
+// gatherElementsKernel is GatherElements: out[i] = x[i with i[axis]
+// replaced by indices[i]].
+type gatherElementsKernel struct {
+	n    *model.Node
+	axis int64
+	buf  []int64
+	ctr  []int
+	st   []int
+}
+
+func (k *gatherElementsKernel) shape(in, out []*tensor) error {
+	x, ind := in[0], in[1]
+	r := len(x.shape)
+	ax, ok := wrapAxis(k.axis, r)
+	if !ok {
+		return shapeErr(k.n, "axis %d out of range for rank %d", k.axis, r)
+	}
+	if len(ind.shape) != r {
+		return shapeErr(k.n, "indices shape %v and data shape %v differ in rank", ind.shape, x.shape)
+	}
+	for d := range ind.shape {
+		if d != ax && ind.shape[d] > x.shape[d] {
+			return shapeErr(k.n, "indices shape %v exceeds data shape %v", ind.shape, x.shape)
+		}
+	}
+	out[0].setShape(ind.shape...)
+	return nil
+}
+
+func (k *gatherElementsKernel) run(in, out []*tensor) error {
+	x, y := in[0], out[0]
+	ind, _ := intValues(in[1], &k.buf)
+	r := len(x.shape)
+	ax, _ := wrapAxis(k.axis, r)
+	dim := int64(x.shape[ax])
+	for _, v := range ind {
+		if v < -dim || v >= dim {
+			return shapeErr(k.n, "index %d out of range for dim %d", v, dim)
+		}
+	}
+	if len(ind) == 0 {
+		return nil
+	}
+	k.st = growInts(&k.st, r)
+	rowStrides(k.st, x.shape)
+	k.ctr = growInts(&k.ctr, r)
+	switch x.dt.Size() {
+	case 1:
+		gatherElems(wordsOf[uint8](y.data), wordsOf[uint8](x.data), ind, in[1].shape, k.st, k.ctr, ax, dim)
+	case 2:
+		gatherElems(wordsOf[uint16](y.data), wordsOf[uint16](x.data), ind, in[1].shape, k.st, k.ctr, ax, dim)
+	case 4:
+		gatherElems(wordsOf[uint32](y.data), wordsOf[uint32](x.data), ind, in[1].shape, k.st, k.ctr, ax, dim)
+	case 8:
+		gatherElems(wordsOf[uint64](y.data), wordsOf[uint64](x.data), ind, in[1].shape, k.st, k.ctr, ax, dim)
+	}
+	return nil
+}
+
+func gatherElems[W word](dst, src []W, ind []int64, ishape, st, ctr []int, ax int, dim int64) {
+	r := len(ishape)
+	for i := range ctr {
+		ctr[i] = 0
+	}
+	base := 0 // Σ ctr[k]*st[k] over k != ax
+	last := r - 1
+	n := ishape[last]
+	for o := 0; o < len(ind); o += n {
+		for j := 0; j < n; j++ {
+			v := ind[o+j]
+			if v < 0 {
+				v += dim
+			}
+			s := base + int(v)*st[ax]
+			if last != ax {
+				s += j * st[last]
+			}
+			dst[o+j] = src[s]
+		}
+		for k := last - 1; k >= 0; k-- {
+			ctr[k]++
+			if k != ax {
+				base += st[k]
+			}
+			if ctr[k] < ishape[k] {
+				break
+			}
+			if k != ax {
+				base -= st[k] * ishape[k]
+			}
+			ctr[k] = 0
+		}
+	}
+}
+
+func init() {
+	gb := func(elements bool) builder {
+		return func(c *buildCtx) (kernel, error) {
+			if err := c.needMovable(); err != nil {
+				return nil, err
+			}
+			if t := c.inType(1); t != payload.Int32 && t != payload.Int64 {
+				return nil, c.unsupported("indices of type %s", t)
+			}
+			a, err := c.n.Int("axis", 0)
+			if err != nil {
+				return nil, err
+			}
+			if elements {
+				return &gatherElementsKernel{n: c.n, axis: a}, nil
+			}
+			return &gatherKernel{n: c.n, axis: a}, nil
+		}
+	}
+	register("Gather", gb(false))
+	register("GatherElements", gb(true))
+}
