@@ -40,6 +40,7 @@ type Artifact struct {
 	format Format
 	graph  *model.Graph
 	data   []byte
+	digest [32]byte
 }
 
 // Label returns the path or label the artifact was opened with.
@@ -55,3 +56,7 @@ func (a *Artifact) Graph() *model.Graph { return a.graph }
 
 // Size returns the size of the model file in bytes.
 func (a *Artifact) Size() int { return len(a.data) }
+
+// Digest returns the SHA-256 of the model file's bytes (external data
+// files are not included).
+func (a *Artifact) Digest() [32]byte { return a.digest }

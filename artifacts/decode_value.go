@@ -1,0 +1,221 @@
+package artifacts
+
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// decodeValueInfo decodes a ValueInfoProto. io is true for graph inputs and
+// outputs, which must be tensors; main is true for the model's graph,
+// whose inputs and outputs must also have a known element type. ok is
+// false for a value_info entry lintel does not record (a non-tensor type,
+// or no type).
+func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, ok bool, err error) {
+	var (
+		typeBytes []byte
+		haveType  bool
+	)
+	for len(b) > 0 {
+		num, wt, err := d.tag(&b)
+		if err != nil {
+			return vi, false, err
+		}
+		switch num {
+		case 1:
+			vi.Name, err = d.str(&b, wt, "name")
+			d.setName(vi.Name)
+		case 2:
+			typeBytes, err = d.bytes(&b, wt, "type")
+			haveType = true
+		default:
+			// doc_string, metadata_props.
+			err = d.skip(&b, num, wt)
+		}
+		if err != nil {
+			return vi, false, err
+		}
+	}
+	if vi.Name == "" && io {
+		return vi, false, d.invalid("value has no name")
+	}
+	if !haveType {
+		if main {
+			return vi, false, d.invalid("graph input or output has no type")
+		}
+		return vi, io, nil
+	}
+	d.push("type", -1)
+	kind, err := d.decodeType(typeBytes, &vi)
+	if err != nil {
+		return vi, false, err
+	}
+	d.pop()
+	if kind != "" {
+		if io {
+			return vi, false, d.unsupported("%s type: lintel runs tensors only", kind)
+		}
+		return vi, false, nil
+	}
+	if main && !vi.DType.Valid() {
+		if vi.DType == payload.Undefined {
+			return vi, false, d.invalid("graph input or output has no element type")
+		}
+		return vi, false, d.unsupported("element type %s", vi.DType)
+	}
+	return vi, true, nil
+}
+
+// decodeType decodes a TypeProto into vi. It returns the name of the type
+// when it is not a tensor ("" for a tensor). It does not descend into
+// sequence, map or optional types, which nest without bound.
+func (d *decoder) decodeType(b []byte, vi *model.ValueInfo) (kind string, err error) {
+	kind = "unknown"
+	for len(b) > 0 {
+		num, wt, err := d.tag(&b)
+		if err != nil {
+			return "", err
+		}
+		switch num {
+		case 1:
+			var p []byte
+			if p, err = d.bytes(&b, wt, "tensor_type"); err != nil {
+				return "", err
+			}
+			d.push("tensor_type", -1)
+			if err = d.decodeTensorType(p, vi); err != nil {
+				return "", err
+			}
+			d.pop()
+			kind = ""
+		case 4, 5, 9, 8, 7:
+			if _, err = d.bytes(&b, wt, typeNames[num]); err != nil {
+				return "", err
+			}
+			kind = typeNames[num]
+		default:
+			// denotation and newer fields.
+			err = d.skip(&b, num, wt)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return kind, nil
+}
+
+var typeNames = map[protowire.Number]string{
+	4: "sequence", 5: "map", 7: "opaque", 8: "sparse tensor", 9: "optional",
+}
+
+// decodeTensorType decodes a TypeProto.Tensor.
+func (d *decoder) decodeTensorType(b []byte, vi *model.ValueInfo) error {
+	for len(b) > 0 {
+		num, wt, err := d.tag(&b)
+		if err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			var v int64
+			v, err = d.int64v(&b, wt, "elem_type")
+			if err == nil && (v < 0 || v > 255) {
+				return d.invalid("elem_type %d", v)
+			}
+			vi.DType = payload.DType(v)
+		case 2:
+			var p []byte
+			if p, err = d.bytes(&b, wt, "shape"); err != nil {
+				return err
+			}
+			d.push("shape", -1)
+			if err = d.decodeShape(p, vi); err != nil {
+				return err
+			}
+			d.pop()
+		default:
+			err = d.skip(&b, num, wt)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeShape decodes a TensorShapeProto. A dimension with neither a value
+// nor a parameter, or with a negative value, is unknown (-1).
+func (d *decoder) decodeShape(b []byte, vi *model.ValueInfo) error {
+	vi.Shape = []int{}
+	vi.DimParams = nil
+	vi.RankKnown = true
+	for len(b) > 0 {
+		num, wt, err := d.tag(&b)
+		if err != nil {
+			return err
+		}
+		if num != 1 {
+			if err = d.skip(&b, num, wt); err != nil {
+				return err
+			}
+			continue
+		}
+		var p []byte
+		if p, err = d.bytes(&b, wt, "dim"); err != nil {
+			return err
+		}
+		if len(vi.Shape) >= d.lim.MaxRank {
+			return d.invalid("rank above Limits.MaxRank (%d)", d.lim.MaxRank)
+		}
+		d.push("dim", len(vi.Shape))
+		dim, param, err := d.decodeDim(p)
+		if err != nil {
+			return err
+		}
+		d.pop()
+		if param != "" {
+			if vi.DimParams == nil {
+				vi.DimParams = make([]string, len(vi.Shape), len(vi.Shape)+1)
+			}
+		}
+		if vi.DimParams != nil {
+			vi.DimParams = append(vi.DimParams, param)
+		}
+		vi.Shape = append(vi.Shape, dim)
+	}
+	return nil
+}
+
+// decodeDim decodes a TensorShapeProto.Dimension.
+func (d *decoder) decodeDim(b []byte) (dim int, param string, err error) {
+	dim = -1
+	for len(b) > 0 {
+		num, wt, err := d.tag(&b)
+		if err != nil {
+			return 0, "", err
+		}
+		switch num {
+		case 1:
+			var v int64
+			v, err = d.int64v(&b, wt, "dim_value")
+			if err == nil {
+				dim = -1
+				if v >= 0 && v <= maxInt {
+					dim = int(v)
+				}
+				param = ""
+			}
+		case 2:
+			param, err = d.str(&b, wt, "dim_param")
+			if err == nil {
+				dim = -1
+			}
+		default:
+			err = d.skip(&b, num, wt)
+		}
+		if err != nil {
+			return 0, "", err
+		}
+	}
+	return dim, param, nil
+}
