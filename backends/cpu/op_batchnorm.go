@@ -1,0 +1,129 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// batchNormKernel runs BatchNormalization in inference form:
+// y = (x - mean) / sqrt(var + epsilon) * scale + B, per channel (dim 1).
+type batchNormKernel struct {
+	n       *model.Node
+	dt      payload.DType
+	eps     float64
+	c, size int
+	planes  int
+	// mul and add are the per-channel coefficients, recomputed each run
+	// (the parameters may be computed values).
+	mul, add []float64
+}
+
+func init() {
+	register("BatchNormalization", buildBatchNorm)
+}
+
+func buildBatchNorm(c *buildCtx) (kernel, error) {
+	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+		return nil, err
+	}
+	for i := 1; i < 5; i++ {
+		if t := c.inType(i); t != payload.Float32 && t != payload.Float64 {
+			return nil, c.unsupported("input %d of element type %s", i, t)
+		}
+	}
+	eps, err := c.n.Float("epsilon", 1e-5)
+	if err != nil {
+		return nil, err
+	}
+	if sp, err := c.n.Int("spatial", 1); err != nil {
+		return nil, err
+	} else if sp != 1 {
+		return nil, c.unsupported("spatial=%d (per-element statistics)", sp)
+	}
+	if tm, err := c.n.Int("training_mode", 0); err != nil {
+		return nil, err
+	} else if tm != 0 {
+		return nil, c.unsupported("training_mode=%d", tm)
+	}
+	if it, err := c.n.Int("is_test", 1); err != nil {
+		return nil, err
+	} else if it == 0 {
+		return nil, c.unsupported("is_test=0 (training)")
+	}
+	for i, o := range c.n.Outputs {
+		if i > 0 && o != "" {
+			return nil, c.unsupported("training output %d (%q)", i, o)
+		}
+	}
+	return &batchNormKernel{n: c.n, dt: c.inType(0), eps: float64(eps)}, nil
+}
+
+func (k *batchNormKernel) shape(in, out []*tensor) error {
+	x := in[0].shape
+	if len(x) < 2 {
+		return shapeErr(k.n, "input %v must be N×C×…", x)
+	}
+	c := x[1]
+	for i := 1; i < 5; i++ {
+		if in[i] == nil {
+			return shapeErr(k.n, "input %d is missing", i)
+		}
+		if s := in[i].shape; len(s) != 1 || s[0] != c {
+			return shapeErr(k.n, "input %d has shape %v, want [%d] for input %v", i, s, c, x)
+		}
+	}
+	k.c, k.planes, k.size = c, x[0]*c, 1
+	for _, d := range x[2:] {
+		k.size *= d
+	}
+	out[0].setShape(x...)
+	return nil
+}
+
+// paramAt returns element i of a float32 or float64 tensor as float64.
+func paramAt(t *tensor, i int) float64 {
+	if t.dt == payload.Float64 {
+		return t.f64()[i]
+	}
+	return float64(t.f32()[i])
+}
+
+func (k *batchNormKernel) run(in, out []*tensor) error {
+	if cap(k.mul) < k.c {
+		k.mul = make([]float64, k.c)
+		k.add = make([]float64, k.c)
+	}
+	k.mul, k.add = k.mul[:k.c], k.add[:k.c]
+	for c := range k.c {
+		a := paramAt(in[1], c) / math.Sqrt(paramAt(in[4], c)+k.eps)
+		k.mul[c] = a
+		k.add[c] = paramAt(in[2], c) - paramAt(in[3], c)*a
+	}
+	switch k.dt {
+	case payload.Float32:
+		affinePlanes(in[0].f32(), out[0].f32(), k.planes, k.size, k.mul, k.add)
+	case payload.Float64:
+		affinePlanes(in[0].f64(), out[0].f64(), k.planes, k.size, k.mul, k.add)
+	}
+	return nil
+}
+
+// affinePlanes sets y = x*mul[c] + add[c] over planes of size elements,
+// c cycling through len(mul) channels.
+func affinePlanes[E float32 | float64](x, y []E, planes, size int, mul, add []float64) {
+	c := 0
+	for p := range planes {
+		a, b := E(mul[c]), E(add[c])
+		xs := x[p*size : (p+1)*size]
+		ys := y[p*size : (p+1)*size]
+		for i, v := range xs {
+			ys[i] = v*a + b
+		}
+		c++
+		if c == len(mul) {
+			c = 0
+		}
+	}
+}

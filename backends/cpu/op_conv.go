@@ -1,0 +1,183 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// convKernel runs Conv over 1 to 3 spatial dims: im2col and a matrix
+// multiply per image and group, a direct loop for depthwise filters, and
+// no unrolling at all for 1×1 filters with unit strides and no padding.
+type convKernel struct {
+	n     *model.Node
+	dt    payload.DType
+	attrs spatialAttrs
+	group int
+	// Set by shape.
+	g                geom
+	batch, inC, outC int
+	// col is the im2col scratch, grown only when too small.
+	col32 []float32
+	col64 []float64
+}
+
+func init() {
+	register("Conv", buildConv)
+}
+
+func buildConv(c *buildCtx) (kernel, error) {
+	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+		return nil, err
+	}
+	dt := c.inType(0)
+	if c.inType(1) != dt || (c.n.Input(2) != "" && c.inType(2) != dt) {
+		return nil, c.invalid("inputs of mixed element types %s, %s, %s", dt, c.inType(1), c.inType(2))
+	}
+	k := &convKernel{n: c.n, dt: dt}
+	var err error
+	if k.attrs, err = readSpatial(c, false); err != nil {
+		return nil, err
+	}
+	grp, err := c.n.Int("group", 1)
+	if err != nil {
+		return nil, err
+	}
+	if grp < 1 {
+		return nil, c.invalid("group %d", grp)
+	}
+	k.group = int(grp)
+	if len(c.in) > 0 && c.in[0].RankKnown {
+		r := len(c.in[0].Shape)
+		if r < 3 {
+			return nil, c.invalid("input rank %d (want N, C and 1 to 3 spatial dims)", r)
+		}
+		if err := k.attrs.checkRank(c, r-2); err != nil {
+			return nil, err
+		}
+	}
+	return k, nil
+}
+
+// convShapes checks the shapes shared by Conv and ConvTranspose: x and w
+// of equal rank 3 to 5 and an optional 1-D bias of length nb.
+func convShapes(n *model.Node, in []*tensor) error {
+	x, w := in[0].shape, in[1].shape
+	if len(x) < 3 || len(x) > 2+maxSpatial {
+		return shapeErr(n, "input %v must be N×C×D1… with 1 to %d spatial dims", x, maxSpatial)
+	}
+	if len(w) != len(x) {
+		return shapeErr(n, "weights %v and input %v differ in rank", w, x)
+	}
+	return nil
+}
+
+func (k *convKernel) shape(in, out []*tensor) error {
+	if err := convShapes(k.n, in); err != nil {
+		return err
+	}
+	x, w := in[0].shape, in[1].shape
+	c, m := x[1], w[0]
+	if w[1]*k.group != c {
+		return shapeErr(k.n, "input %v has %d channels, weights %v with group %d want %d", x, c, w, k.group, w[1]*k.group)
+	}
+	if m%k.group != 0 {
+		return shapeErr(k.n, "weights %v: %d output channels not divisible by group %d", w, m, k.group)
+	}
+	if k.attrs.kernel != nil {
+		for i, v := range k.attrs.kernel {
+			if i+2 >= len(w) || int(v) != w[i+2] {
+				return shapeErr(k.n, "kernel_shape %v does not match weights %v", k.attrs.kernel, w)
+			}
+		}
+	}
+	if len(in) > 2 && in[2] != nil {
+		if b := in[2].shape; len(b) != 1 || b[0] != m {
+			return shapeErr(k.n, "bias %v, want [%d]", b, m)
+		}
+	}
+	if err := k.attrs.window(k.n, &k.g, x[2:], w[2:], false); err != nil {
+		return err
+	}
+	k.batch, k.inC, k.outC = x[0], c, m
+	o := out[0].resize(len(x))
+	o[0], o[1] = x[0], m
+	copy(o[2:], k.g.out[maxSpatial-k.g.nd:])
+	return nil
+}
+
+func (k *convKernel) run(in, out []*tensor) error {
+	var b *tensor
+	if len(in) > 2 {
+		b = in[2]
+	}
+	switch k.dt {
+	case payload.Float32:
+		var bv []float32
+		if b != nil {
+			bv = b.f32()
+		}
+		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32)
+	case payload.Float64:
+		var bv []float64
+		if b != nil {
+			bv = b.f64()
+		}
+		convRun(k, in[0].f64(), in[1].f64(), bv, out[0].f64(), &k.col64)
+	}
+	return nil
+}
+
+// pointwise reports whether g is a 1×1 window with unit strides and no
+// padding, whose im2col is the input itself.
+func (g *geom) pointwise() bool {
+	for i := range maxSpatial {
+		if g.k[i] != 1 || g.s[i] != 1 || g.pb[i] != 0 || g.pe[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E) {
+	g := &k.g
+	inSz, outSz, kSz := size3(g.in), size3(g.out), size3(g.k)
+	cg, mg := k.inC/k.group, k.outC/k.group
+	kdim := cg * kSz
+	depthwise := cg == 1 && mg == 1
+	pointwise := g.pointwise()
+	if !depthwise && !pointwise && len(*col) < kdim*outSz {
+		*col = make([]E, kdim*outSz)
+	}
+	for n := range k.batch {
+		for grp := range k.group {
+			xg := x[(n*k.inC+grp*cg)*inSz : (n*k.inC+(grp+1)*cg)*inSz]
+			yg := y[(n*k.outC+grp*mg)*outSz : (n*k.outC+(grp+1)*mg)*outSz]
+			wg := w[grp*mg*kdim : (grp+1)*mg*kdim]
+			if depthwise {
+				var b E
+				if bias != nil {
+					b = bias[grp]
+				}
+				depthwiseConv(g, xg, wg, b, yg)
+				continue
+			}
+			var beta E
+			if bias != nil {
+				for o := range mg {
+					v := bias[grp*mg+o]
+					row := yg[o*outSz : (o+1)*outSz]
+					for i := range row {
+						row[i] = v
+					}
+				}
+				beta = 1
+			}
+			src := xg
+			if !pointwise {
+				src = (*col)[:kdim*outSz]
+				im2col(g, xg, cg, src)
+			}
+			gemmF(false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz)
+		}
+	}
+}

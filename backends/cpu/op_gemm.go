@@ -1,0 +1,176 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// gemmFunc is a matrix-multiply core: C = alpha*op(A)*op(B) + beta*C.
+type gemmFunc[E any] func(transA, transB bool, m, n, k int, alpha E, a []E, lda int, b []E, ldb int, beta E, c []E, ldc int)
+
+// gemmKernel runs Gemm: Y = alpha*op(A)*op(B) + beta*C, with C broadcast
+// unidirectionally to (M, N).
+type gemmKernel struct {
+	n              *model.Node
+	dt             payload.DType
+	transA, transB bool
+	alpha, beta    float32
+	// bT is a constant B transposed at build (float32 with transB), so
+	// the run uses the row-wise path; nil otherwise.
+	bT []float32
+	// m, n, k and C's broadcast steps, set by shape.
+	m, nn, k           int
+	cRowStep, cColStep int
+}
+
+func init() {
+	register("Gemm", buildGemm)
+}
+
+func buildGemm(c *buildCtx) (kernel, error) {
+	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+		return nil, err
+	}
+	k := &gemmKernel{n: c.n, dt: c.inType(0)}
+	ta, err := c.n.Int("transA", 0)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := c.n.Int("transB", 0)
+	if err != nil {
+		return nil, err
+	}
+	if k.alpha, err = c.n.Float("alpha", 1); err != nil {
+		return nil, err
+	}
+	if k.beta, err = c.n.Float("beta", 1); err != nil {
+		return nil, err
+	}
+	if bc, err := c.n.Int("broadcast", 0); err != nil {
+		return nil, err
+	} else if bc != 0 && c.opset < 7 {
+		return nil, c.unsupported("broadcast attribute of opset %d", c.opset)
+	}
+	k.transA, k.transB = ta != 0, tb != 0
+	if c.inType(1) != k.dt || (c.n.Input(2) != "" && c.inType(2) != k.dt) {
+		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
+	}
+	if w := c.constInput(1); w != nil && k.dt == payload.Float32 && k.transB && len(w.Shape) == 2 {
+		v, err := model.View[float32](w)
+		if err != nil {
+			return nil, err
+		}
+		rows, cols := w.Shape[0], w.Shape[1] // B is stored N×K
+		k.bT = make([]float32, len(v))
+		for i := range rows {
+			for j := range cols {
+				k.bT[j*rows+i] = v[i*cols+j]
+			}
+		}
+	}
+	return k, nil
+}
+
+func (k *gemmKernel) shape(in, out []*tensor) error {
+	a, b := in[0].shape, in[1].shape
+	if len(a) != 2 || len(b) != 2 {
+		return shapeErr(k.n, "A %v and B %v must be matrices", a, b)
+	}
+	m, ka := a[0], a[1]
+	if k.transA {
+		m, ka = ka, m
+	}
+	kb, n := b[0], b[1]
+	if k.transB {
+		kb, n = n, kb
+	}
+	if ka != kb {
+		return shapeErr(k.n, "A %v and B %v (transA=%t, transB=%t) disagree on K", a, b, k.transA, k.transB)
+	}
+	k.m, k.nn, k.k = m, n, ka
+	k.cRowStep, k.cColStep = 0, 0
+	if len(in) > 2 && in[2] != nil {
+		cs := in[2].shape
+		cm, cn := 1, 1
+		switch len(cs) {
+		case 0:
+		case 1:
+			cn = cs[0]
+		case 2:
+			cm, cn = cs[0], cs[1]
+		default:
+			return shapeErr(k.n, "C %v has rank above 2", cs)
+		}
+		if (cm != 1 && cm != m) || (cn != 1 && cn != n) {
+			return shapeErr(k.n, "C %v does not broadcast to (%d, %d)", cs, m, n)
+		}
+		if cn != 1 {
+			k.cColStep = 1
+		}
+		if cm != 1 {
+			k.cRowStep = cn
+		}
+	}
+	out[0].setShape(m, n)
+	return nil
+}
+
+func (k *gemmKernel) run(in, out []*tensor) error {
+	var c *tensor
+	if len(in) > 2 && in[2] != nil && k.beta != 0 {
+		c = in[2]
+	}
+	switch k.dt {
+	case payload.Float32:
+		var cv []float32
+		if c != nil {
+			cv = c.f32()
+		}
+		b, transB := in[1].f32(), k.transB
+		if k.bT != nil {
+			b, transB = k.bT, false
+		}
+		gemmRun(k, sgemm, in[0].f32(), b, transB, cv, out[0].f32())
+	case payload.Float64:
+		var cv []float64
+		if c != nil {
+			cv = c.f64()
+		}
+		gemmRun(k, gemmNaive[float64], in[0].f64(), in[1].f64(), k.transB, cv, out[0].f64())
+	}
+	return nil
+}
+
+// gemmRun fills y with beta*C (broadcast) when C is given, then adds
+// alpha*op(A)*op(B).
+func gemmRun[E float32 | float64](k *gemmKernel, gemm gemmFunc[E], a, b []E, transB bool, c, y []E) {
+	m, n, kk := k.m, k.nn, k.k
+	beta := E(0)
+	if c != nil {
+		bv := E(k.beta)
+		for i := range m {
+			src := c[i*k.cRowStep:]
+			row := y[i*n : i*n+n]
+			if k.cColStep == 0 {
+				v := bv * src[0]
+				for j := range row {
+					row[j] = v
+				}
+			} else {
+				for j := range row {
+					row[j] = bv * src[j]
+				}
+			}
+		}
+		beta = 1
+	}
+	lda := kk
+	if k.transA {
+		lda = m
+	}
+	ldb := n
+	if transB {
+		ldb = kk
+	}
+	gemm(k.transA, transB, m, n, kk, E(k.alpha), a, lda, b, ldb, beta, y, n)
+}

@@ -1,0 +1,95 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// instanceNormKernel runs InstanceNormalization: each (N, C) plane is
+// normalised by its own mean and variance (accumulated in float64), then
+// scaled and shifted per channel.
+type instanceNormKernel struct {
+	n       *model.Node
+	dt      payload.DType
+	eps     float64
+	c, size int
+	planes  int
+}
+
+func init() {
+	register("InstanceNormalization", buildInstanceNorm)
+}
+
+func buildInstanceNorm(c *buildCtx) (kernel, error) {
+	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+		return nil, err
+	}
+	if c.inType(1) != c.inType(0) || c.inType(2) != c.inType(0) {
+		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
+	}
+	eps, err := c.n.Float("epsilon", 1e-5)
+	if err != nil {
+		return nil, err
+	}
+	return &instanceNormKernel{n: c.n, dt: c.inType(0), eps: float64(eps)}, nil
+}
+
+func (k *instanceNormKernel) shape(in, out []*tensor) error {
+	x := in[0].shape
+	if len(x) < 3 {
+		return shapeErr(k.n, "input %v must be N×C×D1…", x)
+	}
+	c := x[1]
+	for i := 1; i < 3; i++ {
+		if in[i] == nil {
+			return shapeErr(k.n, "input %d is missing", i)
+		}
+		if s := in[i].shape; len(s) != 1 || s[0] != c {
+			return shapeErr(k.n, "input %d has shape %v, want [%d] for input %v", i, s, c, x)
+		}
+	}
+	k.c, k.planes, k.size = c, x[0]*c, 1
+	for _, d := range x[2:] {
+		k.size *= d
+	}
+	out[0].setShape(x...)
+	return nil
+}
+
+func (k *instanceNormKernel) run(in, out []*tensor) error {
+	switch k.dt {
+	case payload.Float32:
+		instanceNormRun(k, in[0].f32(), in[1].f32(), in[2].f32(), out[0].f32())
+	case payload.Float64:
+		instanceNormRun(k, in[0].f64(), in[1].f64(), in[2].f64(), out[0].f64())
+	}
+	return nil
+}
+
+func instanceNormRun[E float32 | float64](k *instanceNormKernel, x, scale, bias, y []E) {
+	if k.size == 0 {
+		return
+	}
+	for p := range k.planes {
+		c := p % k.c
+		xs := x[p*k.size : (p+1)*k.size]
+		ys := y[p*k.size : (p+1)*k.size]
+		var s float64
+		for _, v := range xs {
+			s += float64(v)
+		}
+		mean := s / float64(k.size)
+		var ss float64
+		for _, v := range xs {
+			d := float64(v) - mean
+			ss += d * d
+		}
+		a := float64(scale[c]) / math.Sqrt(ss/float64(k.size)+k.eps)
+		me, ae, be := E(mean), E(a), bias[c]
+		for i, v := range xs {
+			ys[i] = (v-me)*ae + be
+		}
+	}
+}

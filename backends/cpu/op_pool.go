@@ -1,0 +1,234 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// Pooling kinds.
+const (
+	poolMax = iota
+	poolAvg
+	poolLp
+)
+
+// poolKernel runs MaxPool (with its optional Indices output), AveragePool
+// and LpPool over 1 to 3 spatial dims.
+type poolKernel struct {
+	n          *model.Node
+	dt         payload.DType
+	kind       int
+	attrs      spatialAttrs
+	kern       []int
+	includePad bool
+	colMajor   bool
+	indices    bool
+	p          float64
+	g          geom
+	planes     int
+}
+
+func init() {
+	register("MaxPool", func(c *buildCtx) (kernel, error) { return buildPool(c, poolMax) })
+	register("AveragePool", func(c *buildCtx) (kernel, error) { return buildPool(c, poolAvg) })
+	register("LpPool", func(c *buildCtx) (kernel, error) { return buildPool(c, poolLp) })
+}
+
+func buildPool(c *buildCtx, kind int) (kernel, error) {
+	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+		return nil, err
+	}
+	k := &poolKernel{n: c.n, dt: c.inType(0), kind: kind}
+	var err error
+	if k.attrs, err = readSpatial(c, true); err != nil {
+		return nil, err
+	}
+	if k.attrs.kernel == nil {
+		return nil, c.invalid("kernel_shape is required")
+	}
+	k.kern = intsOf(k.attrs.kernel)
+	if len(c.in) > 0 && c.in[0].RankKnown && len(c.in[0].Shape) != len(k.kern)+2 {
+		return nil, c.invalid("input rank %d does not fit kernel_shape %v", len(c.in[0].Shape), k.attrs.kernel)
+	}
+	switch kind {
+	case poolMax:
+		so, err := c.n.Int("storage_order", 0)
+		if err != nil {
+			return nil, err
+		}
+		if so != 0 && so != 1 {
+			return nil, c.invalid("storage_order %d", so)
+		}
+		k.colMajor = so == 1
+		if len(c.n.Outputs) > 1 && c.n.Outputs[1] != "" {
+			if c.out[1].DType != payload.Int64 {
+				return nil, c.invalid("Indices output of type %s, want int64", c.out[1].DType)
+			}
+			k.indices = true
+		}
+	case poolAvg:
+		cip, err := c.n.Int("count_include_pad", 0)
+		if err != nil {
+			return nil, err
+		}
+		k.includePad = cip != 0
+	case poolLp:
+		p, err := c.n.Int("p", 2)
+		if err != nil {
+			return nil, err
+		}
+		if p < 1 {
+			return nil, c.unsupported("p %d", p)
+		}
+		k.p = float64(p)
+	}
+	return k, nil
+}
+
+func (k *poolKernel) shape(in, out []*tensor) error {
+	x := in[0].shape
+	if len(x) != len(k.kern)+2 {
+		return shapeErr(k.n, "input %v does not fit kernel_shape %v", x, k.kern)
+	}
+	if err := k.attrs.window(k.n, &k.g, x[2:], k.kern, true); err != nil {
+		return err
+	}
+	k.planes = x[0] * x[1]
+	for i := range out {
+		o := out[i].resize(len(x))
+		o[0], o[1] = x[0], x[1]
+		copy(o[2:], k.g.out[maxSpatial-k.g.nd:])
+	}
+	return nil
+}
+
+func (k *poolKernel) run(in, out []*tensor) error {
+	var idx []int64
+	if k.indices {
+		idx = out[1].i64()
+	}
+	switch k.dt {
+	case payload.Float32:
+		poolRun(k, in[0].f32(), out[0].f32(), idx, -math.MaxFloat32)
+	case payload.Float64:
+		poolRun(k, in[0].f64(), out[0].f64(), idx, -math.MaxFloat64)
+	}
+	return nil
+}
+
+// padCount returns how many of k taps (spacing d) starting at start lie
+// below limit.
+func padCount(start, k, d, limit int) int {
+	if limit <= start {
+		return 0
+	}
+	return min(k, (limit-start+d-1)/d)
+}
+
+// poolRun pools every plane; lowest is the element type's most negative
+// finite value, MaxPool's start.
+func poolRun[E float32 | float64](k *poolKernel, x, y []E, idx []int64, lowest E) {
+	g := &k.g
+	inSz, outSz := size3(g.in), size3(g.out)
+	ID, IH, IW := g.in[0], g.in[1], g.in[2]
+	OD, OH, OW := g.out[0], g.out[1], g.out[2]
+	for p := range k.planes {
+		xp := x[p*inSz : (p+1)*inSz]
+		yp := y[p*outSz : (p+1)*outSz]
+		o := 0
+		for od := range OD {
+			d0 := od*g.s[0] - g.pb[0]
+			for oh := range OH {
+				h0 := oh*g.s[1] - g.pb[1]
+				for ow := range OW {
+					w0 := ow*g.s[2] - g.pb[2]
+					best, bi := lowest, -1
+					var sum float64
+					cnt := 0
+					for kd := range g.k[0] {
+						id := d0 + kd*g.d[0]
+						if id < 0 || id >= ID {
+							continue
+						}
+						for kh := range g.k[1] {
+							ih := h0 + kh*g.d[1]
+							if ih < 0 || ih >= IH {
+								continue
+							}
+							base := (id*IH + ih) * IW
+							for kw := range g.k[2] {
+								iw := w0 + kw*g.d[2]
+								if iw < 0 || iw >= IW {
+									continue
+								}
+								v := xp[base+iw]
+								switch k.kind {
+								case poolMax:
+									if v > best {
+										best, bi = v, base+iw
+										if k.colMajor {
+											bi = (iw*IH+ih)*ID + id
+										}
+									}
+								case poolAvg:
+									sum += float64(v)
+									cnt++
+								default:
+									sum += lpTerm(float64(v), k.p)
+								}
+							}
+						}
+					}
+					switch k.kind {
+					case poolMax:
+						yp[o] = best
+						if idx != nil {
+							if bi >= 0 {
+								bi += p * inSz
+							}
+							idx[p*outSz+o] = int64(bi)
+						}
+					case poolAvg:
+						if k.includePad {
+							cnt = padCount(d0, g.k[0], g.d[0], ID+g.pe[0]) *
+								padCount(h0, g.k[1], g.d[1], IH+g.pe[1]) *
+								padCount(w0, g.k[2], g.d[2], IW+g.pe[2])
+						}
+						if cnt > 0 {
+							yp[o] = E(sum / float64(cnt))
+						} else {
+							yp[o] = 0
+						}
+					default:
+						yp[o] = E(lpRoot(sum, k.p))
+					}
+					o++
+				}
+			}
+		}
+	}
+}
+
+// lpTerm returns |v|^p.
+func lpTerm(v, p float64) float64 {
+	switch p {
+	case 1:
+		return math.Abs(v)
+	case 2:
+		return v * v
+	}
+	return math.Pow(math.Abs(v), p)
+}
+
+// lpRoot returns s^(1/p).
+func lpRoot(s, p float64) float64 {
+	switch p {
+	case 1:
+		return s
+	case 2:
+		return math.Sqrt(s)
+	}
+	return math.Pow(s, 1/p)
+}

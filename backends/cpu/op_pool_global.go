@@ -1,0 +1,102 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// globalPoolKernel runs GlobalAveragePool, GlobalMaxPool and GlobalLpPool:
+// one value per (N, C) plane, spatial dims kept as 1.
+type globalPoolKernel struct {
+	n      *model.Node
+	dt     payload.DType
+	kind   int
+	p      float64
+	planes int
+	size   int
+}
+
+func init() {
+	register("GlobalAveragePool", func(c *buildCtx) (kernel, error) { return buildGlobalPool(c, poolAvg) })
+	register("GlobalMaxPool", func(c *buildCtx) (kernel, error) { return buildGlobalPool(c, poolMax) })
+	register("GlobalLpPool", func(c *buildCtx) (kernel, error) { return buildGlobalPool(c, poolLp) })
+}
+
+func buildGlobalPool(c *buildCtx, kind int) (kernel, error) {
+	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+		return nil, err
+	}
+	k := &globalPoolKernel{n: c.n, dt: c.inType(0), kind: kind}
+	if kind == poolLp {
+		p, err := c.n.Int("p", 2)
+		if err != nil {
+			return nil, err
+		}
+		if p < 1 {
+			return nil, c.unsupported("p %d", p)
+		}
+		k.p = float64(p)
+	}
+	return k, nil
+}
+
+func (k *globalPoolKernel) shape(in, out []*tensor) error {
+	x := in[0].shape
+	if len(x) < 2 {
+		return shapeErr(k.n, "input %v must be N×C×D1…", x)
+	}
+	o := out[0].resize(len(x))
+	o[0], o[1] = x[0], x[1]
+	k.planes, k.size = x[0]*x[1], 1
+	for i := 2; i < len(x); i++ {
+		o[i] = 1
+		k.size *= x[i]
+	}
+	if k.size == 0 && k.kind == poolMax {
+		return shapeErr(k.n, "input %v has empty spatial dims", x)
+	}
+	return nil
+}
+
+func (k *globalPoolKernel) run(in, out []*tensor) error {
+	switch k.dt {
+	case payload.Float32:
+		globalPoolRun(k, in[0].f32(), out[0].f32())
+	case payload.Float64:
+		globalPoolRun(k, in[0].f64(), out[0].f64())
+	}
+	return nil
+}
+
+func globalPoolRun[E float32 | float64](k *globalPoolKernel, x, y []E) {
+	for p := range k.planes {
+		xp := x[p*k.size : (p+1)*k.size]
+		switch k.kind {
+		case poolMax:
+			best := xp[0]
+			for _, v := range xp[1:] {
+				if v > best {
+					best = v
+				}
+			}
+			y[p] = best
+		case poolAvg:
+			var s float64
+			for _, v := range xp {
+				s += float64(v)
+			}
+			y[p] = E(s / float64(k.size))
+			if k.size == 0 {
+				y[p] = E(math.NaN())
+			}
+		default:
+			var s float64
+			for _, v := range xp {
+				s += lpTerm(float64(v), k.p)
+			}
+			y[p] = E(lpRoot(s, k.p))
+		}
+	}
+}
