@@ -1,0 +1,276 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// binaryKernel runs Add, Sub, Mul, Div, Mod and Pow with multidirectional
+// broadcasting.
+type binaryKernel struct {
+	n  *model.Node
+	op binOp
+	// dt is the element type of input 0 and the output; et is input 1's
+	// (it differs from dt only for Pow).
+	dt, et payload.DType
+	it     bcastIter
+}
+
+func (k *binaryKernel) shape(in, out []*tensor) error {
+	if !broadcastOut(out[0], in[:2]) {
+		return shapeErr(k.n, "shapes %v and %v do not broadcast", in[0].shape, in[1].shape)
+	}
+	return nil
+}
+
+func (k *binaryKernel) run(in, out []*tensor) error {
+	k.it.init(out[0].shape, in[0].shape, in[1].shape)
+	if k.op == opPow {
+		switch k.dt {
+		case payload.Float32:
+			powBaseF(k, out[0].f32(), in[0].f32(), in[1])
+		case payload.Float64:
+			powBaseF(k, out[0].f64(), in[0].f64(), in[1])
+		case payload.Int32:
+			powBaseI(k, out[0].i32(), in[0].i32(), in[1])
+		case payload.Int64:
+			powBaseI(k, out[0].i64(), in[0].i64(), in[1])
+		}
+		return nil
+	}
+	switch k.dt {
+	case payload.Float32:
+		binFloat(k.op, &k.it, out[0].f32(), in[0].f32(), in[1].f32())
+	case payload.Float64:
+		binFloat(k.op, &k.it, out[0].f64(), in[0].f64(), in[1].f64())
+	case payload.Int32:
+		binInt(k.op, &k.it, out[0].i32(), in[0].i32(), in[1].i32())
+	case payload.Int64:
+		binInt(k.op, &k.it, out[0].i64(), in[0].i64(), in[1].i64())
+	}
+	return nil
+}
+
+// binFloat walks a float binary operation row by row.
+func binFloat[T ewFloat](op binOp, it *bcastIter, d, a, b []T) {
+	n := it.inner
+	for r := 0; r < it.rows; r++ {
+		row, ra, rb := d[r*n:(r+1)*n], a[it.off[0]:], b[it.off[1]:]
+		if op == opFMod {
+			floatModRow(row, ra, rb, it.istr[0], it.istr[1])
+		} else {
+			arithRow(op, row, ra, rb, it.istr[0], it.istr[1])
+		}
+		it.next()
+	}
+}
+
+// binInt walks an integer binary operation row by row.
+func binInt[T ewInt](op binOp, it *bcastIter, d, a, b []T) {
+	n := it.inner
+	for r := 0; r < it.rows; r++ {
+		row, ra, rb := d[r*n:(r+1)*n], a[it.off[0]:], b[it.off[1]:]
+		switch op {
+		case opDiv, opMod, opFMod:
+			intDivRow(op, row, ra, rb, it.istr[0], it.istr[1])
+		default:
+			arithRow(op, row, ra, rb, it.istr[0], it.istr[1])
+		}
+		it.next()
+	}
+}
+
+// powBaseF and powBaseI dispatch Pow on the exponent's element type.
+func powBaseF[B ewFloat](k *binaryKernel, d, a []B, e *tensor) {
+	switch k.et {
+	case payload.Float32:
+		powWalkF(&k.it, d, a, e.f32())
+	case payload.Float64:
+		powWalkF(&k.it, d, a, e.f64())
+	case payload.Int32:
+		powWalkF(&k.it, d, a, e.i32())
+	case payload.Int64:
+		powWalkF(&k.it, d, a, e.i64())
+	}
+}
+
+func powBaseI[B ewInt](k *binaryKernel, d, a []B, e *tensor) {
+	switch k.et {
+	case payload.Float32:
+		powWalkI(&k.it, d, a, e.f32())
+	case payload.Float64:
+		powWalkI(&k.it, d, a, e.f64())
+	case payload.Int32:
+		powWalkI(&k.it, d, a, e.i32())
+	case payload.Int64:
+		powWalkI(&k.it, d, a, e.i64())
+	}
+}
+
+// powWalkF and powWalkI walk Pow row by row.
+func powWalkF[B ewFloat, E ewNum](it *bcastIter, d, a []B, b []E) {
+	n := it.inner
+	for r := 0; r < it.rows; r++ {
+		powRowF(d[r*n:(r+1)*n], a[it.off[0]:], b[it.off[1]:], it.istr[0], it.istr[1])
+		it.next()
+	}
+}
+
+func powWalkI[B ewInt, E ewNum](it *bcastIter, d, a []B, b []E) {
+	n := it.inner
+	for r := 0; r < it.rows; r++ {
+		powRowI(d[r*n:(r+1)*n], a[it.off[0]:], b[it.off[1]:], it.istr[0], it.istr[1])
+		it.next()
+	}
+}
+
+// naryKernel runs the variadic Min, Max, Sum and Mean: it broadcasts every
+// input onto the output and folds them left to right.
+type naryKernel struct {
+	n  *model.Node
+	op binOp
+	dt payload.DType
+	// mean divides the sum by the number of inputs.
+	mean bool
+	it   bcastIter
+}
+
+func (k *naryKernel) shape(in, out []*tensor) error {
+	for _, t := range in {
+		if t == nil {
+			return shapeErr(k.n, "an input is missing")
+		}
+	}
+	if !broadcastOut(out[0], in) {
+		return shapeErr(k.n, "input shapes do not broadcast")
+	}
+	return nil
+}
+
+func (k *naryKernel) run(in, out []*tensor) error {
+	switch k.dt {
+	case payload.Float32:
+		naryRun(k, out[0], in, out[0].f32(), f32Of)
+	case payload.Float64:
+		naryRun(k, out[0], in, out[0].f64(), f64Of)
+	case payload.Int32:
+		naryRun(k, out[0], in, out[0].i32(), i32Of)
+	case payload.Int64:
+		naryRun(k, out[0], in, out[0].i64(), i64Of)
+	}
+	return nil
+}
+
+func f32Of(t *tensor) []float32 { return t.f32() }
+func f64Of(t *tensor) []float64 { return t.f64() }
+func i32Of(t *tensor) []int32   { return t.i32() }
+func i64Of(t *tensor) []int64   { return t.i64() }
+
+// naryRun folds the inputs into d, which is out's data.
+func naryRun[T ewNum](k *naryKernel, out *tensor, in []*tensor, d []T, view func(*tensor) []T) {
+	it := &k.it
+	it.init(out.shape, in[0].shape)
+	copyBroadcast(it, d, view(in[0]))
+	for _, t := range in[1:] {
+		it.init(out.shape, out.shape, t.shape)
+		b := view(t)
+		n := it.inner
+		for r := 0; r < it.rows; r++ {
+			row := d[r*n : (r+1)*n]
+			arithRow(k.op, row, row, b[it.off[1]:], 1, it.istr[1])
+			it.next()
+		}
+	}
+	if k.mean {
+		var z T
+		if isFloatVal(z) {
+			s := 1 / float64(len(in))
+			for i := range d {
+				d[i] = T(float64(d[i]) * s)
+			}
+		}
+	}
+}
+
+// copyBroadcast copies the single operand of it into the contiguous d.
+func copyBroadcast[T any](it *bcastIter, d, s []T) {
+	n := it.inner
+	for r := 0; r < it.rows; r++ {
+		row, src := d[r*n:(r+1)*n], s[it.off[0]:]
+		if it.istr[0] == 1 {
+			copy(row, src[:n])
+		} else {
+			v := src[0]
+			for i := range row {
+				row[i] = v
+			}
+		}
+		it.next()
+	}
+}
+
+func init() {
+	binary := func(op binOp) builder {
+		return func(c *buildCtx) (kernel, error) { return buildBinary(c, op) }
+	}
+	register("Add", binary(opAdd))
+	register("Sub", binary(opSub))
+	register("Mul", binary(opMul))
+	register("Div", binary(opDiv))
+	register("Pow", binary(opPow))
+	register("Mod", func(c *buildCtx) (kernel, error) {
+		fm, err := c.n.Int("fmod", 0)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case fm == 1:
+			return buildBinary(c, opFMod)
+		case fm != 0:
+			return nil, c.invalid("fmod must be 0 or 1, got %d", fm)
+		case c.inType(0).IsFloat():
+			return nil, c.invalid("fmod must be 1 for floating-point inputs")
+		}
+		return buildBinary(c, opMod)
+	})
+	nary := func(op binOp, mean, floatOnly bool) builder {
+		return func(c *buildCtx) (kernel, error) {
+			if c.n.NumInputs() < 1 {
+				return nil, c.invalid("needs at least one input")
+			}
+			dt := c.inType(0)
+			if floatOnly && !dt.IsFloat() || !hasDType(ewArith, dt) {
+				return nil, c.unsupported("element type %s", dt)
+			}
+			for i := 1; i < c.n.NumInputs(); i++ {
+				if c.inType(i) != dt {
+					return nil, c.invalid("input %d is %s, input 0 is %s", i, c.inType(i), dt)
+				}
+			}
+			return &naryKernel{n: c.n, op: op, dt: dt, mean: mean}, nil
+		}
+	}
+	register("Min", nary(opMin, false, false))
+	register("Max", nary(opMax, false, false))
+	register("Sum", nary(opAdd, false, false))
+	register("Mean", nary(opAdd, true, true))
+}
+
+// buildBinary checks a binary node's inputs and returns its kernel.
+func buildBinary(c *buildCtx, op binOp) (kernel, error) {
+	if c.n.NumInputs() != 2 || c.n.Input(0) == "" || c.n.Input(1) == "" {
+		return nil, c.invalid("needs two inputs")
+	}
+	dt, et := c.inType(0), c.inType(1)
+	if !hasDType(ewArith, dt) {
+		return nil, c.unsupported("element type %s (supported: %v)", dt, ewArith)
+	}
+	if op == opPow {
+		if !hasDType(ewArith, et) {
+			return nil, c.unsupported("exponent element type %s (supported: %v)", et, ewArith)
+		}
+	} else if et != dt {
+		return nil, c.invalid("inputs have element types %s and %s", dt, et)
+	}
+	return &binaryKernel{n: c.n, op: op, dt: dt, et: et}, nil
+}

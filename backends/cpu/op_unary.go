@@ -1,0 +1,306 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// uop names the unary operations that have a dedicated loop; uFn runs a
+// mathFn per element.
+type uop uint8
+
+const (
+	uFn uop = iota
+	uNeg
+	uAbs
+	uSign
+	uRelu
+	uFloor
+	uCeil
+	uReciprocal
+	uLeakyRelu
+	uThresholdedRelu
+	uHardSigmoid
+	uHardSwish
+	uSoftsign
+	uNot
+)
+
+// unaryKernel runs the elementwise unary math and activation functions.
+type unaryKernel struct {
+	n  *model.Node
+	op uop
+	fn mathFn
+	dt payload.DType
+	// a and b are the op's float attributes (alpha, beta or gamma).
+	a, b float64
+}
+
+func (k *unaryKernel) shape(in, out []*tensor) error {
+	out[0].setShape(in[0].shape...)
+	return nil
+}
+
+func (k *unaryKernel) run(in, out []*tensor) error {
+	switch k.dt {
+	case payload.Float32:
+		unaryFloat(k, out[0].f32(), in[0].f32())
+	case payload.Float64:
+		unaryFloat(k, out[0].f64(), in[0].f64())
+	case payload.Int32:
+		unaryInt(k.op, out[0].i32(), in[0].i32())
+	case payload.Int64:
+		unaryInt(k.op, out[0].i64(), in[0].i64())
+	case payload.Int8:
+		unaryInt(k.op, elems[int8](out[0]), elems[int8](in[0]))
+	case payload.Int16:
+		unaryInt(k.op, elems[int16](out[0]), elems[int16](in[0]))
+	case payload.Bool:
+		d, x := out[0].bools(), in[0].bools()
+		for i := range d {
+			d[i] = !x[i]
+		}
+	}
+	return nil
+}
+
+// unaryFloat applies k's operation to x.
+func unaryFloat[T ewFloat](k *unaryKernel, d, x []T) {
+	x = x[:len(d)]
+	switch k.op {
+	case uNeg:
+		for i := range d {
+			d[i] = -x[i]
+		}
+	case uAbs:
+		for i := range d {
+			d[i] = T(math.Abs(float64(x[i])))
+		}
+	case uSign:
+		for i, v := range x {
+			switch {
+			case v > 0:
+				d[i] = 1
+			case v < 0:
+				d[i] = -1
+			default:
+				d[i] = v // 0, -0 and NaN map to themselves
+			}
+		}
+	case uRelu:
+		for i, v := range x {
+			if v > 0 {
+				d[i] = v
+			} else {
+				d[i] = 0
+			}
+		}
+	case uFloor:
+		for i := range d {
+			d[i] = T(math.Floor(float64(x[i])))
+		}
+	case uCeil:
+		for i := range d {
+			d[i] = T(math.Ceil(float64(x[i])))
+		}
+	case uReciprocal:
+		for i := range d {
+			d[i] = 1 / x[i]
+		}
+	case uLeakyRelu:
+		a := T(k.a)
+		for i, v := range x {
+			if v < 0 {
+				d[i] = v * a
+			} else {
+				d[i] = v
+			}
+		}
+	case uThresholdedRelu:
+		a := T(k.a)
+		for i, v := range x {
+			if v > a {
+				d[i] = v
+			} else {
+				d[i] = 0
+			}
+		}
+	case uHardSigmoid:
+		a, b := T(k.a), T(k.b)
+		for i, v := range x {
+			d[i] = max(0, min(1, a*v+b))
+		}
+	case uHardSwish:
+		for i, v := range x {
+			d[i] = v * max(0, min(1, v*(1.0/6)+0.5))
+		}
+	case uSoftsign:
+		for i, v := range x {
+			d[i] = v / (1 + T(math.Abs(float64(v))))
+		}
+	default:
+		f, a, b := k.fn, k.a, k.b
+		for i := range d {
+			d[i] = T(f(float64(x[i]), a, b))
+		}
+	}
+}
+
+// unaryInt applies Neg, Abs, Sign or Relu to signed integers.
+func unaryInt[T ewSigned](op uop, d, x []T) {
+	x = x[:len(d)]
+	switch op {
+	case uNeg:
+		for i := range d {
+			d[i] = -x[i]
+		}
+	case uAbs:
+		for i, v := range x {
+			if v < 0 {
+				v = -v
+			}
+			d[i] = v
+		}
+	case uSign:
+		for i, v := range x {
+			switch {
+			case v > 0:
+				d[i] = 1
+			case v < 0:
+				d[i] = -1
+			default:
+				d[i] = 0
+			}
+		}
+	case uRelu:
+		for i, v := range x {
+			d[i] = max(v, 0)
+		}
+	}
+}
+
+// unarySpec describes one unary op type.
+type unarySpec struct {
+	op uop
+	fn mathFn
+	// ints allows the signed integer element types.
+	ints bool
+	// attrs reads the op's float attributes; nil when it has none.
+	attrs func(c *buildCtx) (a, b float64, err error)
+}
+
+// floatAttrs returns an attrs reader for up to two float attributes with
+// their defaults; an empty name is skipped.
+func floatAttrs(na string, da float32, nb string, db float32) func(c *buildCtx) (float64, float64, error) {
+	return func(c *buildCtx) (float64, float64, error) {
+		a, err := c.n.Float(na, da)
+		if err != nil {
+			return 0, 0, err
+		}
+		b := db
+		if nb != "" {
+			if b, err = c.n.Float(nb, db); err != nil {
+				return 0, 0, err
+			}
+		}
+		return float64(a), float64(b), nil
+	}
+}
+
+var unarySpecs = map[string]unarySpec{
+	"Neg":             {op: uNeg, ints: true},
+	"Abs":             {op: uAbs, ints: true},
+	"Sign":            {op: uSign, ints: true},
+	"Relu":            {op: uRelu, ints: true},
+	"Floor":           {op: uFloor},
+	"Ceil":            {op: uCeil},
+	"Reciprocal":      {op: uReciprocal},
+	"Softsign":        {op: uSoftsign},
+	"HardSwish":       {op: uHardSwish},
+	"LeakyRelu":       {op: uLeakyRelu, attrs: floatAttrs("alpha", 0.01, "", 0)},
+	"ThresholdedRelu": {op: uThresholdedRelu, attrs: floatAttrs("alpha", 1, "", 0)},
+	"HardSigmoid":     {op: uHardSigmoid, attrs: floatAttrs("alpha", 0.2, "beta", 0.5)},
+	"Sqrt":            {fn: fnSqrt},
+	"Exp":             {fn: fnExp},
+	"Log":             {fn: fnLog},
+	"Erf":             {fn: fnErf},
+	"Round":           {fn: fnRound},
+	"Sin":             {fn: fnSin},
+	"Cos":             {fn: fnCos},
+	"Tan":             {fn: fnTan},
+	"Asin":            {fn: fnAsin},
+	"Acos":            {fn: fnAcos},
+	"Atan":            {fn: fnAtan},
+	"Sinh":            {fn: fnSinh},
+	"Cosh":            {fn: fnCosh},
+	"Asinh":           {fn: fnAsinh},
+	"Acosh":           {fn: fnAcosh},
+	"Atanh":           {fn: fnAtanh},
+	"Tanh":            {fn: fnTanh},
+	"Sigmoid":         {fn: fnSigmoid},
+	"Softplus":        {fn: fnSoftplus},
+	"Mish":            {fn: fnMish},
+	"Elu":             {fn: fnElu, attrs: floatAttrs("alpha", 1, "", 0)},
+	"Celu":            {fn: fnCelu, attrs: floatAttrs("alpha", 1, "", 0)},
+	"Selu":            {fn: fnSelu, attrs: floatAttrs("alpha", 1.67326319217681884765625, "gamma", 1.05070102214813232421875)},
+}
+
+// buildUnary returns the kernel for a unary op described by spec.
+func buildUnary(c *buildCtx, s unarySpec) (kernel, error) {
+	if c.n.NumInputs() != 1 {
+		return nil, c.invalid("needs one input")
+	}
+	dt := c.inType(0)
+	switch dt {
+	case payload.Float32, payload.Float64:
+	case payload.Int32, payload.Int64, payload.Int8, payload.Int16:
+		if !s.ints {
+			return nil, c.unsupported("element type %s", dt)
+		}
+	default:
+		return nil, c.unsupported("element type %s", dt)
+	}
+	k := &unaryKernel{n: c.n, op: s.op, fn: s.fn, dt: dt}
+	if s.attrs != nil {
+		var err error
+		if k.a, k.b, err = s.attrs(c); err != nil {
+			return nil, err
+		}
+	}
+	if c.n.OpType == "Celu" && k.a == 0 {
+		return nil, c.invalid("alpha must not be 0")
+	}
+	return k, nil
+}
+
+func init() {
+	for name, s := range unarySpecs {
+		register(name, func(c *buildCtx) (kernel, error) { return buildUnary(c, s) })
+	}
+	register("Not", func(c *buildCtx) (kernel, error) {
+		if c.n.NumInputs() != 1 {
+			return nil, c.invalid("needs one input")
+		}
+		if c.inType(0) != payload.Bool {
+			return nil, c.unsupported("element type %s (want bool)", c.inType(0))
+		}
+		return &unaryKernel{n: c.n, op: uNot, dt: payload.Bool}, nil
+	})
+	register("Gelu", func(c *buildCtx) (kernel, error) {
+		approx, err := c.n.String("approximate", "none")
+		if err != nil {
+			return nil, err
+		}
+		s := unarySpec{fn: fnGelu}
+		switch approx {
+		case "none":
+		case "tanh":
+			s.fn = fnGeluTanh
+		default:
+			return nil, c.invalid("approximate must be \"none\" or \"tanh\", got %q", approx)
+		}
+		return buildUnary(c, s)
+	})
+}
