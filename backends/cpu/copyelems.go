@@ -47,7 +47,7 @@ func (c *buildCtx) needMovable() error {
 
 // optIn returns input i, or nil when it is absent.
 func optIn(in []*tensor, i int) *tensor {
-	if i < len(in) {
+	if i >= 0 && i < len(in) {
 		return in[i]
 	}
 	return nil

@@ -11,7 +11,7 @@ import (
 type sliceKernel struct {
 	n *model.Node
 	// attribute form
-	attr                 bool
+	attr                  bool
 	aStarts, aEnds, aAxes []int64
 
 	bufs  [4][]int64

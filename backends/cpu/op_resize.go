@@ -1,0 +1,644 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// Resize interpolation modes.
+const (
+	rsNearest = iota
+	rsLinear
+	rsCubic
+)
+
+// Resize coordinate transformation modes.
+const (
+	ctHalfPixel = iota
+	ctHalfPixelSymmetric
+	ctPytorchHalfPixel
+	ctAlignCorners
+	ctAsymmetric
+	ctTFHalfPixelForNN
+	ctTFCropAndResize
+)
+
+// Nearest rounding modes; nmSimple is the rule of Upsample and Resize-10
+// (truncate when upsampling, ceil when downsampling).
+const (
+	nmRoundPreferFloor = iota
+	nmRoundPreferCeil
+	nmFloor
+	nmCeil
+	nmSimple
+)
+
+// Keep-aspect-ratio policies (opset 18).
+const (
+	arStretch = iota
+	arNotLarger
+	arNotSmaller
+)
+
+// resizeKernel is Resize (opsets 10 to 21) and Upsample (7 to 9). Nearest
+// works on every element type through index maps; linear and cubic run on
+// float32 as separable one-axis passes.
+type resizeKernel struct {
+	n       *model.Node
+	mode    int
+	coord   int
+	nearest int
+	policy  int
+	cubicA  float32
+	exclOut bool
+	extrap  float64
+	// upsample is set for Upsample, whose scales must be at least 1.
+	upsample bool
+	// attrScales holds Upsample-7's scales attribute.
+	attrScales []float32
+	axes       []int64
+	// input positions; -1 when the op has none.
+	roiIdx, scalesIdx, sizesIdx int
+
+	scale    []float32 // per dim, as the coordinate transform sees it
+	roi      []float32 // 2*rank: starts then ends
+	axisOf   []int
+	sizesBuf []int64
+	cur      []int
+	idx      []int
+	w        []float32
+	bufA     []float32
+	bufB     []float32
+	ist      []int
+	p        mapCopy
+}
+
+// plan computes the output shape into dims and each dim's scale and roi.
+func (k *resizeKernel) plan(in []*tensor, dims []int) error {
+	x := in[0]
+	r := len(x.shape)
+	k.scale = growF32(&k.scale, r)
+	k.roi = growF32(&k.roi, 2*r)
+	ax := growInts(&k.axisOf, r)
+	for i := 0; i < r; i++ {
+		dims[i] = x.shape[i]
+		k.scale[i] = 1
+		k.roi[i], k.roi[r+i] = 0, 1
+		ax[i] = -1
+	}
+	m := r
+	if k.axes != nil {
+		m = len(k.axes)
+		for j, a := range k.axes {
+			d, ok := wrapAxis(a, r)
+			if !ok {
+				return shapeErr(k.n, "axis %d out of range for rank %d", a, r)
+			}
+			if ax[d] >= 0 {
+				return shapeErr(k.n, "axis %d repeated", a)
+			}
+			ax[d] = j
+		}
+	} else {
+		for i := range ax {
+			ax[i] = i
+		}
+	}
+	// roi
+	if k.coord == ctTFCropAndResize {
+		t := optIn(in, k.roiIdx)
+		if t == nil || t.dt != payload.Float32 || t.numel() != 2*m {
+			return shapeErr(k.n, "roi must be %d float32 values", 2*m)
+		}
+		v := t.f32()
+		for d := 0; d < r; d++ {
+			if j := ax[d]; j >= 0 {
+				k.roi[d], k.roi[r+d] = v[j], v[m+j]
+			}
+		}
+	}
+	scales := k.attrScales
+	if t := optIn(in, k.scalesIdx); t != nil && t.numel() > 0 {
+		if t.dt != payload.Float32 {
+			return shapeErr(k.n, "scales must be float32")
+		}
+		scales = t.f32()[:t.numel()]
+	}
+	var sizes []int64
+	if t := optIn(in, k.sizesIdx); t != nil && t.numel() > 0 {
+		var ok bool
+		if sizes, ok = intValues(t, &k.sizesBuf); !ok || t.dt != payload.Int64 {
+			return shapeErr(k.n, "sizes must be int64")
+		}
+	}
+	switch {
+	case scales != nil && sizes != nil:
+		return shapeErr(k.n, "both scales and sizes are given")
+	case scales != nil:
+		if len(scales) != m {
+			return shapeErr(k.n, "%d scales for %d axes", len(scales), m)
+		}
+		for d := 0; d < r; d++ {
+			j := ax[d]
+			if j < 0 {
+				continue
+			}
+			s := scales[j]
+			if !(s > 0) || math.IsInf(float64(s), 0) || (k.upsample && s < 1) {
+				return shapeErr(k.n, "scale %v", s)
+			}
+			o := float64(s * float32(x.shape[d]))
+			if o >= float64(maxDim) {
+				return shapeErr(k.n, "scale %v makes dim %d too large", s, d)
+			}
+			k.scale[d] = s
+			dims[d] = int(o)
+		}
+	case sizes != nil:
+		if len(sizes) != m {
+			return shapeErr(k.n, "%d sizes for %d axes", len(sizes), m)
+		}
+		pol := float32(0)
+		for d := 0; d < r; d++ {
+			j := ax[d]
+			if j < 0 {
+				continue
+			}
+			sz := sizes[j]
+			if sz < 0 || sz > int64(maxDim) {
+				return shapeErr(k.n, "size %d", sz)
+			}
+			if x.shape[d] == 0 {
+				if sz != 0 {
+					return shapeErr(k.n, "size %d for an empty dim", sz)
+				}
+				continue
+			}
+			s := float32(sz) / float32(x.shape[d])
+			switch {
+			case k.policy == arStretch:
+				k.scale[d] = s
+				dims[d] = int(sz)
+			case pol == 0:
+				pol = s
+			case k.policy == arNotLarger:
+				pol = min(pol, s)
+			default:
+				pol = max(pol, s)
+			}
+		}
+		if k.policy != arStretch {
+			for d := 0; d < r; d++ {
+				if ax[d] < 0 || x.shape[d] == 0 {
+					continue
+				}
+				k.scale[d] = pol
+				dims[d] = int(math.Round(float64(pol * float32(x.shape[d]))))
+			}
+		}
+		for d := 0; d < r; d++ {
+			if dims[d] > 0 && !(k.scale[d] > 0) {
+				return shapeErr(k.n, "size %d for dim %d", dims[d], d)
+			}
+		}
+	default:
+		return shapeErr(k.n, "neither scales nor sizes is given")
+	}
+	if mulDims(dims) < 0 {
+		return shapeErr(k.n, "output shape %v overflows", dims)
+	}
+	return nil
+}
+
+func growF32(buf *[]float32, n int) []float32 {
+	if cap(*buf) < n {
+		*buf = make([]float32, n, n+4)
+	}
+	return (*buf)[:n]
+}
+
+func (k *resizeKernel) shape(in, out []*tensor) error {
+	return k.plan(in, out[0].resize(len(in[0].shape)))
+}
+
+// orig maps output coordinate x along dim d to the input coordinate, in
+// float32 as ONNX Runtime computes it.
+func (k *resizeKernel) orig(d int, x float32, outLen, inLen int) float32 {
+	s := k.scale[d]
+	lo, li := float32(outLen), float32(inLen)
+	switch k.coord {
+	case ctAsymmetric:
+		return x / s
+	case ctPytorchHalfPixel:
+		if lo > 1 {
+			return (x+0.5)/s - 0.5
+		}
+		return 0
+	case ctTFHalfPixelForNN:
+		return (x + 0.5) / s
+	case ctAlignCorners:
+		if lo == 1 {
+			return 0
+		}
+		return x * (li - 1) / (lo - 1)
+	case ctTFCropAndResize:
+		r := len(k.roi) / 2
+		rs, re := k.roi[d], k.roi[r+d]
+		if lo > 1 {
+			return rs*(li-1) + (x*(re-rs)*(li-1))/(lo-1)
+		}
+		return float32(0.5 * float64(rs+re) * float64(li-1))
+	case ctHalfPixelSymmetric:
+		adj := lo / (s * li)
+		center := li / 2
+		off := center * (1 - adj)
+		return off + ((x+0.5)/s - 0.5)
+	}
+	return (x+0.5)/s - 0.5
+}
+
+// nearestIdx rounds an input coordinate per the nearest mode.
+func (k *resizeKernel) nearestIdx(x, scale float32) int {
+	var v float64
+	f := float64(x)
+	switch k.nearest {
+	case nmSimple:
+		if scale < 1 {
+			v = math.Ceil(f)
+		} else {
+			v = math.Trunc(f)
+		}
+	case nmRoundPreferCeil:
+		v = math.Round(f)
+	case nmFloor:
+		v = math.Floor(f)
+	case nmCeil:
+		v = math.Ceil(f)
+	default:
+		if x == float32(math.Trunc(f))+0.5 {
+			v = math.Floor(f)
+		} else {
+			v = math.Round(f)
+		}
+	}
+	if v < -1 || math.IsNaN(v) {
+		return -1
+	}
+	if v > float64(maxDim) {
+		return maxDim
+	}
+	return int(v)
+}
+
+// outside reports whether an input coordinate falls outside [0, n-1] where
+// tf_crop_and_resize extrapolates.
+func (k *resizeKernel) outside(x float32, n int) bool {
+	return k.coord == ctTFCropAndResize && (x < 0 || x > float32(n-1))
+}
+
+func (k *resizeKernel) run(in, out []*tensor) error {
+	x, y := in[0], out[0]
+	r := len(x.shape)
+	if err := k.plan(in, y.shape); err != nil {
+		return err
+	}
+	if y.numel() == 0 {
+		return nil
+	}
+	for d := 0; d < r; d++ {
+		if x.shape[d] == 0 {
+			return shapeErr(k.n, "cannot resize an empty dim %d to %d", d, y.shape[d])
+		}
+	}
+	if k.mode == rsNearest {
+		return k.runNearest(x, y)
+	}
+	return k.runInterp(x, y)
+}
+
+func (k *resizeKernel) runNearest(x, y *tensor) error {
+	r := len(x.shape)
+	k.ist = growInts(&k.ist, r)
+	rowStrides(k.ist, x.shape)
+	k.p.reset(y.shape, k.ist)
+	for d := 0; d < r; d++ {
+		n := x.shape[d]
+		m := k.p.mapOf(d)
+		for o := range m {
+			c := k.orig(d, float32(o), y.shape[d], n)
+			if k.outside(c, n) {
+				m[o] = -1
+				continue
+			}
+			m[o] = max(0, min(k.nearestIdx(c, k.scale[d]), n-1))
+		}
+	}
+	fill, _ := floatBits(x.dt, k.extrap)
+	k.p.copy(y.data, x.data, x.dt.Size(), fill)
+	return nil
+}
+
+// taps fills k.idx and k.w with the K taps of each output index along dim
+// d (idx -1 on the first tap: extrapolate) and reports whether the pass is
+// the identity.
+func (k *resizeKernel) taps(d, nin, nout int) (int, bool) {
+	K := 2
+	if k.mode == rsCubic {
+		K = 4
+	}
+	k.idx = growInts(&k.idx, nout*K)
+	k.w = growF32(&k.w, nout*K)
+	ident := nin == nout
+	for o := 0; o < nout; o++ {
+		t, w := k.idx[o*K:o*K+K], k.w[o*K:o*K+K]
+		var c float32
+		if k.mode == rsCubic && k.scale[d] == 1 && k.coord != ctTFCropAndResize {
+			c = float32(o)
+		} else {
+			c = k.orig(d, float32(o), nout, nin)
+		}
+		if k.outside(c, nin) {
+			t[0] = -1
+			ident = false
+			continue
+		}
+		if k.mode == rsLinear {
+			c = max(0, min(c, float32(nin-1)))
+			x1 := min(int(c), nin-1)
+			x2 := min(x1+1, nin-1)
+			dx1 := float32(math.Abs(float64(c - float32(x1))))
+			dx2 := float32(math.Abs(float64(c - float32(x2))))
+			if x1 == x2 {
+				dx1, dx2 = 0.5, 0.5
+			}
+			t[0], w[0], t[1], w[1] = x1, dx2, x2, dx1
+			if !(x1 == o && (dx2 == 1 || x2 == o)) {
+				ident = false
+			}
+			continue
+		}
+		fl := float32(math.Floor(float64(c)))
+		xi := int(fl)
+		cubicCoeffs(w, c-fl, k.cubicA)
+		sum := float32(0)
+		for q := 0; q < 4; q++ {
+			i := xi + q - 1
+			if k.exclOut && (i < 0 || i >= nin) {
+				w[q] = 0
+			}
+			sum += w[q]
+			t[q] = max(0, min(i, nin-1))
+		}
+		if k.exclOut && sum != 0 {
+			for q := range w {
+				w[q] /= sum
+			}
+		}
+		if !(c == float32(o) && w[1] == 1 && w[0] == 0 && w[2] == 0 && w[3] == 0) {
+			ident = false
+		}
+	}
+	return K, ident
+}
+
+// cubicCoeffs sets w to the four cubic convolution weights at fraction s.
+func cubicCoeffs(w []float32, s, a float32) {
+	w[0] = ((a*(s+1)-5*a)*(s+1)+8*a)*(s+1) - 4*a
+	w[1] = ((a+2)*s-(a+3))*s*s + 1
+	w[2] = ((a+2)*(1-s)-(a+3))*(1-s)*(1-s) + 1
+	w[3] = ((a*(2-s)-5*a)*(2-s)+8*a)*(2-s) - 4*a
+}
+
+func (k *resizeKernel) runInterp(x, y *tensor) error {
+	r := len(x.shape)
+	cur := growInts(&k.cur, r)
+	copy(cur, x.shape)
+	src := x.f32()[:x.numel()]
+	dst := y.f32()
+	// Find the dims that need a pass, innermost first.
+	last := -1
+	for d := r - 1; d >= 0; d-- {
+		if _, ident := k.taps(d, x.shape[d], y.shape[d]); !ident {
+			last = d
+		}
+	}
+	if last < 0 {
+		copy(dst, src)
+		return nil
+	}
+	useA := true
+	for d := r - 1; d >= 0; d-- {
+		K, ident := k.taps(d, cur[d], y.shape[d])
+		if ident {
+			continue
+		}
+		outer := mulDims(cur[:d])
+		inner := mulDims(cur[d+1:])
+		nin, nout := cur[d], y.shape[d]
+		cur[d] = nout
+		var o []float32
+		if d == last {
+			o = dst
+		} else {
+			n := outer * nout * inner
+			if useA {
+				k.bufA = growF32(&k.bufA, n)
+				o = k.bufA
+			} else {
+				k.bufB = growF32(&k.bufB, n)
+				o = k.bufB
+			}
+			useA = !useA
+		}
+		resamplePass(o, src, outer, nin, nout, inner, K, k.idx, k.w, float32(k.extrap))
+		src = o
+	}
+	return nil
+}
+
+// resamplePass interpolates src [outer, nin, inner] along its middle dim
+// into dst [outer, nout, inner] with K taps per output index.
+func resamplePass(dst, src []float32, outer, nin, nout, inner, K int, idx []int, w []float32, ext float32) {
+	for b := 0; b < outer; b++ {
+		s := src[b*nin*inner : (b+1)*nin*inner]
+		d := dst[b*nout*inner : (b+1)*nout*inner]
+		for j := 0; j < nout; j++ {
+			row := d[j*inner : (j+1)*inner]
+			t, ww := idx[j*K:j*K+K], w[j*K:j*K+K]
+			if t[0] < 0 {
+				for i := range row {
+					row[i] = ext
+				}
+				continue
+			}
+			if inner == 1 {
+				sum := float32(0)
+				for q, ti := range t {
+					sum += ww[q] * s[ti]
+				}
+				row[0] = sum
+				continue
+			}
+			r0 := s[t[0]*inner : (t[0]+1)*inner]
+			w0 := ww[0]
+			for i := range row {
+				row[i] = w0 * r0[i]
+			}
+			for q := 1; q < K; q++ {
+				rq := s[t[q]*inner : (t[q]+1)*inner]
+				wq := ww[q]
+				if wq == 0 {
+					continue
+				}
+				for i := range row {
+					row[i] += wq * rq[i]
+				}
+			}
+		}
+	}
+}
+
+func init() {
+	register("Resize", func(c *buildCtx) (kernel, error) { return buildResize(c, false) })
+	register("Upsample", func(c *buildCtx) (kernel, error) { return buildResize(c, true) })
+}
+
+func buildResize(c *buildCtx, upsample bool) (kernel, error) {
+	if err := c.needMovable(); err != nil {
+		return nil, err
+	}
+	n := c.n
+	k := &resizeKernel{n: n, roiIdx: -1, scalesIdx: -1, sizesIdx: -1, cubicA: -0.75}
+	mode, err := n.String("mode", "nearest")
+	if err != nil {
+		return nil, err
+	}
+	switch mode {
+	case "nearest":
+		k.mode = rsNearest
+	case "linear", "bilinear":
+		k.mode = rsLinear
+	case "cubic":
+		if upsample {
+			return nil, c.unsupported("mode %q", mode)
+		}
+		k.mode = rsCubic
+	default:
+		return nil, c.unsupported("mode %q", mode)
+	}
+	if k.mode != rsNearest && c.inType(0) != payload.Float32 {
+		return nil, c.unsupported("%s mode on element type %s", mode, c.inType(0))
+	}
+	legacy := upsample || c.opset < 11
+	if legacy {
+		k.coord, k.nearest = ctAsymmetric, nmSimple
+		k.upsample = upsample
+		if upsample && c.opset < 9 {
+			if k.attrScales, err = n.Floats("scales", nil); err != nil {
+				return nil, err
+			}
+			if k.attrScales == nil {
+				return nil, c.invalid("the scales attribute is missing")
+			}
+		} else {
+			if c.n.NumInputs() < 2 {
+				return nil, c.invalid("the scales input is missing")
+			}
+			k.scalesIdx = 1
+		}
+		if t := c.inType(1); !upsample || c.opset >= 9 {
+			if t != payload.Float32 {
+				return nil, c.unsupported("scales of type %s", t)
+			}
+		}
+		return k, nil
+	}
+	k.roiIdx, k.scalesIdx, k.sizesIdx = 1, 2, 3
+	cm, err := n.String("coordinate_transformation_mode", "half_pixel")
+	if err != nil {
+		return nil, err
+	}
+	switch cm {
+	case "half_pixel":
+		k.coord = ctHalfPixel
+	case "half_pixel_symmetric":
+		k.coord = ctHalfPixelSymmetric
+	case "pytorch_half_pixel":
+		k.coord = ctPytorchHalfPixel
+	case "align_corners":
+		k.coord = ctAlignCorners
+	case "asymmetric":
+		k.coord = ctAsymmetric
+	case "tf_half_pixel_for_nn":
+		k.coord = ctTFHalfPixelForNN
+	case "tf_crop_and_resize":
+		k.coord = ctTFCropAndResize
+	default:
+		return nil, c.unsupported("coordinate_transformation_mode %q", cm)
+	}
+	nm, err := n.String("nearest_mode", "round_prefer_floor")
+	if err != nil {
+		return nil, err
+	}
+	switch nm {
+	case "round_prefer_floor":
+		k.nearest = nmRoundPreferFloor
+	case "round_prefer_ceil":
+		k.nearest = nmRoundPreferCeil
+	case "floor":
+		k.nearest = nmFloor
+	case "ceil":
+		k.nearest = nmCeil
+	default:
+		return nil, c.unsupported("nearest_mode %q", nm)
+	}
+	if k.cubicA, err = n.Float("cubic_coeff_a", -0.75); err != nil {
+		return nil, err
+	}
+	ex, err := n.Int("exclude_outside", 0)
+	if err != nil {
+		return nil, err
+	}
+	k.exclOut = ex != 0
+	ev, err := n.Float("extrapolation_value", 0)
+	if err != nil {
+		return nil, err
+	}
+	k.extrap = float64(ev)
+	aa, err := n.Int("antialias", 0)
+	if err != nil {
+		return nil, err
+	}
+	if aa != 0 {
+		return nil, c.unsupported("antialias")
+	}
+	if k.axes, err = n.Ints("axes", nil); err != nil {
+		return nil, err
+	}
+	pol, err := n.String("keep_aspect_ratio_policy", "stretch")
+	if err != nil {
+		return nil, err
+	}
+	switch pol {
+	case "stretch":
+		k.policy = arStretch
+	case "not_larger":
+		k.policy = arNotLarger
+	case "not_smaller":
+		k.policy = arNotSmaller
+	default:
+		return nil, c.unsupported("keep_aspect_ratio_policy %q", pol)
+	}
+	if t := c.inType(2); t != payload.Undefined && t != payload.Float32 {
+		return nil, c.unsupported("scales of type %s", t)
+	}
+	if t := c.inType(3); t != payload.Undefined && t != payload.Int64 {
+		return nil, c.unsupported("sizes of type %s", t)
+	}
+	if t := c.inType(1); k.coord == ctTFCropAndResize && t != payload.Float32 {
+		return nil, c.unsupported("roi of type %s", t)
+	}
+	return k, nil
+}
