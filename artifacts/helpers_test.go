@@ -128,3 +128,5 @@ var (
 	errInvalid     = errs.InvalidArtifact
 	errUnsupported = errs.Unsupported
 )
+
+func (p pb) append(q pb) pb { return append(p, q...) }
