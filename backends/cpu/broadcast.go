@@ -203,3 +203,9 @@ func (it *bcastIter) contiguous() bool {
 	}
 	return true
 }
+
+// rewind restarts the walk at the first row, for a second pass.
+func (it *bcastIter) rewind() {
+	it.off = [bcastMaxOps]int{}
+	clear(it.cnt[:len(it.dims)])
+}

@@ -20,15 +20,15 @@ type clipKernel struct {
 func (k *clipKernel) shape(in, out []*tensor) error {
 	for i := 1; i < len(in) && i < 3; i++ {
 		if in[i] != nil && in[i].numel() != 1 {
-			return shapeErr(k.n, "bound input %d has shape %v, want a scalar", i, in[i].shape)
+			return shapeErr(k.n, "clipBound input %d has shape %v, want a scalar", i, in[i].shape)
 		}
 	}
 	out[0].setShape(in[0].shape...)
 	return nil
 }
 
-// bound returns input i's scalar, or def when the input is absent.
-func bound[T ewNum](in []*tensor, i int, def T) T {
+// clipBound returns input i's scalar, or def when the input is absent.
+func clipBound[T ewNum](in []*tensor, i int, def T) T {
 	if i < len(in) && in[i] != nil {
 		return elems[T](in[i])[0]
 	}
@@ -42,19 +42,19 @@ func (k *clipKernel) run(in, out []*tensor) error {
 		if k.attrs {
 			lo, hi = k.lo, k.hi
 		} else {
-			lo, hi = bound(in, 1, lo), bound(in, 2, hi)
+			lo, hi = clipBound(in, 1, lo), clipBound(in, 2, hi)
 		}
 		clipRun(out[0].f32(), in[0].f32(), lo, hi)
 	case payload.Float64:
-		clipRun(out[0].f64(), in[0].f64(), bound(in, 1, -math.MaxFloat64), bound(in, 2, math.MaxFloat64))
+		clipRun(out[0].f64(), in[0].f64(), clipBound(in, 1, -math.MaxFloat64), clipBound(in, 2, math.MaxFloat64))
 	case payload.Int32:
-		clipRun(out[0].i32(), in[0].i32(), bound[int32](in, 1, math.MinInt32), bound[int32](in, 2, math.MaxInt32))
+		clipRun(out[0].i32(), in[0].i32(), clipBound[int32](in, 1, math.MinInt32), clipBound[int32](in, 2, math.MaxInt32))
 	case payload.Int64:
-		clipRun(out[0].i64(), in[0].i64(), bound[int64](in, 1, math.MinInt64), bound[int64](in, 2, math.MaxInt64))
+		clipRun(out[0].i64(), in[0].i64(), clipBound[int64](in, 1, math.MinInt64), clipBound[int64](in, 2, math.MaxInt64))
 	case payload.Int8:
-		clipRun(elems[int8](out[0]), elems[int8](in[0]), bound[int8](in, 1, math.MinInt8), bound[int8](in, 2, math.MaxInt8))
+		clipRun(elems[int8](out[0]), elems[int8](in[0]), clipBound[int8](in, 1, math.MinInt8), clipBound[int8](in, 2, math.MaxInt8))
 	case payload.Uint8:
-		clipRun(out[0].u8(), in[0].u8(), bound[uint8](in, 1, 0), bound[uint8](in, 2, math.MaxUint8))
+		clipRun(out[0].u8(), in[0].u8(), clipBound[uint8](in, 1, 0), clipBound[uint8](in, 2, math.MaxUint8))
 	}
 	return nil
 }
@@ -155,7 +155,7 @@ func init() {
 		}
 		for i := 1; i < c.n.NumInputs(); i++ {
 			if c.n.Input(i) != "" && c.inType(i) != dt {
-				return nil, c.invalid("bound input %d is %s, input is %s", i, c.inType(i), dt)
+				return nil, c.invalid("clipBound input %d is %s, input is %s", i, c.inType(i), dt)
 			}
 		}
 		return k, nil

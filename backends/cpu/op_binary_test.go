@@ -10,9 +10,9 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// refIndex maps flat output index i of shape out to the flat index of an
+// ewRefIndex maps flat output index i of shape out to the flat index of an
 // operand of shape s broadcast onto out, by plain index arithmetic.
-func refIndex(out, s []int, i int) int {
+func ewRefIndex(out, s []int, i int) int {
 	idx, mul := 0, 1
 	for j := len(out) - 1; j >= 0; j-- {
 		c := i % out[j]
@@ -27,8 +27,8 @@ func refIndex(out, s []int, i int) int {
 	return idx
 }
 
-// refShape broadcasts shapes by the numpy rule.
-func refShape(shapes ...[]int) []int {
+// ewRefShape broadcasts shapes by the numpy rule.
+func ewRefShape(shapes ...[]int) []int {
 	r := 0
 	for _, s := range shapes {
 		r = max(r, len(s))
@@ -47,7 +47,7 @@ func refShape(shapes ...[]int) []int {
 	return out
 }
 
-func numel(s []int) int {
+func ewNumel(s []int) int {
 	n := 1
 	for _, d := range s {
 		n *= d
@@ -55,8 +55,8 @@ func numel(s []int) int {
 	return n
 }
 
-// seq returns n values start, start+step, ...
-func seq[E payload.Elem](n int, f func(i int) E) []E {
+// ewSeq returns n values start, start+step, ...
+func ewSeq[E payload.Elem](n int, f func(i int) E) []E {
 	v := make([]E, n)
 	for i := range v {
 		v[i] = f(i)
@@ -94,22 +94,22 @@ func TestBinaryFloatBroadcast(t *testing.T) {
 	}
 	for _, o := range ops {
 		for _, sh := range bcastShapes {
-			a := seq(numel(sh[0]), func(i int) float32 { return float32(i%7)*0.5 + 0.25 })
-			b := seq(numel(sh[1]), func(i int) float32 { return float32(i%5)*0.75 - 1 })
+			a := ewSeq(ewNumel(sh[0]), func(i int) float32 { return float32(i%7)*0.5 + 0.25 })
+			b := ewSeq(ewNumel(sh[1]), func(i int) float32 { return float32(i%5)*0.75 - 1 })
 			if o.op == "Pow" {
-				b = seq(numel(sh[1]), func(i int) float32 { return float32(i%4) * 0.5 })
+				b = ewSeq(ewNumel(sh[1]), func(i int) float32 { return float32(i%4) * 0.5 })
 			}
 			outs, err := runNode(t, nodeCase{node: node(o.op, []string{"a", "b"}), opset: 14}, mk(sh[0], a), mk(sh[1], b))
 			if err != nil {
 				t.Fatalf("%s %v: %v", o.op, sh, err)
 			}
-			os := refShape(sh[0], sh[1])
+			os := ewRefShape(sh[0], sh[1])
 			if !sameShape(outs[0].shape, os) {
 				t.Fatalf("%s %v: shape %v, want %v", o.op, sh, outs[0].shape, os)
 			}
 			got := outs[0].f32()
-			for i := range numel(os) {
-				want := float32(o.f(float64(a[refIndex(os, sh[0], i)]), float64(b[refIndex(os, sh[1], i)])))
+			for i := range ewNumel(os) {
+				want := float32(o.f(float64(a[ewRefIndex(os, sh[0], i)]), float64(b[ewRefIndex(os, sh[1], i)])))
 				if d := math.Abs(float64(got[i] - want)); d > 1e-6*math.Max(1, math.Abs(float64(want))) {
 					t.Fatalf("%s %v: [%d] = %v, want %v", o.op, sh, i, got[i], want)
 				}

@@ -1,0 +1,189 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// layerNormKernel runs LayerNormalization (opset 17): each row of the
+// trailing dims from axis on is normalised to zero mean and unit variance,
+// then scaled and shifted. Scale and B hold one value per row element (or
+// a single value). The optional Mean and InvStdDev outputs are filled.
+// Statistics are computed in float64, in two passes.
+type layerNormKernel struct {
+	n    *model.Node
+	dt   payload.DType
+	axis int64
+	eps  float64
+}
+
+// geometry returns the normalised axis, the row count and the row length.
+func (k *layerNormKernel) geometry(s []int) (a, rows, n int, ok bool) {
+	a, ok = normAxis(k.axis, len(s))
+	if !ok {
+		return 0, 0, 0, false
+	}
+	rows, n = 1, 1
+	for _, d := range s[:a] {
+		rows *= d
+	}
+	for _, d := range s[a:] {
+		n *= d
+	}
+	return a, rows, n, true
+}
+
+func (k *layerNormKernel) shape(in, out []*tensor) error {
+	x := in[0].shape
+	a, _, n, ok := k.geometry(x)
+	if !ok {
+		return shapeErr(k.n, "axis %d out of range for shape %v", k.axis, x)
+	}
+	for i := 1; i < 3 && i < len(in); i++ {
+		if t := in[i]; t != nil {
+			if m := t.numel(); m != n && m != 1 {
+				return shapeErr(k.n, "input %d has shape %v; want %d values for normalised shape %v", i, t.shape, n, x[a:])
+			}
+		}
+	}
+	out[0].setShape(x...)
+	for i := 1; i < len(out); i++ {
+		if out[i] == nil {
+			continue
+		}
+		d := out[i].resize(len(x))
+		for j := range d {
+			if j < a {
+				d[j] = x[j]
+			} else {
+				d[j] = 1
+			}
+		}
+	}
+	return nil
+}
+
+func (k *layerNormKernel) run(in, out []*tensor) error {
+	_, rows, n, _ := k.geometry(in[0].shape)
+	var b *tensor
+	if len(in) > 2 {
+		b = in[2]
+	}
+	var mean, inv *tensor
+	if len(out) > 1 {
+		mean = out[1]
+	}
+	if len(out) > 2 {
+		inv = out[2]
+	}
+	switch k.dt {
+	case payload.Float32:
+		layerNormRun(k, out[0].f32(), in[0].f32(), in[1], b, mean, inv, rows, n)
+	case payload.Float64:
+		layerNormRun(k, out[0].f64(), in[0].f64(), in[1], b, mean, inv, rows, n)
+	}
+	return nil
+}
+
+// lnStat stores a row statistic into an optional float32 or float64
+// output.
+func lnStat(t *tensor, r int, v float64) {
+	if t == nil || len(t.data) == 0 {
+		return
+	}
+	switch t.dt {
+	case payload.Float32:
+		t.f32()[r] = float32(v)
+	case payload.Float64:
+		t.f64()[r] = v
+	}
+}
+
+func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, inv *tensor, rows, n int) {
+	if n == 0 {
+		return
+	}
+	s := elems[T](scale)
+	ss := 1
+	if len(s) == 1 {
+		ss = 0
+	}
+	var b []T
+	sb := 0
+	if bias != nil {
+		b = elems[T](bias)
+		if len(b) != 1 {
+			sb = 1
+		}
+	}
+	fn := float64(n)
+	for r := range rows {
+		xr, dr := x[r*n:(r+1)*n], d[r*n:(r+1)*n]
+		var sum float64
+		for _, v := range xr {
+			sum += float64(v)
+		}
+		mu := sum / fn
+		var sq float64
+		for _, v := range xr {
+			c := float64(v) - mu
+			sq += c * c
+		}
+		is := 1 / math.Sqrt(sq/fn+k.eps)
+		lnStat(mean, r, mu)
+		lnStat(inv, r, is)
+		if b == nil {
+			for i, v := range xr {
+				dr[i] = T((float64(v) - mu) * is * float64(s[i*ss]))
+			}
+		} else {
+			for i, v := range xr {
+				dr[i] = T((float64(v)-mu)*is*float64(s[i*ss]) + float64(b[i*sb]))
+			}
+		}
+	}
+}
+
+func init() {
+	register("LayerNormalization", func(c *buildCtx) (kernel, error) {
+		if c.n.NumInputs() < 2 || c.n.NumInputs() > 3 || c.n.Input(1) == "" {
+			return nil, c.invalid("needs X, Scale and an optional B")
+		}
+		if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+			return nil, err
+		}
+		dt := c.inType(0)
+		for i := 1; i < c.n.NumInputs(); i++ {
+			if c.n.Input(i) != "" && c.inType(i) != dt {
+				return nil, c.invalid("input %d is %s, X is %s", i, c.inType(i), dt)
+			}
+		}
+		axis, err := c.n.Int("axis", -1)
+		if err != nil {
+			return nil, err
+		}
+		eps, err := c.n.Float("epsilon", 1e-5)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := c.n.Int("stash_type", 1); err != nil {
+			return nil, err
+		}
+		for i := 1; i < len(c.out); i++ {
+			if c.n.Outputs[i] == "" {
+				continue
+			}
+			if t := c.out[i].DType; t != payload.Float32 && t != payload.Float64 {
+				return nil, c.unsupported("output %d of type %s", i, t)
+			}
+		}
+		if s := c.in[0].Shape; c.in[0].RankKnown {
+			if _, ok := normAxis(axis, len(s)); !ok {
+				return nil, c.invalid("axis %d out of range for rank %d", axis, len(s))
+			}
+		}
+		return &layerNormKernel{n: c.n, dt: dt, axis: axis, eps: float64(eps)}, nil
+	})
+}

@@ -1,0 +1,406 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// redOp names a reduction.
+type redOp uint8
+
+const (
+	redSum redOp = iota
+	redMean
+	redMax
+	redMin
+	redProd
+	redL1
+	redL2
+	redSumSquare
+	redLogSum
+	redLogSumExp
+)
+
+// reduceKernel runs the Reduce* ops. The axes come from the attribute
+// before opset 13 (ReduceSum) or 18 (the others) and from the optional
+// int64 input 1 after; no axes means every axis unless
+// noop_with_empty_axes is set, in which case the input is copied.
+//
+// It walks the input row by row with a bcastIter whose single operand is
+// the accumulator seen with the input's shape (stride 0 on reduced axes),
+// accumulating floats in float64 and integers in int64.
+type reduceKernel struct {
+	n         *model.Node
+	op        redOp
+	dt        payload.DType
+	attrAxes  []int64
+	axesInput bool
+	keep      bool
+	noop      bool
+
+	// set by shape for run:
+	copyOnly bool
+	red      []bool // per input axis: reduced
+	kshape   []int  // input shape with 1 on reduced axes
+	it       bcastIter
+	accF     []float64
+	accF2    []float64
+	accI     []int64
+}
+
+func (k *reduceKernel) shape(in, out []*tensor) error {
+	x := in[0].shape
+	r := len(x)
+	axes := k.attrAxes
+	if k.axesInput && len(in) > 1 && in[1] != nil {
+		if len(in[1].shape) > 1 {
+			return shapeErr(k.n, "axes input has shape %v, want 1-D", in[1].shape)
+		}
+		axes = in[1].i64()[:in[1].numel()]
+	}
+	if cap(k.red) < r {
+		k.red = make([]bool, r)
+		k.kshape = make([]int, r)
+	}
+	red, ks := k.red[:r], k.kshape[:r]
+	k.copyOnly = false
+	if len(axes) == 0 {
+		if k.noop {
+			k.copyOnly = true
+			out[0].setShape(x...)
+			return nil
+		}
+		for i := range red {
+			red[i] = true
+		}
+	} else {
+		clear(red)
+		for _, a := range axes {
+			j, ok := normAxis(a, r)
+			if !ok {
+				return shapeErr(k.n, "axis %d out of range for shape %v", a, x)
+			}
+			if red[j] {
+				return shapeErr(k.n, "axis %d repeated in %v", a, axes)
+			}
+			red[j] = true
+		}
+	}
+	nr := 0
+	for i, d := range x {
+		if red[i] {
+			ks[i] = 1
+		} else {
+			ks[i] = d
+			nr++
+		}
+	}
+	if k.keep {
+		out[0].setShape(ks...)
+		return nil
+	}
+	o := out[0].resize(nr)
+	nr = 0
+	for i, d := range x {
+		if !red[i] {
+			o[nr] = d
+			nr++
+		}
+	}
+	return nil
+}
+
+func (k *reduceKernel) run(in, out []*tensor) error {
+	if k.copyOnly {
+		copy(out[0].data, in[0].data)
+		return nil
+	}
+	x := in[0]
+	k.it.init(x.shape, k.kshape[:len(x.shape)])
+	nout := out[0].numel()
+	count := 1
+	if nout > 0 {
+		count = x.numel() / nout
+	}
+	switch k.dt {
+	case payload.Float32:
+		reduceFloat(k, out[0].f32(), x.f32(), count)
+	case payload.Float64:
+		reduceFloat(k, out[0].f64(), x.f64(), count)
+	case payload.Int32:
+		reduceInt(k, out[0].i32(), x.i32(), count)
+	case payload.Int64:
+		reduceInt(k, out[0].i64(), x.i64(), count)
+	}
+	return nil
+}
+
+// reduceGrow returns s resized to n, reallocating only when too small.
+func reduceGrow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// reduceInit returns the identity value of op in float64.
+func reduceInit(op redOp) float64 {
+	switch op {
+	case redProd:
+		return 1
+	case redMax, redLogSumExp:
+		return math.Inf(-1)
+	case redMin:
+		return math.Inf(1)
+	}
+	return 0
+}
+
+func reduceFloat[T ewFloat](k *reduceKernel, d, x []T, count int) {
+	k.accF = reduceGrow(k.accF, len(d))
+	acc := k.accF
+	op := k.op
+	first := op
+	if op == redLogSumExp {
+		first = redMax
+	}
+	v0 := reduceInit(first)
+	for i := range acc {
+		acc[i] = v0
+	}
+	reduceFloatPass(&k.it, first, acc, x, nil)
+	if op == redLogSumExp {
+		k.accF2 = reduceGrow(k.accF2, len(d))
+		s := k.accF2
+		clear(s)
+		k.it.rewind()
+		reduceFloatPass(&k.it, redLogSumExp, s, x, acc)
+		for i := range d {
+			m := acc[i]
+			if math.IsInf(m, -1) {
+				d[i] = T(m)
+				continue
+			}
+			d[i] = T(m + math.Log(s[i]))
+		}
+		return
+	}
+	c := float64(count)
+	for i, v := range acc {
+		switch op {
+		case redMean:
+			v /= c
+		case redL2:
+			v = math.Sqrt(v)
+		case redLogSum:
+			v = math.Log(v)
+		}
+		d[i] = T(v)
+	}
+}
+
+// reduceFloatPass folds x into acc row by row. For the second pass of
+// LogSumExp, mx holds each output's maximum.
+func reduceFloatPass[T ewFloat](it *bcastIter, op redOp, acc []float64, x []T, mx []float64) {
+	n := it.inner
+	for r := 0; r < it.rows; r++ {
+		row := x[r*n : (r+1)*n]
+		o := it.off[0]
+		if it.istr[0] == 0 {
+			a := acc[o]
+			switch op {
+			case redSum, redMean, redLogSum:
+				for _, v := range row {
+					a += float64(v)
+				}
+			case redMax:
+				for _, v := range row {
+					a = max(a, float64(v))
+				}
+			case redMin:
+				for _, v := range row {
+					a = min(a, float64(v))
+				}
+			case redProd:
+				for _, v := range row {
+					a *= float64(v)
+				}
+			case redL1:
+				for _, v := range row {
+					a += math.Abs(float64(v))
+				}
+			case redL2, redSumSquare:
+				for _, v := range row {
+					a += float64(v) * float64(v)
+				}
+			case redLogSumExp:
+				m := mx[o]
+				for _, v := range row {
+					a += math.Exp(float64(v) - m)
+				}
+			}
+			acc[o] = a
+		} else {
+			ar := acc[o : o+n]
+			switch op {
+			case redSum, redMean, redLogSum:
+				for i, v := range row {
+					ar[i] += float64(v)
+				}
+			case redMax:
+				for i, v := range row {
+					ar[i] = max(ar[i], float64(v))
+				}
+			case redMin:
+				for i, v := range row {
+					ar[i] = min(ar[i], float64(v))
+				}
+			case redProd:
+				for i, v := range row {
+					ar[i] *= float64(v)
+				}
+			case redL1:
+				for i, v := range row {
+					ar[i] += math.Abs(float64(v))
+				}
+			case redL2, redSumSquare:
+				for i, v := range row {
+					ar[i] += float64(v) * float64(v)
+				}
+			case redLogSumExp:
+				mr := mx[o : o+n]
+				for i, v := range row {
+					ar[i] += math.Exp(float64(v) - mr[i])
+				}
+			}
+		}
+		it.next()
+	}
+}
+
+func reduceInt[T int32 | int64](k *reduceKernel, d, x []T, count int) {
+	if cap(k.accI) < len(d) {
+		k.accI = make([]int64, len(d))
+	}
+	acc := k.accI[:len(d)]
+	var v0 int64
+	switch k.op {
+	case redProd:
+		v0 = 1
+	case redMax:
+		v0 = math.MinInt64
+	case redMin:
+		v0 = math.MaxInt64
+	}
+	for i := range acc {
+		acc[i] = v0
+	}
+	it := &k.it
+	n := it.inner
+	for r := 0; r < it.rows; r++ {
+		row := x[r*n : (r+1)*n]
+		o, s := it.off[0], it.istr[0]
+		for i, v := range row {
+			a := &acc[o+i*s]
+			w := int64(v)
+			switch k.op {
+			case redSum, redMean:
+				*a += w
+			case redMax:
+				*a = max(*a, w)
+			case redMin:
+				*a = min(*a, w)
+			case redProd:
+				*a *= w
+			case redL1:
+				if w < 0 {
+					w = -w
+				}
+				*a += w
+			case redSumSquare:
+				*a += w * w
+			}
+		}
+		it.next()
+	}
+	for i, v := range acc {
+		if k.op == redMean && count > 0 {
+			v /= int64(count)
+		}
+		d[i] = T(v)
+	}
+}
+
+func init() {
+	ops := []struct {
+		name  string
+		op    redOp
+		ints  bool
+		input int64 // first opset with axes as an input
+	}{
+		{"ReduceSum", redSum, true, 13},
+		{"ReduceMean", redMean, true, 18},
+		{"ReduceMax", redMax, true, 18},
+		{"ReduceMin", redMin, true, 18},
+		{"ReduceProd", redProd, true, 18},
+		{"ReduceL1", redL1, true, 18},
+		{"ReduceL2", redL2, false, 18},
+		{"ReduceSumSquare", redSumSquare, true, 18},
+		{"ReduceLogSum", redLogSum, false, 18},
+		{"ReduceLogSumExp", redLogSumExp, false, 18},
+	}
+	for _, o := range ops {
+		register(o.name, func(c *buildCtx) (kernel, error) {
+			dt := c.inType(0)
+			switch dt {
+			case payload.Float32, payload.Float64:
+			case payload.Int32, payload.Int64:
+				if !o.ints {
+					return nil, c.unsupported("element type %s", dt)
+				}
+			default:
+				return nil, c.unsupported("element type %s", dt)
+			}
+			k := &reduceKernel{n: c.n, op: o.op, dt: dt}
+			keep, err := c.n.Int("keepdims", 1)
+			if err != nil {
+				return nil, err
+			}
+			k.keep = keep != 0
+			if k.attrAxes, err = c.n.Ints("axes", nil); err != nil {
+				return nil, err
+			}
+			if c.opset >= o.input {
+				noop, err := c.n.Int("noop_with_empty_axes", 0)
+				if err != nil {
+					return nil, err
+				}
+				k.noop = noop != 0
+				if c.n.NumInputs() > 2 {
+					return nil, c.invalid("takes at most two inputs")
+				}
+				if c.n.Input(1) != "" {
+					if c.inType(1) != payload.Int64 {
+						return nil, c.invalid("axes input is %s, want int64", c.inType(1))
+					}
+					k.axesInput = true
+				}
+			} else if c.n.NumInputs() != 1 {
+				return nil, c.invalid("takes one input before opset %d", o.input)
+			}
+			if s := c.in[0].Shape; c.in[0].RankKnown {
+				seen := make([]bool, len(s))
+				for _, a := range k.attrAxes {
+					j, ok := normAxis(a, len(s))
+					if !ok || seen[j] {
+						return nil, c.invalid("axes %v invalid for rank %d", k.attrAxes, len(s))
+					}
+					seen[j] = true
+				}
+			}
+			return k, nil
+		})
+	}
+}

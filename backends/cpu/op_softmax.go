@@ -1,0 +1,176 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// softmaxKernel runs Softmax and LogSoftmax. Before opset 13 the input is
+// coerced to 2-D at axis (default 1) and each row of prod(dims[axis:])
+// elements is normalised; from opset 13 the single axis (default -1) is.
+// It subtracts the maximum and sums in float64.
+type softmaxKernel struct {
+	n      *model.Node
+	dt     payload.DType
+	axis   int64
+	coerce bool // opset < 13
+	log    bool
+	acc    []float64 // per-inner-position scratch for strided axes
+	mx     []float64
+}
+
+func (k *softmaxKernel) shape(in, out []*tensor) error {
+	r := len(in[0].shape)
+	if _, ok := normAxis(k.axis, r); !ok && !(r == 0 && (k.axis == 0 || k.axis == -1)) {
+		return shapeErr(k.n, "axis %d out of range for shape %v", k.axis, in[0].shape)
+	}
+	out[0].setShape(in[0].shape...)
+	return nil
+}
+
+// geometry returns the outer count, the axis length and the inner count.
+func (k *softmaxKernel) geometry(s []int) (outer, n, inner int) {
+	a, ok := normAxis(k.axis, len(s))
+	if !ok { // a scalar: one element
+		return 1, 1, 1
+	}
+	outer, n, inner = 1, 1, 1
+	for _, d := range s[:a] {
+		outer *= d
+	}
+	if k.coerce {
+		for _, d := range s[a:] {
+			n *= d
+		}
+		return outer, n, 1
+	}
+	n = s[a]
+	for _, d := range s[a+1:] {
+		inner *= d
+	}
+	return outer, n, inner
+}
+
+func (k *softmaxKernel) run(in, out []*tensor) error {
+	outer, n, inner := k.geometry(in[0].shape)
+	if inner > 1 && cap(k.acc) < inner {
+		k.acc = make([]float64, inner)
+		k.mx = make([]float64, inner)
+	}
+	switch k.dt {
+	case payload.Float32:
+		softmaxRun(k, out[0].f32(), in[0].f32(), outer, n, inner)
+	case payload.Float64:
+		softmaxRun(k, out[0].f64(), in[0].f64(), outer, n, inner)
+	}
+	return nil
+}
+
+func softmaxRun[T ewFloat](k *softmaxKernel, d, x []T, outer, n, inner int) {
+	if n == 0 || outer == 0 || inner == 0 {
+		return
+	}
+	if inner == 1 {
+		for o := range outer {
+			softmaxRow(d[o*n:(o+1)*n], x[o*n:(o+1)*n], k.log)
+		}
+		return
+	}
+	mx, acc := k.mx[:inner], k.acc[:inner]
+	for o := range outer {
+		base := o * n * inner
+		xs, ds := x[base:base+n*inner], d[base:base+n*inner]
+		for j := range mx {
+			mx[j] = math.Inf(-1)
+			acc[j] = 0
+		}
+		for i := range n {
+			row := xs[i*inner : (i+1)*inner]
+			for j, v := range row {
+				mx[j] = max(mx[j], float64(v))
+			}
+		}
+		for i := range n {
+			row, dr := xs[i*inner:(i+1)*inner], ds[i*inner:(i+1)*inner]
+			for j, v := range row {
+				e := math.Exp(float64(v) - mx[j])
+				acc[j] += e
+				if !k.log {
+					dr[j] = T(e)
+				}
+			}
+		}
+		for i := range n {
+			row, dr := xs[i*inner:(i+1)*inner], ds[i*inner:(i+1)*inner]
+			if k.log {
+				for j, v := range row {
+					dr[j] = T(float64(v) - mx[j] - math.Log(acc[j]))
+				}
+			} else {
+				for j := range dr {
+					dr[j] = T(float64(dr[j]) / acc[j])
+				}
+			}
+		}
+	}
+}
+
+// softmaxRow normalises one contiguous row.
+func softmaxRow[T ewFloat](d, x []T, log bool) {
+	x = x[:len(d)]
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = max(m, float64(v))
+	}
+	var s float64
+	if log {
+		for _, v := range x {
+			s += math.Exp(float64(v) - m)
+		}
+		ls := m + math.Log(s)
+		for i, v := range x {
+			d[i] = T(float64(v) - ls)
+		}
+		return
+	}
+	for i, v := range x {
+		e := math.Exp(float64(v) - m)
+		s += e
+		d[i] = T(e)
+	}
+	inv := 1 / s
+	for i := range d {
+		d[i] = T(float64(d[i]) * inv)
+	}
+}
+
+func init() {
+	b := func(log bool) builder {
+		return func(c *buildCtx) (kernel, error) {
+			if c.n.NumInputs() != 1 {
+				return nil, c.invalid("needs one input")
+			}
+			if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+				return nil, err
+			}
+			def := int64(-1)
+			if c.opset < 13 {
+				def = 1
+			}
+			axis, err := c.n.Int("axis", def)
+			if err != nil {
+				return nil, err
+			}
+			if s := c.in[0].Shape; c.in[0].RankKnown && len(s) > 0 {
+				if _, ok := normAxis(axis, len(s)); !ok {
+					return nil, c.invalid("axis %d out of range for rank %d", axis, len(s))
+				}
+			}
+			return &softmaxKernel{n: c.n, dt: c.inType(0), axis: axis, coerce: c.opset < 13, log: log}, nil
+		}
+	}
+	register("Softmax", b(false))
+	register("LogSoftmax", b(true))
+}
