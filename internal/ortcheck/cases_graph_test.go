@@ -1,0 +1,83 @@
+//go:build ort
+
+package ortcheck
+
+import (
+	"testing"
+
+	"github.com/lintel-ml/lintel/internal/onnxbuild"
+)
+
+// graphCases chain several ops the way exported models do.
+var graphCases = []tc{
+	// The shape chain exporters emit for x.view(x.size(0), -1) with a free
+	// batch dim.
+	graph("Graph/shape_gather_unsqueeze_concat_reshape_13", 13, []onnxbuild.Node{
+		nd("Shape", names("x"), names("s")),
+		nd("Gather", names("s", "zero"), names("n"), ai("axis", 0)),
+		nd("Unsqueeze", names("n", "axes0"), names("n1")),
+		nd("Concat", names("n1", "rest"), names("target"), ai("axis", 0)),
+		nd("Reshape", names("x", "target"), names("y0")),
+	}, f32(3, 4, 5).d(-1, 4, 5).as("x"), i64s(0).as("zero"), i64(0).as("axes0"), i64(-1).as("rest")),
+	graph("Graph/shape_chain_attr_axes_11", 11, []onnxbuild.Node{
+		nd("Shape", names("x"), names("s")),
+		nd("Gather", names("s", "zero"), names("n"), ai("axis", 0)),
+		nd("Unsqueeze", names("n"), names("n1"), ais("axes", 0)),
+		nd("Concat", names("n1", "rest"), names("target"), ai("axis", 0)),
+		nd("Reshape", names("x", "target"), names("y0")),
+	}, f32(2, 3, 4).d(-1, -1, 4).as("x"), i64s(0).as("zero"), i64(2, -1).as("rest")),
+
+	// Conv → BatchNormalization → Relu, the block most vision models are
+	// built of.
+	graph("Graph/conv_bn_relu_13", 13, []onnxbuild.Node{
+		nd("Conv", names("x", "w", "b"), names("c"), ais("pads", 1, 1, 1, 1)),
+		nd("BatchNormalization", names("c", "scale", "bias", "mean", "var"), names("bn")),
+		nd("Relu", names("bn"), names("y0")),
+	}, f32(1, 3, 8, 8).as("x"), f32(6, 3, 3, 3).c().as("w"), f32(6).c().as("b"),
+		f32(6).c().as("scale"), f32(6).c().as("bias"), f32(6).c().as("mean"), pos(6).c().as("var")),
+	graph("Graph/conv_bn_hardswish_nobias_14", 14, []onnxbuild.Node{
+		nd("Conv", names("x", "w"), names("c"), ais("strides", 2, 2), ais("pads", 1, 1, 1, 1)),
+		nd("BatchNormalization", names("c", "scale", "bias", "mean", "var"), names("bn"), af("epsilon", 1e-3)),
+		nd("HardSwish", names("bn"), names("y0")),
+	}, f32(2, 4, 9, 9).d(-1, 4, 9, 9).as("x"), f32(8, 4, 3, 3).c().as("w"),
+		f32(8).c().as("scale"), f32(8).c().as("bias"), f32(8).c().as("mean"), pos(8).c().as("var")),
+
+	// A small MLP.
+	graph("Graph/mlp_13", 13, []onnxbuild.Node{
+		nd("MatMul", names("x", "w1"), names("h")),
+		nd("Add", names("h", "b1"), names("hb")),
+		nd("Relu", names("hb"), names("a")),
+		nd("Gemm", names("a", "w2", "b2"), names("logits"), ai("transB", 1)),
+		nd("Softmax", names("logits"), names("y0")),
+	}, f32(4, 16).d(-1, 16).as("x"), f32(16, 32).c().as("w1"), f32(32).c().as("b1"),
+		f32(10, 32).c().as("w2"), f32(10).c().as("b2")),
+
+	// Attention-like: softmax(q·kᵀ·scale)·v.
+	graph("Graph/attention_13", 13, []onnxbuild.Node{
+		nd("Transpose", names("k"), names("kt"), ais("perm", 0, 2, 1)),
+		nd("MatMul", names("q", "kt"), names("s")),
+		nd("Mul", names("s", "scale"), names("ss")),
+		nd("Softmax", names("ss"), names("p"), ai("axis", -1)),
+		nd("MatMul", names("p", "v"), names("y0")),
+	}, f32(2, 5, 8).as("q"), f32(2, 6, 8).as("k"), f32(2, 6, 8).as("v"), fs(0.35355339).as("scale")),
+	graph("Graph/attention_heads_13", 13, []onnxbuild.Node{
+		nd("Reshape", names("x", "split_shape"), names("xs")),
+		nd("Transpose", names("xs"), names("q"), ais("perm", 0, 2, 1, 3)),
+		nd("Transpose", names("xs"), names("kt"), ais("perm", 0, 2, 3, 1)),
+		nd("MatMul", names("q", "kt"), names("s")),
+		nd("Div", names("s", "sqrt_d"), names("ss")),
+		nd("Softmax", names("ss"), names("p")),
+		nd("MatMul", names("p", "q"), names("o")),
+		nd("Transpose", names("o"), names("ot"), ais("perm", 0, 2, 1, 3)),
+		nd("Reshape", names("ot", "merge_shape"), names("y0")),
+	}, f32(2, 7, 16).d(-1, 7, 16).as("x"), i64(0, 0, 4, 4).as("split_shape"), fs(2).as("sqrt_d"), i64(0, 0, -1).as("merge_shape")),
+
+	// Two inputs (float32 and int64), two outputs (float32 and int64).
+	graph("Graph/two_inputs_two_outputs_13", 13, []onnxbuild.Node{
+		nd("Gather", names("table", "ids"), names("e")),
+		nd("Add", names("e", "x"), names("y0")),
+		nd("ArgMax", names("y0"), names("y1"), ai("axis", -1), ai("keepdims", 0)),
+	}, f32(2, 3, 4).as("x"), ints(0, 9, 2, 3).as("ids"), f32(10, 4).c().as("table")).outs(F32, I64),
+}
+
+func TestGraphs(t *testing.T) { runCases(t, graphCases) }
