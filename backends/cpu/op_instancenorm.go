@@ -87,9 +87,9 @@ func instanceNormRun[E float32 | float64](k *instanceNormKernel, x, scale, bias,
 			ss += d * d
 		}
 		a := float64(scale[c]) / math.Sqrt(ss/float64(k.size)+k.eps)
-		me, ae, be := E(mean), E(a), bias[c]
+		b := float64(bias[c])
 		for i, v := range xs {
-			ys[i] = (v-me)*ae + be
+			ys[i] = E((float64(v)-mean)*a + b)
 		}
 	}
 }
