@@ -7,6 +7,14 @@ import (
 	"github.com/x448/float16"
 )
 
+// inView returns the element type, shape and bytes of model input j as a
+// payload carries it.
+type inView[In any] func(x *exec, in *In, j int) (payload.DType, []int, []byte, error)
+
+// outWriter writes item `item` of `count` stacked items of every model
+// output to out; count is 1 outside stacked batches.
+type outWriter[Out any] func(x *exec, out *Out, item, count int)
+
 // bindTypes picks, once at load, the functions that move In and Out
 // payloads in and out of the model, and checks them against the model's
 // inputs and outputs.
@@ -21,7 +29,7 @@ func (m *Model[In, Out]) bindTypes() error {
 		return errs.New(errs.Unsupported, "%s: output payload type %T: use payload.Tensor[E] or payload.Multi", p.label, *new(Out))
 	}
 	if multiIn {
-		m.bindIn = bindMultiIn[In]
+		m.view = viewMulti[In]
 	} else {
 		if len(p.inputs) != 1 {
 			return errs.New(errs.ShapeMismatch, "%s: model has %d inputs; a payload.Tensor carries one (use payload.Multi)", p.label, len(p.inputs))
@@ -29,10 +37,10 @@ func (m *Model[In, Out]) bindTypes() error {
 		if want := p.values[p.inputs[0]].dt; want != inDT {
 			return errs.New(errs.ShapeMismatch, "%s: input %q is %s, the payload holds %s", p.label, p.values[p.inputs[0]].name, want, inDT)
 		}
-		m.bindIn = tensorIn[In](inDT)
+		m.view = tensorIn[In](inDT)
 	}
 	if multiOut {
-		m.bindOut = bindMultiOut[Out]
+		m.write = writeMulti[Out]
 	} else {
 		if len(p.outputs) != 1 {
 			return errs.New(errs.ShapeMismatch, "%s: model has %d outputs; a payload.Tensor carries one (use payload.Multi)", p.label, len(p.outputs))
@@ -40,7 +48,21 @@ func (m *Model[In, Out]) bindTypes() error {
 		if got := p.values[p.outputs[0]].dt; got != outDT {
 			return errs.New(errs.ShapeMismatch, "%s: output %q is %s, the payload holds %s", p.label, p.values[p.outputs[0]].name, got, outDT)
 		}
-		m.bindOut = tensorOut[Out](outDT)
+		m.write = tensorOut[Out](outDT)
+	}
+	return nil
+}
+
+// bind sets every model input from in.
+func (m *Model[In, Out]) bind(in *In) error {
+	for j := range m.prog.inputs {
+		dt, shape, data, err := m.view(m.x, in, j)
+		if err != nil {
+			return err
+		}
+		if err := m.x.setInput(j, dt, shape, data); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -81,123 +103,122 @@ func payloadKind[T any]() (dt payload.DType, multi, ok bool) {
 	return payload.Undefined, false, false
 }
 
-// tensorIn returns the binder for In = payload.Tensor[E] with E of type dt.
-func tensorIn[In any](dt payload.DType) func(*exec, *In) error {
+// tensorIn returns the view for In = payload.Tensor[E] with E of type dt.
+func tensorIn[In any](dt payload.DType) inView[In] {
 	switch dt {
 	case payload.Float32:
-		return bindTensorIn[In, float32]
+		return viewTensor[In, float32]
 	case payload.Float64:
-		return bindTensorIn[In, float64]
+		return viewTensor[In, float64]
 	case payload.Float16:
-		return bindTensorIn[In, float16.Float16]
+		return viewTensor[In, float16.Float16]
 	case payload.BF16:
-		return bindTensorIn[In, payload.BFloat16]
+		return viewTensor[In, payload.BFloat16]
 	case payload.Int8:
-		return bindTensorIn[In, int8]
+		return viewTensor[In, int8]
 	case payload.Uint8:
-		return bindTensorIn[In, uint8]
+		return viewTensor[In, uint8]
 	case payload.Int16:
-		return bindTensorIn[In, int16]
+		return viewTensor[In, int16]
 	case payload.Uint16:
-		return bindTensorIn[In, uint16]
+		return viewTensor[In, uint16]
 	case payload.Int32:
-		return bindTensorIn[In, int32]
+		return viewTensor[In, int32]
 	case payload.Int64:
-		return bindTensorIn[In, int64]
+		return viewTensor[In, int64]
 	case payload.Uint32:
-		return bindTensorIn[In, uint32]
+		return viewTensor[In, uint32]
 	case payload.Uint64:
-		return bindTensorIn[In, uint64]
+		return viewTensor[In, uint64]
 	default:
-		return bindTensorIn[In, bool]
+		return viewTensor[In, bool]
 	}
 }
 
-// tensorOut returns the binder for Out = payload.Tensor[E] with E of type dt.
-func tensorOut[Out any](dt payload.DType) func(*exec, *Out) {
+// tensorOut returns the writer for Out = payload.Tensor[E] with E of type dt.
+func tensorOut[Out any](dt payload.DType) outWriter[Out] {
 	switch dt {
 	case payload.Float32:
-		return bindTensorOut[Out, float32]
+		return writeTensor[Out, float32]
 	case payload.Float64:
-		return bindTensorOut[Out, float64]
+		return writeTensor[Out, float64]
 	case payload.Float16:
-		return bindTensorOut[Out, float16.Float16]
+		return writeTensor[Out, float16.Float16]
 	case payload.BF16:
-		return bindTensorOut[Out, payload.BFloat16]
+		return writeTensor[Out, payload.BFloat16]
 	case payload.Int8:
-		return bindTensorOut[Out, int8]
+		return writeTensor[Out, int8]
 	case payload.Uint8:
-		return bindTensorOut[Out, uint8]
+		return writeTensor[Out, uint8]
 	case payload.Int16:
-		return bindTensorOut[Out, int16]
+		return writeTensor[Out, int16]
 	case payload.Uint16:
-		return bindTensorOut[Out, uint16]
+		return writeTensor[Out, uint16]
 	case payload.Int32:
-		return bindTensorOut[Out, int32]
+		return writeTensor[Out, int32]
 	case payload.Int64:
-		return bindTensorOut[Out, int64]
+		return writeTensor[Out, int64]
 	case payload.Uint32:
-		return bindTensorOut[Out, uint32]
+		return writeTensor[Out, uint32]
 	case payload.Uint64:
-		return bindTensorOut[Out, uint64]
+		return writeTensor[Out, uint64]
 	default:
-		return bindTensorOut[Out, bool]
+		return writeTensor[Out, bool]
 	}
 }
 
-func bindTensorIn[In any, E payload.Elem](x *exec, in *In) error {
+func viewTensor[In any, E payload.Elem](x *exec, in *In, j int) (payload.DType, []int, []byte, error) {
 	p := any(in).(*payload.Tensor[E])
 	if !p.Place.HostVisible() {
-		return errs.New(errs.ShapeMismatch, "%s: input payload is in %s memory; the cpu backend reads host memory", x.p.label, p.Place)
+		return 0, nil, nil, errs.New(errs.ShapeMismatch, "%s: input payload is in %s memory; the cpu backend reads host memory", x.p.label, p.Place)
 	}
-	return x.setInput(0, payload.DTypeOf[E](), p.Shape, payload.AsBytes(p.Data))
+	return payload.DTypeOf[E](), p.Shape, payload.AsBytes(p.Data), nil
 }
 
-func bindTensorOut[Out any, E payload.Elem](x *exec, out *Out) {
+// chunk returns item `item` of `count` equal parts of t along axis 0,
+// writing its shape into shape.
+func chunk(t *tensor, item, count int, shape []int) ([]int, []byte) {
+	shape = append(shape[:0], t.shape...)
+	if count == 1 {
+		return shape, t.data
+	}
+	shape[0] /= count
+	n := len(t.data) / count
+	return shape, t.data[item*n : (item+1)*n]
+}
+
+func writeTensor[Out any, E payload.Elem](x *exec, out *Out, item, count int) {
 	p := any(out).(*payload.Tensor[E])
-	t := x.output(0)
-	p.Shape = append(p.Shape[:0], t.shape...)
-	n := t.numel()
+	var data []byte
+	p.Shape, data = chunk(x.output(0), item, count, p.Shape)
+	n := len(data) / max(payload.DTypeOf[E]().Size(), 1)
 	if cap(p.Data) < n {
 		p.Data = make([]E, n)
 	}
 	p.Data = p.Data[:n]
-	copy(payload.AsBytes(p.Data), t.data)
+	p.Place = memclass.Host
+	copy(payload.AsBytes(p.Data), data)
 }
 
-func bindMultiIn[In any](x *exec, in *In) error {
+func viewMulti[In any](x *exec, in *In, j int) (payload.DType, []int, []byte, error) {
 	p := any(in).(*payload.Multi)
-	named := false
-	for i := range p.Tensors {
-		if p.Tensors[i].Name != "" {
-			named = true
-			break
-		}
-	}
 	if len(p.Tensors) != len(x.p.inputs) {
-		return errs.New(errs.ShapeMismatch, "%s: model has %d inputs, payload has %d tensors", x.p.label, len(x.p.inputs), len(p.Tensors))
+		return 0, nil, nil, errs.New(errs.ShapeMismatch, "%s: model has %d inputs, payload has %d tensors", x.p.label, len(x.p.inputs), len(p.Tensors))
 	}
-	for i, vi := range x.p.inputs {
-		var d *payload.Dynamic
-		if named {
-			d = p.Get(x.p.values[vi].name)
-			if d == nil {
-				return errs.New(errs.ShapeMismatch, "%s: input %q is missing from the payload", x.p.label, x.p.values[vi].name)
-			}
-		} else {
-			d = &p.Tensors[i]
-		}
-		if !d.Place.HostVisible() {
-			return errs.New(errs.ShapeMismatch, "%s: input %q is in %s memory; the cpu backend reads host memory", x.p.label, x.p.values[vi].name, d.Place)
-		}
-		if err := x.setInput(i, d.DType, d.Shape, d.Data); err != nil {
-			return err
+	name := x.p.values[x.p.inputs[j]].name
+	d := &p.Tensors[j]
+	if d.Name != "" || p.Tensors[0].Name != "" {
+		if d = p.Get(name); d == nil {
+			return 0, nil, nil, errs.New(errs.ShapeMismatch, "%s: input %q is missing from the payload", x.p.label, name)
 		}
 	}
-	return nil
+	if !d.Place.HostVisible() {
+		return 0, nil, nil, errs.New(errs.ShapeMismatch, "%s: input %q is in %s memory; the cpu backend reads host memory", x.p.label, name, d.Place)
+	}
+	return d.DType, d.Shape, d.Data, nil
 }
 
-func bindMultiOut[Out any](x *exec, out *Out) {
+func writeMulti[Out any](x *exec, out *Out, item, count int) {
 	p := any(out).(*payload.Multi)
 	n := len(x.p.outputs)
 	if cap(p.Tensors) < n {
@@ -207,15 +228,15 @@ func bindMultiOut[Out any](x *exec, out *Out) {
 	for i := range n {
 		t := x.output(i)
 		d := &p.Tensors[i]
+		var data []byte
+		d.Shape, data = chunk(t, item, count, d.Shape)
 		d.Name = x.p.values[x.p.outputs[i]].name
 		d.DType = t.dt
-		d.Shape = append(d.Shape[:0], t.shape...)
-		need := len(t.data)
-		if cap(d.Data) < need || !payload.IsAligned(d.Data[:cap(d.Data)], 8) {
-			d.Data = alignedBytes(need)
+		if cap(d.Data) < len(data) || !payload.IsAligned(d.Data[:cap(d.Data)], 8) {
+			d.Data = alignedBytes(len(data))
 		}
-		d.Data = d.Data[:need]
-		copy(d.Data, t.data)
+		d.Data = d.Data[:len(data)]
+		copy(d.Data, data)
 		d.Place = memclass.Host
 	}
 }

@@ -16,10 +16,14 @@ type exec struct {
 	outs  [][]*tensor
 	// bound marks the inputs set for the current call.
 	bound []bool
+	// stage and stageShape hold stacked batch inputs.
+	stage      [][]byte
+	stageShape [][]int
 }
 
 func newExec(p *program) *exec {
-	x := &exec{p: p, vals: make([]tensor, len(p.values)), slots: make([][]byte, p.nslots), bound: make([]bool, len(p.inputs))}
+	x := &exec{p: p, vals: make([]tensor, len(p.values)), slots: make([][]byte, p.nslots), bound: make([]bool, len(p.inputs)),
+		stage: make([][]byte, len(p.inputs)), stageShape: make([][]int, len(p.inputs))}
 	for i := range p.values {
 		v := &p.values[i]
 		t := &x.vals[i]

@@ -22,8 +22,8 @@ type Model[In, Out any] struct {
 	state int
 	meta  compute.ModelMetadata
 
-	bindIn  func(x *exec, in *In) error
-	bindOut func(x *exec, out *Out)
+	view  inView[In]
+	write outWriter[Out]
 }
 
 // Init prepares the model's run-time state. Calling it again is a no-op.
@@ -64,13 +64,13 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 	if in == nil || out == nil {
 		return errs.New(errs.ShapeMismatch, "%s: nil payload", m.label)
 	}
-	if err := m.bindIn(m.x, in); err != nil {
+	if err := m.bind(in); err != nil {
 		return err
 	}
 	if err := m.x.run(); err != nil {
 		return err
 	}
-	m.bindOut(m.x, out)
+	m.write(m.x, out, 0, 1)
 	return nil
 }
 
@@ -83,14 +83,20 @@ func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 	if len(out) != in.Len() {
 		return errs.New(errs.ShapeMismatch, "%s: batch of %d inputs but %d outputs", m.label, in.Len(), len(out))
 	}
+	if in.Len() > 1 && m.prog.stackable {
+		ok, err := m.inferStacked(in, out)
+		if ok || err != nil {
+			return err
+		}
+	}
 	for i := 0; i < in.Len(); i++ {
-		if err := m.bindIn(m.x, in.At(i)); err != nil {
+		if err := m.bind(in.At(i)); err != nil {
 			return err
 		}
 		if err := m.x.run(); err != nil {
 			return err
 		}
-		m.bindOut(m.x, &out[i])
+		m.write(m.x, &out[i], 0, 1)
 	}
 	return nil
 }

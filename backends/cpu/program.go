@@ -50,8 +50,10 @@ type program struct {
 	inputs  []int // graph inputs, in order
 	outputs []int // graph outputs, in order
 	nslots  int
-	opts    compute.Options
-	g       *model.Graph
+	// stackable: InferBatch may stack same-shaped items along axis 0.
+	stackable bool
+	opts      compute.Options
+	g         *model.Graph
 }
 
 // compile builds kernels for every node of g (sorted and optimized) and
@@ -168,6 +170,7 @@ func compile(g *model.Graph, opts compute.Options, label string) (*program, erro
 		p.outputs = append(p.outputs, vi)
 	}
 	p.plan()
+	p.stackable = p.analyzeStacking()
 	return p, nil
 }
 
