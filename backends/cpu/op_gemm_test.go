@@ -133,3 +133,51 @@ func TestGemmErrors(t *testing.T) {
 	_, err = runNode(t, nodeCase{node: node("Gemm", []string{"a", "b"}, aFloat("transA", 1))}, a, b)
 	nnWantErr(t, "attribute type", err, errs.InvalidArtifact)
 }
+
+// TestComputeKernelsAllocateNothing runs each kernel again after a first
+// run and checks that shape and run allocate nothing.
+func TestComputeKernelsAllocateNothing(t *testing.T) {
+	r := nnRng(12)
+	cases := []struct {
+		n   *model.Node
+		ins []*tensor
+	}{
+		{node("Gemm", []string{"a", "b", "c"}, aInt("transB", 1)), []*tensor{mk([]int{3, 4}, nnRand(r, 12)), mk([]int{5, 4}, nnRand(r, 20)), mk([]int{5}, nnRand(r, 5))}},
+		{node("MatMul", []string{"a", "b"}), []*tensor{mk([]int{2, 3, 4}, nnRand(r, 24)), mk([]int{2, 4, 5}, nnRand(r, 40))}},
+		{node("Conv", []string{"x", "w", "b"}, aInts("pads", 1, 1, 1, 1)), []*tensor{mk([]int{1, 2, 5, 5}, nnRand(r, 50)), mk([]int{3, 2, 3, 3}, nnRand(r, 54)), mk([]int{3}, nnRand(r, 3))}},
+		{node("Conv", []string{"x", "w"}, aInt("group", 2)), []*tensor{mk([]int{1, 2, 5, 5}, nnRand(r, 50)), mk([]int{2, 1, 3, 3}, nnRand(r, 18))}},
+		{node("ConvTranspose", []string{"x", "w"}, aInts("strides", 2, 2)), []*tensor{mk([]int{1, 2, 3, 3}, nnRand(r, 18)), mk([]int{2, 3, 3, 3}, nnRand(r, 54))}},
+		{node("MaxPool", []string{"x"}, aInts("kernel_shape", 2, 2)), []*tensor{mk([]int{1, 2, 5, 5}, nnRand(r, 50))}},
+		{node("AveragePool", []string{"x"}, aInts("kernel_shape", 2, 2)), []*tensor{mk([]int{1, 2, 5, 5}, nnRand(r, 50))}},
+		{node("GlobalAveragePool", []string{"x"}), []*tensor{mk([]int{1, 2, 5, 5}, nnRand(r, 50))}},
+		{node("BatchNormalization", []string{"x", "s", "b", "m", "v"}), []*tensor{mk([]int{1, 2, 5}, nnRand(r, 10)), mk([]int{2}, []float32{1, 2}), mk([]int{2}, []float32{1, 2}), mk([]int{2}, []float32{1, 2}), mk([]int{2}, []float32{1, 2})}},
+		{node("InstanceNormalization", []string{"x", "s", "b"}), []*tensor{mk([]int{1, 2, 5}, nnRand(r, 10)), mk([]int{2}, []float32{1, 2}), mk([]int{2}, []float32{1, 2})}},
+	}
+	for _, c := range cases {
+		bc := &buildCtx{g: model.NewGraph(), n: c.n, opset: 17}
+		for _, in := range c.ins {
+			bc.in = append(bc.in, model.ValueInfo{DType: in.dt, Shape: in.shape, RankKnown: true})
+		}
+		bc.out = []model.ValueInfo{{DType: payload.Float32}}
+		k, err := registry[c.n.OpType](bc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []*tensor{{dt: payload.Float32}}
+		step := func() {
+			if err := k.shape(c.ins, out); err != nil {
+				t.Fatal(err)
+			}
+			if need := out[0].numel() * 4; len(out[0].data) != need {
+				out[0].data = alignedBytes(need)
+			}
+			if err := k.run(c.ins, out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		step()
+		if a := testing.AllocsPerRun(5, step); a != 0 {
+			t.Errorf("%s: %v allocations per run", c.n.OpType, a)
+		}
+	}
+}
