@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -64,5 +63,3 @@ func wantKind(t *testing.T, err, kind error) {
 		t.Fatalf("error %v does not wrap %v", err, kind)
 	}
 }
-
-var _ = errs.InvalidArtifact

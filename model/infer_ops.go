@@ -5,7 +5,6 @@ import (
 	"math/big"
 
 	"github.com/lintel-ml/lintel/internal/errs"
-
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -80,8 +79,8 @@ func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
 	case op == "Cast":
 		v = c.same(0)
 		var to int64
-		if to, err = n.Int("to", -1); err == nil && (to < 0 || to > 255) {
-			err = c.errf("attribute \"to\" missing or invalid")
+		if to, err = n.Int("to", -1); err == nil && !knownDType(to) {
+			err = c.errf("attribute \"to\" missing or not an element type: %d", to)
 		}
 		v.DType = payload.DType(to)
 	case op == "CastLike":
@@ -176,6 +175,9 @@ func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
 			if st, err = n.Int("stash_type", int64(payload.Float32)); err != nil {
 				return nil, err
 			}
+			if !knownDType(st) {
+				return nil, c.errf("stash_type %d is not an element type", st)
+			}
 			stat := unranked(payload.DType(st))
 			if v.RankKnown {
 				ax, err := n.Int("axis", -1)
@@ -208,6 +210,9 @@ func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
 	}
 	return outs, nil
 }
+
+// knownDType reports whether x names an ONNX element type lintel knows.
+func knownDType(x int64) bool { return x >= 1 && x <= int64(payload.BF16) }
 
 // same returns input i's type.
 func (c *inferCtx) same(i int) ValueInfo {

@@ -1,10 +1,6 @@
 package model
 
-import (
-	"math"
-
-	"github.com/lintel-ml/lintel/payload"
-)
+import "math"
 
 func (c *inferCtx) reshape() (ValueInfo, error) {
 	dt := c.dt(0)
@@ -148,7 +144,7 @@ func (c *inferCtx) squeeze() (ValueInfo, error) {
 	}
 	s, known := c.shape(0)
 	if !known || !ok {
-		if known && ok == false && c.vecLen(1) >= 0 && c.vecLen(1) <= len(s) {
+		if known && c.vecLen(1) >= 0 && c.vecLen(1) <= len(s) {
 			return ranked(dt, unknownDims(len(s)-c.vecLen(1))), nil
 		}
 		return unranked(dt), nil
@@ -1305,5 +1301,3 @@ func (c *inferCtx) pool() (ValueInfo, error) {
 	}
 	return ranked(dt, x), nil
 }
-
-var _ = payload.Undefined
