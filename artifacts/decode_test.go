@@ -148,8 +148,12 @@ func TestUnpackedTypedFields(t *testing.T) {
 		varint(7, 5).varint(7, math.MaxUint64) // -1
 	floats := pb(nil).varint(1, 2).varint(2, uint64(payload.Float32)).str(8, "f").
 		float(4, 1.5).bytes(4, packF32(0)) // one unpacked, one packed chunk
-	graph := customNode().bytes(5, tensor).bytes(5, floats)
+	complex := pb(nil).varint(1, 1).varint(2, uint64(payload.Complex64)).str(8, "z").bytes(4, packF32(1, 2))
+	graph := customNode().bytes(5, tensor).bytes(5, floats).bytes(5, complex)
 	g := mustLoad(t, rawModel(13, graph)).Graph()
+	if z := g.Const("z"); !bytes.Equal(z.Raw, packF32(1, 2)) {
+		t.Errorf("complex64 float_data = %v", z.Raw)
+	}
 	ints, err := g.Const("c").Int64s()
 	if err != nil || !cmp.Equal(ints, []int64{5, -1}) {
 		t.Errorf("int64_data = %v, %v", ints, err)

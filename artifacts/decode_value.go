@@ -36,8 +36,11 @@ func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, 
 			return vi, false, err
 		}
 	}
-	if vi.Name == "" && io {
-		return vi, false, d.invalid("value has no name")
+	if vi.Name == "" {
+		if io {
+			return vi, false, d.invalid("value has no name")
+		}
+		return vi, false, nil
 	}
 	if !haveType {
 		if main {

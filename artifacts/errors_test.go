@@ -184,3 +184,12 @@ func TestDigest(t *testing.T) {
 	_, err = FromBytes(data, "d.onnx", WithDigest("xyz"))
 	wantErr(t, err, errInvalid, "WithDigest")
 }
+
+// TestGraphErrorsNameTheFile checks that errors from sorting and type
+// inference carry the artifact's label.
+func TestGraphErrorsNameTheFile(t *testing.T) {
+	m := baseModel()
+	m.Graph.Nodes[0].Inputs = []string{"x", "nope"}
+	_, err := FromBytes(m.Encode(), "g.onnx")
+	wantErr(t, err, errInvalid, "g.onnx", "nope")
+}
