@@ -11,7 +11,9 @@ import (
 // trailing dims from axis on is normalised to zero mean and unit variance,
 // then scaled and shifted. Scale and B hold one value per row element (or
 // a single value). The optional Mean and InvStdDev outputs are filled.
-// Statistics are computed in float64, in two passes.
+// It computes as ONNX Runtime does, so that results agree closely even on
+// rows with a large offset: the mean and the mean of squares accumulate in
+// the element type, and the variance is their difference.
 type layerNormKernel struct {
 	n    *model.Node
 	dt   payload.DType
@@ -118,29 +120,30 @@ func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, in
 			sb = 1
 		}
 	}
-	fn := float64(n)
+	fn := T(n)
+	eps := T(k.eps)
 	for r := range rows {
 		xr, dr := x[r*n:(r+1)*n], d[r*n:(r+1)*n]
-		var sum float64
+		var sum, sq T
 		for _, v := range xr {
-			sum += float64(v)
+			sum += v
+			sq += v * v
 		}
 		mu := sum / fn
-		var sq float64
-		for _, v := range xr {
-			c := float64(v) - mu
-			sq += c * c
+		va := sq/fn - mu*mu
+		if va < 0 { // rounding on a near-constant row
+			va = 0
 		}
-		is := 1 / math.Sqrt(sq/fn+k.eps)
-		lnStat(mean, r, mu)
-		lnStat(inv, r, is)
+		den := T(math.Sqrt(float64(va + eps)))
+		lnStat(mean, r, float64(mu))
+		lnStat(inv, r, float64(1/den))
 		if b == nil {
 			for i, v := range xr {
-				dr[i] = T((float64(v) - mu) * is * float64(s[i*ss]))
+				dr[i] = (v - mu) / den * s[i*ss]
 			}
 		} else {
 			for i, v := range xr {
-				dr[i] = T((float64(v)-mu)*is*float64(s[i*ss]) + float64(b[i*sb]))
+				dr[i] = (v-mu)/den*s[i*ss] + b[i*sb]
 			}
 		}
 	}

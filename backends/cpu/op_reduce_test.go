@@ -33,8 +33,10 @@ func refReduce(x []float64, s []int, red []bool, f func([]float64) float64) []fl
 }
 
 var reduceRefs = map[string]func([]float64) float64{
-	"ReduceSum":  func(v []float64) float64 { return ewFold(v, 0, func(a, x float64) float64 { return a + x }) },
-	"ReduceMean": func(v []float64) float64 { return ewFold(v, 0, func(a, x float64) float64 { return a + x }) / float64(len(v)) },
+	"ReduceSum": func(v []float64) float64 { return ewFold(v, 0, func(a, x float64) float64 { return a + x }) },
+	"ReduceMean": func(v []float64) float64 {
+		return ewFold(v, 0, func(a, x float64) float64 { return a + x }) / float64(len(v))
+	},
 	"ReduceMax":  func(v []float64) float64 { return ewFold(v, math.Inf(-1), math.Max) },
 	"ReduceMin":  func(v []float64) float64 { return ewFold(v, math.Inf(1), math.Min) },
 	"ReduceProd": func(v []float64) float64 { return ewFold(v, 1, func(a, x float64) float64 { return a * x }) },
@@ -214,4 +216,3 @@ func TestReduceSpecial(t *testing.T) {
 		}
 	}
 }
-
