@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
@@ -30,7 +31,13 @@ func InferTypes(g *Graph) error {
 			return err
 		}
 	}
-	for name, t := range g.Initializers {
+	names := make([]string, 0, len(g.Initializers))
+	for name := range g.Initializers {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the first conflict reported does not vary
+	for _, name := range names {
+		t := g.Initializers[name]
 		if t == nil {
 			return errs.New(errs.InvalidArtifact, "initializer %q is nil", name)
 		}
