@@ -26,6 +26,7 @@ const (
 	uHardSwish
 	uSoftsign
 	uNot
+	uSigmoid
 )
 
 // unaryKernel runs the elementwise unary math and activation functions.
@@ -46,6 +47,13 @@ func (k *unaryKernel) shape(in, out []*tensor) error {
 func (k *unaryKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
+		if k.op == uSigmoid {
+			d, x := out[0].f32(), in[0].f32()
+			for i, v := range x[:len(d)] {
+				d[i] = sigmoid32(v)
+			}
+			return nil
+		}
 		unaryFloat(k, out[0].f32(), in[0].f32())
 	case payload.Float64:
 		unaryFloat(k, out[0].f64(), in[0].f64())
@@ -139,6 +147,10 @@ func unaryFloat[T ewFloat](k *unaryKernel, d, x []T) {
 	case uSoftsign:
 		for i, v := range x {
 			d[i] = v / (1 + T(math.Abs(float64(v))))
+		}
+	case uSigmoid: // float64; float32 runs sigmoid32
+		for i := range d {
+			d[i] = T(fnSigmoid(float64(x[i]), 0, 0))
 		}
 	default:
 		f, a, b := k.fn, k.a, k.b
@@ -239,7 +251,7 @@ var unarySpecs = map[string]unarySpec{
 	"Acosh":           {fn: fnAcosh},
 	"Atanh":           {fn: fnAtanh},
 	"Tanh":            {fn: fnTanh},
-	"Sigmoid":         {fn: fnSigmoid},
+	"Sigmoid":         {op: uSigmoid, fn: fnSigmoid},
 	"Softplus":        {fn: fnSoftplus},
 	"Mish":            {fn: fnMish},
 	"Elu":             {fn: fnElu, attrs: floatAttrs("alpha", 1, "", 0)},

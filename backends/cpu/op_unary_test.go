@@ -260,3 +260,16 @@ func TestUnaryErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSigmoid32(t *testing.T) {
+	for x := -25.0; x <= 25; x += 0.37 {
+		got := float64(sigmoid32(float32(x)))
+		want := 1 / (1 + math.Exp(-float64(float32(x))))
+		if math.Abs(got-want) > 3e-7 || got < 0 || got > 1 {
+			t.Errorf("sigmoid32(%v) = %v, want %v", x, got, want)
+		}
+	}
+	if g := sigmoid32(float32(math.NaN())); g == g {
+		t.Errorf("sigmoid32(NaN) = %v", g)
+	}
+}
