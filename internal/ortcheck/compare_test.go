@@ -5,6 +5,7 @@ package ortcheck
 import (
 	"fmt"
 	"math"
+	"testing"
 
 	"github.com/lintel-ml/lintel/payload"
 	"github.com/x448/float16"
@@ -210,4 +211,41 @@ func sameShape(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// TestCompare checks that the comparison catches each kind of difference.
+func TestCompare(t *testing.T) {
+	nan := math.NaN()
+	f := func(dt payload.DType, shape []int, v ...float64) value {
+		return value{name: "y", dtype: dt, shape: shape, f: v}
+	}
+	i := func(dt payload.DType, shape []int, v ...int64) value {
+		return value{name: "y", dtype: dt, shape: shape, i: v}
+	}
+	cases := []struct {
+		name      string
+		got, want value
+		ok        bool
+	}{
+		{"equal", f(F32, []int{2}, 1, 2), f(F32, []int{2}, 1, 2), true},
+		{"within_tolerance", f(F32, []int{2}, 1, 2.00001), f(F32, []int{2}, 1, 2), true},
+		{"beyond_tolerance", f(F32, []int{2}, 1, 2.01), f(F32, []int{2}, 1, 2), false},
+		{"dtype", f(F64, []int{2}, 1, 2), f(F32, []int{2}, 1, 2), false},
+		{"shape", f(F32, []int{2, 1}, 1, 2), f(F32, []int{2}, 1, 2), false},
+		{"scalar_vs_1", f(F32, nil, 1), f(F32, []int{1}, 1), false},
+		{"nan_both", f(F32, []int{2}, nan, 2), f(F32, []int{2}, nan, 2), true},
+		{"nan_one_side", f(F32, []int{2}, nan, 2), f(F32, []int{2}, 1, 2), false},
+		{"inf_mismatch", f(F32, []int{1}, math.Inf(1)), f(F32, []int{1}, math.Inf(-1)), false},
+		{"zeros", f(F32, []int{2}, 0, 0), f(F32, []int{2}, 0, 0), true},
+		{"int_exact", i(I64, []int{2}, 1, 2), i(I64, []int{2}, 1, 2), true},
+		{"int_off_by_one", i(I64, []int{2}, 1, 3), i(I64, []int{2}, 1, 2), false},
+		{"bool", i(B, []int{1}, 1), i(B, []int{1}, 0), false},
+		{"name", value{name: "z", dtype: F32, shape: []int{1}, f: []float64{1}}, f(F32, []int{1}, 1), false},
+	}
+	for _, c := range cases {
+		_, err := compare(c.got, c.want, 1e-4)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: compare returned %v, want ok=%v", c.name, err, c.ok)
+		}
+	}
 }

@@ -5,7 +5,10 @@
 // needs cgo and ONNX Runtime's shared library. Run it with
 //
 //	make ort-deps
-//	go test -tags ort ./internal/ortcheck/...
+//	go test -count=1 -tags ort ./internal/ortcheck/...
+//
+// -count=1 keeps go test from replaying a cached result: each run draws
+// fresh inputs.
 //
 // Every case generates a small ONNX model for one op (or a short chain of
 // ops), feeds it fresh random inputs, runs it on both runtimes and compares
