@@ -275,3 +275,40 @@ func TestBinaryErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestBitShift(t *testing.T) {
+	a := mk([]int{2, 2}, []uint8{1, 2, 128, 255})
+	b := mk([]int{2}, []uint8{1, 3})
+	cases := []struct {
+		dir  string
+		want []uint8
+	}{
+		{"LEFT", []uint8{2, 16, 0, 248}},
+		{"RIGHT", []uint8{0, 0, 64, 31}},
+	}
+	for _, c := range cases {
+		outs, err := runNode(t, nodeCase{node: node("BitShift", []string{"a", "b"}, aString("direction", c.dir)), opset: 11, outTypes: []payload.DType{payload.Uint8}}, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(c.want, outs[0].u8()); d != "" {
+			t.Errorf("%s: %s", c.dir, d)
+		}
+	}
+	outs, err := runNode(t, nodeCase{node: node("BitShift", []string{"a", "b"}, aString("direction", "LEFT")), outTypes: []payload.DType{payload.Uint64}},
+		mk([]int{2}, []uint64{1, 3}), mk([]int{}, []uint64{40}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]uint64{1 << 40, 3 << 40}, elems[uint64](outs[0])); d != "" {
+		t.Error(d)
+	}
+	_, err = runNode(t, nodeCase{node: node("BitShift", []string{"a", "b"})}, a, b)
+	if !errors.Is(err, errs.InvalidArtifact) {
+		t.Errorf("no direction: %v", err)
+	}
+	_, err = runNode(t, nodeCase{node: node("BitShift", []string{"a", "b"}, aString("direction", "LEFT"))}, mk([]int{1}, []int32{1}), mk([]int{1}, []int32{1}))
+	if !errors.Is(err, errs.Unsupported) {
+		t.Errorf("int32: %v", err)
+	}
+}

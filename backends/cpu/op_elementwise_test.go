@@ -20,6 +20,7 @@ var elementwiseOps = []string{
 	"Softmax", "LogSoftmax", "LayerNormalization",
 	"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
 	"ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp", "ArgMax", "ArgMin",
+	"BitShift", "IsNaN", "IsInf",
 }
 
 func TestElementwiseOpsRegistered(t *testing.T) {

@@ -56,8 +56,8 @@ func normAxis(axis int64, rank int) (int, bool) {
 	return int(axis), true
 }
 
-// elemSizeType maps an element size to the unsigned type of that size, for
-// kernels that only move elements (Where, Expand).
+// elemSizeOK reports whether dt's elements can be moved as 1, 2, 4 or 8
+// byte words, as the kernels that only move elements (Where, Expand) do.
 func elemSizeOK(dt payload.DType) bool {
 	switch dt.Size() {
 	case 1, 2, 4, 8:

@@ -273,3 +273,26 @@ func TestSigmoid32(t *testing.T) {
 		t.Errorf("sigmoid32(NaN) = %v", g)
 	}
 }
+
+func TestIsNaNIsInf(t *testing.T) {
+	inf := math.Inf(1)
+	x := mk([]int{4}, []float32{1, float32(math.NaN()), float32(inf), float32(-inf)})
+	cases := []struct {
+		n    *model.Node
+		want []bool
+	}{
+		{node("IsNaN", []string{"x"}), []bool{false, true, false, false}},
+		{node("IsInf", []string{"x"}), []bool{false, false, true, true}},
+		{node("IsInf", []string{"x"}, aInt("detect_negative", 0)), []bool{false, false, true, false}},
+		{node("IsInf", []string{"x"}, aInt("detect_positive", 0)), []bool{false, false, false, true}},
+	}
+	for _, c := range cases {
+		outs, err := runNode(t, nodeCase{node: c.n, opset: 20, outTypes: []payload.DType{payload.Bool}}, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(c.want, outs[0].bools()); d != "" {
+			t.Errorf("%s %v: %s", c.n.OpType, c.n.Attrs, d)
+		}
+	}
+}
