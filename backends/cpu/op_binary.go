@@ -47,6 +47,18 @@ func (k *binaryKernel) run(in, out []*tensor) error {
 		binInt(k.op, &k.it, out[0].i32(), in[0].i32(), in[1].i32())
 	case payload.Int64:
 		binInt(k.op, &k.it, out[0].i64(), in[0].i64(), in[1].i64())
+	case payload.Int8:
+		binInt(k.op, &k.it, elems[int8](out[0]), elems[int8](in[0]), elems[int8](in[1]))
+	case payload.Uint8:
+		binInt(k.op, &k.it, out[0].u8(), in[0].u8(), in[1].u8())
+	case payload.Int16:
+		binInt(k.op, &k.it, elems[int16](out[0]), elems[int16](in[0]), elems[int16](in[1]))
+	case payload.Uint16:
+		binInt(k.op, &k.it, elems[uint16](out[0]), elems[uint16](in[0]), elems[uint16](in[1]))
+	case payload.Uint32:
+		binInt(k.op, &k.it, elems[uint32](out[0]), elems[uint32](in[0]), elems[uint32](in[1]))
+	case payload.Uint64:
+		binInt(k.op, &k.it, elems[uint64](out[0]), elems[uint64](in[0]), elems[uint64](in[1]))
 	}
 	return nil
 }
@@ -262,8 +274,11 @@ func buildBinary(c *buildCtx, op binOp) (kernel, error) {
 		return nil, c.invalid("needs two inputs")
 	}
 	dt, et := c.inType(0), c.inType(1)
-	if !hasDType(ewArith, dt) {
+	if op == opPow && !hasDType(ewArith, dt) {
 		return nil, c.unsupported("element type %s (supported: %v)", dt, ewArith)
+	}
+	if !hasDType(ewOrdered, dt) {
+		return nil, c.unsupported("element type %s (supported: %v)", dt, ewOrdered)
 	}
 	if op == opPow {
 		if !hasDType(ewArith, et) {

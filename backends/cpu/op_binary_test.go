@@ -261,7 +261,8 @@ func TestBinaryErrors(t *testing.T) {
 	}{
 		{"shape", nodeCase{node: node("Add", []string{"a", "b"})}, []*tensor{f, mk([]int{2}, []float32{1, 2})}, errs.ShapeMismatch},
 		{"types", nodeCase{node: node("Add", []string{"a", "b"})}, []*tensor{f, mk([]int{3}, []int64{1, 2, 3})}, errs.InvalidArtifact},
-		{"dtype", nodeCase{node: node("Mul", []string{"a", "b"})}, []*tensor{mk([]int{1}, []uint16{1}), mk([]int{1}, []uint16{1})}, errs.Unsupported},
+		{"dtype", nodeCase{node: node("Mul", []string{"a", "b"})}, []*tensor{mk([]int{1}, []bool{true}), mk([]int{1}, []bool{true})}, errs.Unsupported},
+		{"pow dtype", nodeCase{node: node("Pow", []string{"a", "b"})}, []*tensor{mk([]int{1}, []uint8{1}), mk([]int{1}, []uint8{1})}, errs.Unsupported},
 		{"float mod", nodeCase{node: node("Mod", []string{"a", "b"})}, []*tensor{f, f}, errs.InvalidArtifact},
 		{"fmod value", nodeCase{node: node("Mod", []string{"a", "b"}, aInt("fmod", 2))}, []*tensor{f, f}, errs.InvalidArtifact},
 		{"one input", nodeCase{node: node("Sub", []string{"a"})}, []*tensor{f}, errs.InvalidArtifact},
@@ -273,6 +274,33 @@ func TestBinaryErrors(t *testing.T) {
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
 		}
+	}
+}
+
+func TestBinarySmallInts(t *testing.T) {
+	outs, err := runNode(t, nodeCase{node: node("Add", []string{"a", "b"}), outTypes: []payload.DType{payload.Uint8}},
+		mk([]int{3}, []uint8{250, 1, 2}), mk([]int{}, []uint8{10}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]uint8{4, 11, 12}, outs[0].u8()); d != "" {
+		t.Error(d)
+	}
+	outs, err = runNode(t, nodeCase{node: node("Mod", []string{"a", "b"}), outTypes: []payload.DType{payload.Int8}},
+		mk([]int{2}, []int8{-7, 7}), mk([]int{1}, []int8{3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int8{2, 1}, elems[int8](outs[0])); d != "" {
+		t.Error(d)
+	}
+	outs, err = runNode(t, nodeCase{node: node("Div", []string{"a", "b"}), outTypes: []payload.DType{payload.Uint32}},
+		mk([]int{2}, []uint32{7, 9}), mk([]int{2}, []uint32{2, 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]uint32{3, 0}, elems[uint32](outs[0])); d != "" {
+		t.Error(d)
 	}
 }
 
