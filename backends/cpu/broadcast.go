@@ -190,20 +190,6 @@ func (it *bcastIter) next() {
 	}
 }
 
-// contiguous reports whether the walk is a single row in which every
-// operand is read element by element (all shapes equal).
-func (it *bcastIter) contiguous() bool {
-	if it.rows != 1 {
-		return false
-	}
-	for o := 0; o < it.nop; o++ {
-		if it.istr[o] != 1 {
-			return false
-		}
-	}
-	return true
-}
-
 // rewind restarts the walk at the first row, for a second pass.
 func (it *bcastIter) rewind() {
 	it.off = [bcastMaxOps]int{}
