@@ -69,10 +69,14 @@ func evalNode(n *model.Node, opset int64, inputs []*model.Tensor, outTypes []pay
 		}
 		o.data = alignedBytes(n * o.dt.Size())
 	}
-	if a, ok := k.(aliaser); ok && len(outs) == 1 {
+	a, alias := k.(aliaser)
+	if alias {
 		copy(outs[0].data, ins[a.aliasInput()].data)
-	} else if err := k.run(ins, outs); err != nil {
-		return nil, err
+	}
+	if !alias || len(outs) > 1 {
+		if err := k.run(ins, outs); err != nil {
+			return nil, err
+		}
 	}
 	res := make([]*model.Tensor, len(outs))
 	for i, o := range outs {

@@ -2,24 +2,49 @@ package cpu
 
 import "github.com/lintel-ml/lintel/model"
 
-// identityKernel passes input 0 through as a view: Identity, and Dropout in
-// inference (its optional mask output is refused).
-type identityKernel struct{ n *model.Node }
+// identityKernel passes input 0 through as a view: Identity, and Dropout
+// in inference, whose optional mask output is all true.
+type identityKernel struct {
+	n *model.Node
+}
 
 func (k *identityKernel) aliasInput() int { return 0 }
 
 func (k *identityKernel) shape(in, out []*tensor) error {
-	out[0].setShape(in[0].shape...)
+	for _, o := range out {
+		o.setShape(in[0].shape...)
+	}
 	return nil
 }
 
-func (k *identityKernel) run(in, out []*tensor) error { return nil }
+// run fills Dropout's mask; the executor makes output 0 a view itself.
+func (k *identityKernel) run(in, out []*tensor) error {
+	for _, o := range out[1:] {
+		for i := range o.data {
+			o.data[i] = 1
+		}
+	}
+	return nil
+}
 
 func init() {
 	register("Identity", func(c *buildCtx) (kernel, error) { return &identityKernel{n: c.n}, nil })
 	register("Dropout", func(c *buildCtx) (kernel, error) {
-		if len(c.n.Outputs) > 1 && c.n.Outputs[1] != "" {
-			return nil, c.unsupported("the mask output is not supported")
+		if v, _ := c.n.Int("is_test", 1); c.opset < 7 && v == 0 {
+			return nil, c.unsupported("training mode (is_test=0) is not supported")
+		}
+		if c.n.Input(2) != "" {
+			t := c.constInput(2)
+			if t == nil {
+				return nil, c.unsupported("a computed training_mode input is not supported")
+			}
+			v, err := t.Int64s()
+			if err != nil || len(v) != 1 {
+				return nil, c.invalid("training_mode must be a boolean scalar")
+			}
+			if v[0] != 0 {
+				return nil, c.unsupported("training mode is not supported")
+			}
 		}
 		return &identityKernel{n: c.n}, nil
 	})
