@@ -142,12 +142,13 @@ func (k *convTransposeKernel) shape(in, out []*tensor) error {
 				}
 				total = 0
 			}
-			// Split as ONNX Runtime does: SAME_UPPER pads more at the
-			// head, the other modes more at the tail.
+			// Split as the ONNX spec and ONNX Runtime 1.24 do: an odd
+			// total pads more at the tail for SAME_UPPER, more at the
+			// head otherwise.
 			if a.autoPad == padSameUpper {
-				pb = total - total/2
-			} else {
 				pb = total / 2
+			} else {
+				pb = total - total/2
 			}
 			pe = total - pb
 			o = full - total

@@ -3,9 +3,11 @@ package cpu
 import "github.com/lintel-ml/lintel/model"
 
 // identityKernel passes input 0 through as a view: Identity, and Dropout
-// in inference, whose optional mask output is all true.
+// in inference. Dropout's optional mask output is all true from opset 12,
+// and all false before, as ONNX Runtime gives it.
 type identityKernel struct {
-	n *model.Node
+	n    *model.Node
+	mask byte
 }
 
 func (k *identityKernel) aliasInput() int { return 0 }
@@ -21,7 +23,7 @@ func (k *identityKernel) shape(in, out []*tensor) error {
 func (k *identityKernel) run(in, out []*tensor) error {
 	for _, o := range out[1:] {
 		for i := range o.data {
-			o.data[i] = 1
+			o.data[i] = k.mask
 		}
 	}
 	return nil
@@ -46,6 +48,10 @@ func init() {
 				return nil, c.unsupported("training mode is not supported")
 			}
 		}
-		return &identityKernel{n: c.n}, nil
+		k := &identityKernel{n: c.n}
+		if c.opset >= 12 {
+			k.mask = 1
+		}
+		return k, nil
 	})
 }
