@@ -5,10 +5,12 @@ go 1.26.0
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/x448/float16 v0.8.4
+	github.com/yalue/onnxruntime_go v1.27.0
+	golang.org/x/image v0.47.0
 	google.golang.org/protobuf v1.36.12
 )
 
 require (
-	github.com/yalue/onnxruntime_go v1.27.0 // indirect
-	golang.org/x/image v0.47.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )

@@ -98,16 +98,6 @@ func (c *buildCtx) intInputOK(i int, allow32 bool) bool {
 	return false
 }
 
-// constInts returns constant input i's values, or nil when input i is
-// absent or not constant.
-func (c *buildCtx) constInts(i int) ([]int64, error) {
-	t := c.constInput(i)
-	if t == nil {
-		return nil, nil
-	}
-	return t.Int64s()
-}
-
 // rowStrides fills st with the row-major element strides of dims.
 func rowStrides(st, dims []int) {
 	s := 1
