@@ -341,4 +341,25 @@ func checkModel(t *testing.T, model []byte, label string, draws [][]payload.Dyna
 		}
 		t.Logf("run %d: max relative L2 error %.3g", i, maxErr)
 	}
+	if len(draws) < 2 {
+		return
+	}
+	// The same draws as one batch: each item must match the reference too
+	// (InferBatch may stack items into one run).
+	batched, err := m.inferBatch(draws)
+	if err != nil {
+		fail("lintel: %v", err)
+		return
+	}
+	for i := range draws {
+		if len(batched[i]) != len(refs[i]) {
+			fail("lintel batch item %d returned %d outputs, reference %d", i, len(batched[i]), len(refs[i]))
+			return
+		}
+		for k := range refs[i] {
+			if _, err := compare(batched[i][k], refs[i][k], tol); err != nil {
+				fail("batch item %d: %v", i, err)
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends"
+	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -15,6 +16,7 @@ import (
 // output payload it reuses between runs.
 type lintelModel struct {
 	run   func(in *payload.Multi, out *payload.Multi) error
+	batch func(in batch.Batch[payload.Multi], out []payload.Multi) error
 	close func() error
 	out   payload.Multi
 }
@@ -35,7 +37,7 @@ func loadLintel(modelBytes []byte, label string) (*lintelModel, error) {
 		m.Close()
 		return nil, fmt.Errorf("init: %w", err)
 	}
-	return &lintelModel{run: m.InferOne, close: m.Close}, nil
+	return &lintelModel{run: m.InferOne, batch: m.InferBatch, close: m.Close}, nil
 }
 
 // infer runs the model once and returns its outputs normalized. The
@@ -52,6 +54,30 @@ func (m *lintelModel) infer(feeds []payload.Dynamic) ([]value, error) {
 			return nil, err
 		}
 		res[i] = v
+	}
+	return res, nil
+}
+
+// inferBatch runs every set of feeds as one InferBatch call and returns
+// each item's outputs normalized.
+func (m *lintelModel) inferBatch(draws [][]payload.Dynamic) ([][]value, error) {
+	ins := make([]payload.Multi, len(draws))
+	for i, f := range draws {
+		ins[i] = payload.Multi{Tensors: f}
+	}
+	outs := make([]payload.Multi, len(draws))
+	if err := m.batch(batch.Of(ins), outs); err != nil {
+		return nil, fmt.Errorf("batch inference: %w", err)
+	}
+	res := make([][]value, len(outs))
+	for i, o := range outs {
+		for _, d := range o.Tensors {
+			v, err := fromDynamic(d)
+			if err != nil {
+				return nil, err
+			}
+			res[i] = append(res[i], v)
+		}
 	}
 	return res, nil
 }

