@@ -44,7 +44,14 @@ func (b *Backend[In, Out]) Capabilities() compute.BackendCapabilities {
 // compute.ErrUnsupported, any op, attribute value or element type the
 // backend lacks, and payload types that do not fit the model's inputs and
 // outputs with compute.ErrShapeMismatch.
-func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (*Model[In, Out], error) {
+func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (m *Model[In, Out], err error) {
+	defer func() {
+		// A load-time check that panics on a hostile graph is a bug; the
+		// caller still gets an error, not a crash.
+		if r := recover(); r != nil {
+			m, err = nil, errs.New(errs.InvalidArtifact, "%s: internal error while loading: %v", art.Label(), r)
+		}
+	}()
 	if art == nil || art.Graph() == nil {
 		return nil, errs.New(errs.InvalidArtifact, "cpu: nil artifact")
 	}
@@ -56,7 +63,7 @@ func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (*Model[In, Out], 
 	if err != nil {
 		return nil, err
 	}
-	m := &Model[In, Out]{prog: p, label: art.Label()}
+	m = &Model[In, Out]{prog: p, label: art.Label()}
 	if err := m.bindTypes(); err != nil {
 		return nil, err
 	}

@@ -95,13 +95,23 @@ func (x *exec) setInput(i int, dt payload.DType, shape []int, data []byte) error
 }
 
 // run executes every step. All inputs must be set.
-func (x *exec) run() error {
+//
+// A kernel that panics (a bug, or a hostile model no load-time check
+// caught) fails the call with compute.ErrExecutionFailed instead of taking
+// the service down.
+func (x *exec) run() (err error) {
+	si := -1
+	defer func() {
+		if r := recover(); r != nil {
+			err = x.panicErr(si, r)
+		}
+	}()
 	for i, ok := range x.bound {
 		if !ok {
 			return errs.New(errs.ShapeMismatch, "%s: input %q was not given", x.p.label, x.p.values[x.p.inputs[i]].name)
 		}
 	}
-	for si := range x.p.steps {
+	for si = range x.p.steps {
 		st := &x.p.steps[si]
 		ins, outs := x.ins[si], x.outs[si]
 		if err := st.k.shape(ins, outs); err != nil {
@@ -159,4 +169,16 @@ func (x *exec) release() {
 	for i := range x.vals {
 		x.vals[i].data = nil
 	}
+}
+
+// panicErr describes a kernel panic as an ErrExecutionFailed error.
+func (x *exec) panicErr(si int, r any) error {
+	for i := range x.bound {
+		x.bound[i] = false
+	}
+	if si < 0 || si >= len(x.p.steps) {
+		return errs.New(errs.ExecutionFailed, "%s: internal error: %v", x.p.label, r)
+	}
+	n := x.p.steps[si].n
+	return errs.New(errs.ExecutionFailed, "%s: node %q (%s): internal error: %v", x.p.label, n.Label(), n.OpType, r)
 }
