@@ -49,7 +49,7 @@ func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (m *Model[In, Out]
 		// A load-time check that panics on a hostile graph is a bug; the
 		// caller still gets an error, not a crash.
 		if r := recover(); r != nil {
-			m, err = nil, errs.New(errs.InvalidArtifact, "%s: internal error while loading: %v", art.Label(), r)
+			m, err = nil, errs.New(errs.InvalidArtifact, "cpu: internal error while loading: %v", r)
 		}
 	}()
 	if art == nil || art.Graph() == nil {

@@ -290,3 +290,9 @@ func TestMultiTensorPayload(t *testing.T) {
 		t.Fatalf("int32 ids: %v", err)
 	}
 }
+
+func TestLoadNilArtifact(t *testing.T) {
+	if _, err := cpu.New[f32, f32](compute.Options{}).LoadModel(nil); !errors.Is(err, compute.ErrInvalidArtifact) {
+		t.Fatalf("nil artifact: %v", err)
+	}
+}
