@@ -1,0 +1,71 @@
+// Command lintel runs ONNX models with lintel from the command line.
+//
+// Usage:
+//
+//	lintel <command> [flags]
+//
+// The commands are:
+//
+//	demo    classify the direction of rendered text lines with PP-OCR's
+//	        direction classifier, shipped inside the binary
+//
+// Run "lintel <command> -h" for a command's flags.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// command is one subcommand: its name, a one-line summary, and the
+// function that parses its own flags from args and runs it, returning the
+// process's exit status.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands in the order usage shows them. Each one
+// parses its flags with its own flag.FlagSet.
+var commands = []command{
+	{name: "demo", summary: "classify the direction of rendered text lines (PP-OCR classifier)", run: runDemo},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches args to a subcommand and returns the exit status: 0 on
+// success, 1 when the command failed, 2 for a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "lintel: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: lintel <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "lintel <command> -h" for a command's flags.`)
+}
