@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -19,11 +20,17 @@ type exec struct {
 	// stage and stageShape hold stacked batch inputs.
 	stage      [][]byte
 	stageShape [][]int
+	// maxBytes caps any one tensor's size.
+	maxBytes int
 }
 
 func newExec(p *program) *exec {
 	x := &exec{p: p, vals: make([]tensor, len(p.values)), slots: make([][]byte, p.nslots), bound: make([]bool, len(p.inputs)),
 		stage: make([][]byte, len(p.inputs)), stageShape: make([][]int, len(p.inputs))}
+	x.maxBytes = compute.DefaultMaxTensorBytes
+	if m := p.opts.MaxTensorBytes; m > 0 && m < int64(x.maxBytes) {
+		x.maxBytes = int(m)
+	}
 	for i := range p.values {
 		v := &p.values[i]
 		t := &x.vals[i]
@@ -121,6 +128,9 @@ func (x *exec) run() (err error) {
 			n := o.numel()
 			if n < 0 {
 				return shapeErr(st.n, "output %d has invalid shape %v", j, o.shape)
+			}
+			if n > x.maxBytes/max(o.dt.Size(), 1) {
+				return errs.New(errs.ResourceUnavailable, "%s: node %q (%s): output %d of shape %v needs more than the %d-byte limit (compute.Options.MaxTensorBytes)", x.p.label, st.n.Label(), st.n.OpType, j, o.shape, x.maxBytes)
 			}
 			need := n * o.dt.Size()
 			if j == 0 && st.aliasOf >= 0 {

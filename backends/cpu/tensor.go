@@ -15,14 +15,9 @@ type tensor struct {
 	data  []byte
 }
 
-// numel returns the product of the shape (1 for a scalar).
-func (t *tensor) numel() int {
-	n := 1
-	for _, d := range t.shape {
-		n *= d
-	}
-	return n
-}
+// numel returns the product of the shape (1 for a scalar), or -1 when a
+// dim is negative or the product overflows.
+func (t *tensor) numel() int { return payload.NumElems(t.shape) }
 
 // setShape sets t's shape to dims, reusing t.shape's backing array; it
 // allocates only when the rank grows past its capacity.
