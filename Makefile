@@ -21,7 +21,7 @@ FUZZTIME    ?= 10m
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types
+.PHONY: all test unit race ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types
 
 all: test
 
@@ -30,6 +30,10 @@ test: vet unit ort
 
 unit:
 	$(GO) test ./...
+
+## race: the unit tests under the race detector (short mode).
+race:
+	CGO_ENABLED=1 $(GO) test -race -short ./...
 
 ## ort: the parity suite against ONNX Runtime (needs cgo and ort-deps).
 ort: ort-deps
