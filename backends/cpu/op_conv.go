@@ -26,26 +26,11 @@ func init() {
 }
 
 func buildConv(c *buildCtx) (kernel, error) {
-	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
-		return nil, err
-	}
-	dt := c.inType(0)
-	if c.inType(1) != dt || (c.n.Input(2) != "" && c.inType(2) != dt) {
-		return nil, c.invalid("inputs of mixed element types %s, %s, %s", dt, c.inType(1), c.inType(2))
-	}
-	k := &convKernel{n: c.n, dt: dt}
-	var err error
-	if k.attrs, err = readSpatial(c, false); err != nil {
-		return nil, err
-	}
-	grp, err := c.n.Int("group", 1)
+	dt, attrs, group, err := readConvCommon(c)
 	if err != nil {
 		return nil, err
 	}
-	if grp < 1 {
-		return nil, c.invalid("group %d", grp)
-	}
-	k.group = int(grp)
+	k := &convKernel{n: c.n, dt: dt, attrs: attrs, group: group}
 	if len(c.in) > 0 && c.in[0].RankKnown {
 		r := len(c.in[0].Shape)
 		if r < 3 {
@@ -180,4 +165,28 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E) {
 			gemmF(false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz)
 		}
 	}
+}
+
+// readConvCommon reads what Conv and ConvTranspose share: the element type
+// (float32 or float64 for every input), the spatial attributes and group.
+func readConvCommon(c *buildCtx) (payload.DType, spatialAttrs, int, error) {
+	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
+		return 0, spatialAttrs{}, 0, err
+	}
+	dt := c.inType(0)
+	if c.inType(1) != dt || (c.n.Input(2) != "" && c.inType(2) != dt) {
+		return 0, spatialAttrs{}, 0, c.invalid("inputs of mixed element types %s, %s, %s", dt, c.inType(1), c.inType(2))
+	}
+	attrs, err := readSpatial(c, false)
+	if err != nil {
+		return 0, spatialAttrs{}, 0, err
+	}
+	grp, err := c.n.Int("group", 1)
+	if err != nil {
+		return 0, spatialAttrs{}, 0, err
+	}
+	if grp < 1 || grp > 1<<20 {
+		return 0, spatialAttrs{}, 0, c.invalid("group %d", grp)
+	}
+	return dt, attrs, int(grp), nil
 }

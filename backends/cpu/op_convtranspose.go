@@ -26,26 +26,11 @@ func init() {
 }
 
 func buildConvTranspose(c *buildCtx) (kernel, error) {
-	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
-		return nil, err
-	}
-	dt := c.inType(0)
-	if c.inType(1) != dt || (c.n.Input(2) != "" && c.inType(2) != dt) {
-		return nil, c.invalid("inputs of mixed element types %s, %s, %s", dt, c.inType(1), c.inType(2))
-	}
-	k := &convTransposeKernel{n: c.n, dt: dt}
-	var err error
-	if k.attrs, err = readSpatial(c, false); err != nil {
-		return nil, err
-	}
-	grp, err := c.n.Int("group", 1)
+	dt, attrs, group, err := readConvCommon(c)
 	if err != nil {
 		return nil, err
 	}
-	if grp < 1 {
-		return nil, c.invalid("group %d", grp)
-	}
-	k.group = int(grp)
+	k := &convTransposeKernel{n: c.n, dt: dt, attrs: attrs, group: group}
 	if k.outPad, err = c.n.Ints("output_padding", nil); err != nil {
 		return nil, err
 	}
