@@ -61,25 +61,34 @@ func buildBatchNorm(c *buildCtx) (kernel, error) {
 }
 
 func (k *batchNormKernel) shape(in, out []*tensor) error {
+	var err error
+	k.c, k.planes, k.size, err = channelShape(k.n, in, out, 2, 5)
+	return err
+}
+
+// channelShape checks an N×C×… input against per-channel parameter inputs
+// 1 to params-1 (each of shape [C]), sets the output to the input's shape
+// and returns C, the number of N×C planes and each plane's size.
+func channelShape(n *model.Node, in, out []*tensor, minRank, params int) (c, planes, size int, err error) {
 	x := in[0].shape
-	if len(x) < 2 {
-		return shapeErr(k.n, "input %v must be N×C×…", x)
+	if len(x) < minRank {
+		return 0, 0, 0, shapeErr(n, "input %v must have rank %d or more (N×C×…)", x, minRank)
 	}
-	c := x[1]
-	for i := 1; i < 5; i++ {
+	c = x[1]
+	for i := 1; i < params; i++ {
 		if in[i] == nil {
-			return shapeErr(k.n, "input %d is missing", i)
+			return 0, 0, 0, shapeErr(n, "input %d is missing", i)
 		}
 		if s := in[i].shape; len(s) != 1 || s[0] != c {
-			return shapeErr(k.n, "input %d has shape %v, want [%d] for input %v", i, s, c, x)
+			return 0, 0, 0, shapeErr(n, "input %d has shape %v, want [%d] for input %v", i, s, c, x)
 		}
 	}
-	k.c, k.planes, k.size = c, x[0]*c, 1
+	size = 1
 	for _, d := range x[2:] {
-		k.size *= d
+		size *= d
 	}
 	out[0].setShape(x...)
-	return nil
+	return c, x[0] * c, size, nil
 }
 
 // paramAt returns element i of a float32 or float64 tensor as float64.

@@ -37,25 +37,9 @@ func buildInstanceNorm(c *buildCtx) (kernel, error) {
 }
 
 func (k *instanceNormKernel) shape(in, out []*tensor) error {
-	x := in[0].shape
-	if len(x) < 3 {
-		return shapeErr(k.n, "input %v must be N×C×D1…", x)
-	}
-	c := x[1]
-	for i := 1; i < 3; i++ {
-		if in[i] == nil {
-			return shapeErr(k.n, "input %d is missing", i)
-		}
-		if s := in[i].shape; len(s) != 1 || s[0] != c {
-			return shapeErr(k.n, "input %d has shape %v, want [%d] for input %v", i, s, c, x)
-		}
-	}
-	k.c, k.planes, k.size = c, x[0]*c, 1
-	for _, d := range x[2:] {
-		k.size *= d
-	}
-	out[0].setShape(x...)
-	return nil
+	var err error
+	k.c, k.planes, k.size, err = channelShape(k.n, in, out, 3, 3)
+	return err
 }
 
 func (k *instanceNormKernel) run(in, out []*tensor) error {
