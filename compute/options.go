@@ -3,7 +3,8 @@ package compute
 // Options configure a backend. The zero value is valid: it picks defaults.
 type Options struct {
 	// Threads is how many threads a model may use for one call; 0 or 1
-	// means one.
+	// means one. The CPU backend runs every call on the calling goroutine
+	// today and does not split work yet.
 	Threads int
 	// MaxTensorBytes caps the size of any one tensor a model computes; a
 	// call whose shapes would need more fails with ErrResourceUnavailable
