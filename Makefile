@@ -18,10 +18,12 @@ NPM_STAMP   := $(NPM_DIR)/.installed-$(shell echo '$(NPM_PKGS)' | cksum | cut -d
 
 # Fuzzing: `make fuzz` runs each target for FUZZTIME.
 FUZZTIME    ?= 10m
+FUZZPARALLEL ?=
+FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit race ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types
+.PHONY: all test unit race ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types fuzz-load
 
 all: test
 
@@ -72,12 +74,21 @@ vet:
 staticcheck:
 	$(STATICCHECK) $(STATICCHECK_FLAGS) ./...
 
-## fuzz: longer local fuzz runs, FUZZTIME each (default 10m):
-##   make fuzz FUZZTIME=1h
-fuzz: fuzz-decode fuzz-infer-types
+## fuzz: longer local fuzz runs, one target after the other, FUZZTIME
+## each (default 10m) on FUZZPARALLEL workers (default: one per core):
+##   make fuzz FUZZTIME=1h FUZZPARALLEL=1
+## Seed corpora live in each package's testdata/fuzz/<Target>; crashers
+## the fuzzer finds are written there too and must be fixed, then kept.
+fuzz: fuzz-decode fuzz-infer-types fuzz-load
 
+## fuzz-decode: the ONNX decoder (artifacts.FromBytes).
 fuzz-decode:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./artifacts
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./artifacts
 
+## fuzz-infer-types: graph validation, shape inference and the passes.
 fuzz-infer-types:
-	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./model
+
+## fuzz-load: decode, load and run on the CPU backend.
+fuzz-load:
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./backends/cpu
