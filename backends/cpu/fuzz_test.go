@@ -44,6 +44,17 @@ func fuzzSeeds() map[string][]byte {
 				node("MaxPool", []string{"r"}, []string{"y"}, onnxbuild.AInts("kernel_shape", 2, 2), onnxbuild.AInts("strides", 2, 2)),
 			},
 		},
+		"depthwise": {
+			Inputs:  []onnxbuild.Value{in("x", 1, 2, -1, -1)},
+			Outputs: []onnxbuild.Value{in("y", 1, 2, 1, 1)},
+			Initializers: []onnxbuild.Tensor{
+				onnxbuild.TensorOf("w", []int64{2, 1, 3, 3}, make([]float32, 18)),
+			},
+			Nodes: []onnxbuild.Node{
+				node("Conv", []string{"x", "w"}, []string{"c"}, onnxbuild.AInt("group", 2), onnxbuild.AInts("pads", 1, 1, 1, 1)),
+				node("GlobalAveragePool", []string{"c"}, []string{"y"}),
+			},
+		},
 		"matmul": {
 			Inputs:  []onnxbuild.Value{in("x", -1, 4)},
 			Outputs: []onnxbuild.Value{in("y", -1, 3)},
@@ -133,18 +144,22 @@ func fuzzSeeds() map[string][]byte {
 	return seeds
 }
 
-// fuzzInputs returns zero-filled inputs for m: free dimensions are 2 and
-// an unknown rank is 1. It returns false when the inputs would be large.
-func fuzzInputs(m compute.ModelMetadata) (multi, bool) {
+// seedFree is the size the seeds give free dimensions.
+const seedFree = 2
+
+// fuzzInputs returns zero-filled inputs for m: free dimensions are free
+// and an unknown rank is 1. It returns false when the inputs would be
+// large.
+func fuzzInputs(m compute.ModelMetadata, free int) (multi, bool) {
 	var in multi
 	for _, ti := range m.Inputs {
-		shape := []int{2}
+		shape := []int{free}
 		if ti.Shape != nil {
 			shape = make([]int, len(ti.Shape))
 			for i, d := range ti.Shape {
 				shape[i] = d
 				if d < 0 {
-					shape[i] = 2
+					shape[i] = free
 				}
 			}
 		}
@@ -158,18 +173,18 @@ func fuzzInputs(m compute.ModelMetadata) (multi, bool) {
 	return in, true
 }
 
-// FuzzLoad decodes, loads and runs fuzzed models on the CPU backend. Every
-// failure must be an error that matches a compute sentinel; a panic
-// caught inside the backend (reported as an internal error) fails the
-// target too.
+// FuzzLoad decodes, loads and runs fuzzed models on the CPU backend, with
+// free input dimensions of size free%9. Every failure must be an error
+// that matches a compute sentinel; a panic caught inside the backend
+// (reported as an internal error) fails the target too.
 func FuzzLoad(f *testing.F) {
 	seeds := fuzzSeeds()
 	for _, name := range sortedNames(seeds) {
-		f.Add(seeds[name])
+		f.Add(seeds[name], uint8(seedFree))
 	}
 	lim := artifacts.Limits{MaxFileBytes: 1 << 20, MaxNodes: 256, MaxRank: 8, MaxTensorElems: 1 << 16, MaxInitializerBytes: 1 << 22, MaxDepth: 2}
 	be := cpu.New[multi, multi](compute.Options{Threads: 1, MaxTensorBytes: 1 << 24})
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(func(t *testing.T, data []byte, free uint8) {
 		check := func(stage string, err error) bool {
 			if err == nil {
 				return true
@@ -194,7 +209,7 @@ func FuzzLoad(f *testing.F) {
 		if !check("init", m.Init()) {
 			return
 		}
-		in, ok := fuzzInputs(m.Metadata())
+		in, ok := fuzzInputs(m.Metadata(), int(free%9))
 		if !ok {
 			return
 		}
@@ -225,7 +240,7 @@ func TestFuzzLoadSeeds(t *testing.T) {
 		if err := runSeed(data); err != nil {
 			t.Errorf("seed %s: %v", name, err)
 		}
-		body := []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data))
+		body := []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nbyte(%q)\n", data, uint8(seedFree)))
 		path := filepath.Join(dir, name)
 		if *updateSeeds {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -257,7 +272,7 @@ func runSeed(data []byte) error {
 	if err := m.Init(); err != nil {
 		return err
 	}
-	in, ok := fuzzInputs(m.Metadata())
+	in, ok := fuzzInputs(m.Metadata(), seedFree)
 	if !ok {
 		return fmt.Errorf("inputs too large")
 	}
