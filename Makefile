@@ -23,7 +23,7 @@ FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit race ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types fuzz-load
+.PHONY: all test unit race ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types fuzz-load fuzz-graph
 
 all: test
 
@@ -79,7 +79,7 @@ staticcheck:
 ##   make fuzz FUZZTIME=1h FUZZPARALLEL=1
 ## Seed corpora live in each package's testdata/fuzz/<Target>; crashers
 ## the fuzzer finds are written there too and must be fixed, then kept.
-fuzz: fuzz-decode fuzz-infer-types fuzz-load
+fuzz: fuzz-decode fuzz-infer-types fuzz-load fuzz-graph
 
 ## fuzz-decode: the ONNX decoder (artifacts.FromBytes).
 fuzz-decode:
@@ -89,6 +89,10 @@ fuzz-decode:
 fuzz-infer-types:
 	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./model
 
-## fuzz-load: decode, load and run on the CPU backend.
+## fuzz-load: decode, load and run mutated model files on the CPU backend.
 fuzz-load:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./backends/cpu
+
+## fuzz-graph: load and run generated graphs of the CPU backend's ops.
+fuzz-graph:
+	$(GO) test -run '^$$' -fuzz '^FuzzGraph$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./backends/cpu

@@ -17,7 +17,7 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-var updateSeeds = flag.Bool("update-fuzz-seeds", false, "rewrite the FuzzLoad seed corpus in testdata/fuzz/FuzzLoad")
+var updateSeeds = flag.Bool("update-fuzz-seeds", false, "rewrite the FuzzLoad and FuzzGraph seed corpora in testdata/fuzz")
 
 type multi = payload.Multi
 
@@ -185,41 +185,49 @@ func FuzzLoad(f *testing.F) {
 	lim := artifacts.Limits{MaxFileBytes: 1 << 20, MaxNodes: 256, MaxRank: 8, MaxTensorElems: 1 << 16, MaxInitializerBytes: 1 << 22, MaxDepth: 2}
 	be := cpu.New[multi, multi](compute.Options{Threads: 1, MaxTensorBytes: 1 << 24})
 	f.Fuzz(func(t *testing.T, data []byte, free uint8) {
-		check := func(stage string, err error) bool {
-			if err == nil {
-				return true
-			}
-			if !isSentinel(err) {
-				t.Fatalf("%s: error matches no sentinel: %v", stage, err)
-			}
-			if strings.Contains(err.Error(), "internal error") {
-				t.Fatalf("%s: %v", stage, err)
-			}
-			return false
-		}
-		art, err := artifacts.FromBytes(data, "fuzz.onnx", artifacts.WithLimits(lim))
-		if !check("decode", err) {
-			return
-		}
-		m, err := be.LoadModel(art)
-		if !check("load", err) {
-			return
-		}
-		defer m.Close()
-		if !check("init", m.Init()) {
-			return
-		}
-		in, ok := fuzzInputs(m.Metadata(), int(free%9))
-		if !ok {
-			return
-		}
-		var out multi
-		for range 2 { // the second call runs on the buffers the first planned
-			if !check("infer", m.InferOne(&in, &out)) {
-				return
-			}
-		}
+		runFuzzModel(t, be, data, int(free%9), lim)
 	})
+}
+
+// runFuzzModel decodes, loads and runs the model file data twice on
+// zero-filled inputs whose free dimensions are free. Every failure must be
+// an error matching a compute sentinel and not a panic caught inside the
+// backend (reported as an internal error).
+func runFuzzModel(t *testing.T, be *cpu.Backend[multi, multi], data []byte, free int, lim artifacts.Limits) {
+	check := func(stage string, err error) bool {
+		if err == nil {
+			return true
+		}
+		if !isSentinel(err) {
+			t.Fatalf("%s: error matches no sentinel: %v", stage, err)
+		}
+		if strings.Contains(err.Error(), "internal error") {
+			t.Fatalf("%s: %v", stage, err)
+		}
+		return false
+	}
+	art, err := artifacts.FromBytes(data, "fuzz.onnx", artifacts.WithLimits(lim))
+	if !check("decode", err) {
+		return
+	}
+	m, err := be.LoadModel(art)
+	if !check("load", err) {
+		return
+	}
+	defer m.Close()
+	if !check("init", m.Init()) {
+		return
+	}
+	in, ok := fuzzInputs(m.Metadata(), free)
+	if !ok {
+		return
+	}
+	var out multi
+	for range 2 { // the second call runs on the buffers the first planned
+		if !check("infer", m.InferOne(&in, &out)) {
+			return
+		}
+	}
 }
 
 func sortedNames(m map[string][]byte) []string {
@@ -232,18 +240,23 @@ func sortedNames(m map[string][]byte) []string {
 }
 
 // TestFuzzLoadSeeds checks that every seed model runs and that
-// testdata/fuzz/FuzzLoad holds the seeds; it rewrites them when run with
-// -update-fuzz-seeds.
+// testdata/fuzz holds the seeds of FuzzLoad and FuzzGraph; it rewrites
+// them when run with -update-fuzz-seeds.
 func TestFuzzLoadSeeds(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzLoad")
+	bodies := map[string][]byte{}
 	for name, data := range fuzzSeeds() {
 		if err := runSeed(data); err != nil {
 			t.Errorf("seed %s: %v", name, err)
 		}
-		body := []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nbyte(%q)\n", data, uint8(seedFree)))
-		path := filepath.Join(dir, name)
+		bodies[filepath.Join("FuzzLoad", name)] = []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nbyte(%q)\n", data, uint8(seedFree)))
+	}
+	for i, data := range graphSeeds() {
+		bodies[filepath.Join("FuzzGraph", fmt.Sprintf("seed%02d", i))] = []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nbyte(%q)\n", data, uint8(seedFree)))
+	}
+	for name, body := range bodies {
+		path := filepath.Join("testdata", "fuzz", name)
 		if *updateSeeds {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(path, body, 0o644); err != nil {
@@ -253,7 +266,7 @@ func TestFuzzLoadSeeds(t *testing.T) {
 		}
 		got, err := os.ReadFile(path)
 		if err != nil || !bytes.Equal(got, body) {
-			t.Errorf("seed %s is missing or stale (run go test -run TestFuzzLoadSeeds -update-fuzz-seeds): %v", path, err)
+			t.Errorf("seed %s is missing or stale (run go test ./backends/cpu -run TestFuzzLoadSeeds -update-fuzz-seeds): %v", path, err)
 		}
 	}
 }
