@@ -83,16 +83,16 @@ fuzz: fuzz-decode fuzz-infer-types fuzz-load fuzz-graph
 
 ## fuzz-decode: the ONNX decoder (artifacts.FromBytes).
 fuzz-decode:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./artifacts
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./artifacts
 
 ## fuzz-infer-types: graph validation, shape inference and the passes.
 fuzz-infer-types:
-	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./model
 
 ## fuzz-load: decode, load and run mutated model files on the CPU backend.
 fuzz-load:
-	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./backends/cpu
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./backends/cpu
 
 ## fuzz-graph: load and run generated graphs of the CPU backend's ops.
 fuzz-graph:
-	$(GO) test -run '^$$' -fuzz '^FuzzGraph$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./backends/cpu
+	$(GO) test -run '^$$' -fuzz '^FuzzGraph$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./backends/cpu

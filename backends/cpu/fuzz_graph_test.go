@@ -85,7 +85,7 @@ func fuzzModel(data []byte) []byte {
 	for i, n := 0, 1+f.pick(6); i < n; i++ {
 		nd := onnxbuild.Node{Name: "n" + strconv.Itoa(i), Op: graphOps[f.pick(len(graphOps))]}
 		for j, k := 0, 1+f.pick(4); j < k; j++ {
-			if f.pick(8) == 0 {
+			if f.pick(8) == 7 { // not 0: exhausted bytes give 0
 				nd.Inputs = append(nd.Inputs, "")
 			} else {
 				nd.Inputs = append(nd.Inputs, names[f.pick(len(names))])
