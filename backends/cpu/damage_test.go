@@ -21,7 +21,12 @@ var sentinels = []error{
 	compute.ErrExecutionFailed, compute.ErrResourceUnavailable, compute.ErrNotInitialized, compute.ErrClosed,
 }
 
+// isSentinel reports whether err matches a compute sentinel and is not a
+// panic the backend caught (an "internal error", which is a bug).
 func isSentinel(err error) bool {
+	if strings.Contains(err.Error(), "internal error") {
+		return false
+	}
 	for _, s := range sentinels {
 		if errors.Is(err, s) {
 			return true
