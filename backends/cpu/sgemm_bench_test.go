@@ -44,3 +44,19 @@ func BenchmarkSgemmPrepacked(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMicroKernel measures the 6×16 micro-kernel alone on data in
+// L1, the ceiling for the whole product.
+func BenchmarkMicroKernel(b *testing.B) {
+	for name, ks := range kernelSets() {
+		b.Run(name, func(b *testing.B) {
+			r := nnRng(1)
+			a, p, c := nnRand(r, gemmKC*gemmMR), nnRand(r, gemmKC*gemmNR), make([]float32, gemmMR*gemmNR)
+			k := ks[gemmMR-1].one
+			for b.Loop() {
+				k(gemmKC, &a[0], &p[0], gemmKC*gemmNR, &c[0], gemmNR, 1)
+			}
+			b.ReportMetric(2*float64(gemmKC*gemmMR*gemmNR)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		})
+	}
+}
