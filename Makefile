@@ -21,15 +21,20 @@ FUZZTIME    ?= 10m
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit race ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types
+.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types
 
 all: test
 
-## test: go vet, the unit tests, then the ONNX Runtime parity suite.
-test: vet unit ort
+## test: go vet, the unit tests (assembly and pure-Go kernels), then the
+## ONNX Runtime parity suite.
+test: vet unit purego ort
 
 unit:
 	$(GO) test ./...
+
+## purego: the unit tests with the pure-Go kernels instead of assembly.
+purego:
+	$(GO) test -tags purego ./...
 
 ## race: the unit tests under the race detector (short mode).
 race:
@@ -57,10 +62,20 @@ demo:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## bench-compare: the side-by-side run of bench/RESULTS.md: every case on
+## one thread against ONNX Runtime, GEMM against OpenBLAS (Debian
+## libopenblas-dev), and Threads=2 against 1, interleaved, medians.
+bench-compare: ort-deps
+	CGO_ENABLED=1 $(GO) test -count=1 -tags ort,openblas -run 'Vs|ThreadsSpeedup' -v ./bench
+
 ## lint: gofmt, go vet and staticcheck, with and without the ort tag.
 lint: fmt-check vet staticcheck
 	CGO_ENABLED=1 $(GO) vet -tags ort ./internal/ortcheck/...
 	CGO_ENABLED=1 $(STATICCHECK) $(STATICCHECK_FLAGS) -tags ort ./internal/ortcheck/...
+	CGO_ENABLED=1 $(GO) vet -tags ort,openblas ./bench
+	CGO_ENABLED=1 $(STATICCHECK) $(STATICCHECK_FLAGS) -tags ort,openblas ./bench
+	$(GO) vet -tags purego ./...
+	$(STATICCHECK) $(STATICCHECK_FLAGS) -tags purego ./backends/...
 
 fmt-check:
 	@out=$$($(GOFMT) -l $$(find . -name '*.go' -not -path './.cache/*' -not -path './node_modules/*' -not -path './.git/*')); \

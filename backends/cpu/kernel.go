@@ -39,6 +39,17 @@ type buildCtx struct {
 	// an absent optional input has DType payload.Undefined and Shape nil.
 	in  []model.ValueInfo
 	out []model.ValueInfo
+	// gemm is the model's shared SGEMM context; gemmCtx makes one when
+	// the caller left it nil.
+	gemm *gemmCtx
+}
+
+// gemmCtx returns the model's SGEMM context.
+func (c *buildCtx) gemmCtx() *gemmCtx {
+	if c.gemm == nil {
+		c.gemm = newGemmCtx(nil)
+	}
+	return c.gemm
 }
 
 // builder checks a node's attributes and types and returns its kernel. It

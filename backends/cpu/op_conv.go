@@ -19,6 +19,12 @@ type convKernel struct {
 	// col is the im2col scratch, grown only when too small.
 	col32 []float32
 	col64 []float64
+	// gc runs the float32 products; pw holds constant float32 weights
+	// packed at build, one matrix (M/group × C/group·kernel) per group, of
+	// shape pwShape; nil otherwise.
+	gc      *gemmCtx
+	pw      [][]float32
+	pwShape []int
 }
 
 func init() {
@@ -31,6 +37,12 @@ func buildConv(c *buildCtx) (kernel, error) {
 		return nil, err
 	}
 	k := &convKernel{n: c.n, dt: dt, attrs: attrs, group: group}
+	if dt == payload.Float32 {
+		k.gc = c.gemmCtx()
+		if err := k.prepack(c.constInput(1)); err != nil {
+			return nil, err
+		}
+	}
 	if len(c.in) > 0 && c.in[0].RankKnown {
 		r := len(c.in[0].Shape)
 		if r < 3 {
@@ -101,13 +113,13 @@ func (k *convKernel) run(in, out []*tensor) error {
 		if b != nil {
 			bv = b.f32()
 		}
-		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32)
+		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32, k.packedFor(in[1].shape))
 	case payload.Float64:
 		var bv []float64
 		if b != nil {
 			bv = b.f64()
 		}
-		convRun(k, in[0].f64(), in[1].f64(), bv, out[0].f64(), &k.col64)
+		convRun(k, in[0].f64(), in[1].f64(), bv, out[0].f64(), &k.col64, nil)
 	}
 	return nil
 }
@@ -123,7 +135,38 @@ func (g *geom) pointwise() bool {
 	return true
 }
 
-func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E) {
+// prepack packs constant float32 weights w, when given and shaped as
+// Conv weights, one group at a time; depthwise weights stay as they are.
+func (k *convKernel) prepack(w *model.Tensor) error {
+	if w == nil || len(w.Shape) < 3 || w.Shape[0]%k.group != 0 {
+		return nil
+	}
+	v, err := model.View[float32](w)
+	if err != nil {
+		return err
+	}
+	mg := w.Shape[0] / k.group
+	kdim := len(v) / max(w.Shape[0], 1)
+	if mg == 1 && w.Shape[1] == 1 {
+		return nil
+	}
+	k.pw = make([][]float32, k.group)
+	for g := range k.group {
+		k.pw[g] = prepackA(v[g*mg*kdim:(g+1)*mg*kdim], kdim, false, 1, mg, kdim)
+	}
+	k.pwShape = w.Shape
+	return nil
+}
+
+// packedFor returns the packed weights when they match shape, else nil.
+func (k *convKernel) packedFor(shape []int) [][]float32 {
+	if k.pw == nil || !sameShape(shape, k.pwShape) {
+		return nil
+	}
+	return k.pw
+}
+
+func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw [][]float32) {
 	g := &k.g
 	inSz, outSz, kSz := size3(g.in), size3(g.out), size3(g.k)
 	cg, mg := k.inC/k.group, k.outC/k.group
@@ -162,7 +205,11 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E) {
 				src = (*col)[:kdim*outSz]
 				im2col(g, xg, cg, src)
 			}
-			gemmF(false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz)
+			var pa []float32
+			if pw != nil {
+				pa = pw[grp]
+			}
+			gemmF(k.gc, pa, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz)
 		}
 	}
 }

@@ -19,6 +19,8 @@ type convTransposeKernel struct {
 	batch, inC, outC int
 	col32            []float32
 	col64            []float64
+	// gc runs the float32 products.
+	gc *gemmCtx
 }
 
 func init() {
@@ -30,7 +32,7 @@ func buildConvTranspose(c *buildCtx) (kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &convTransposeKernel{n: c.n, dt: dt, attrs: attrs, group: group}
+	k := &convTransposeKernel{n: c.n, dt: dt, attrs: attrs, group: group, gc: c.gemmCtx()}
 	if k.outPad, err = c.n.Ints("output_padding", nil); err != nil {
 		return nil, err
 	}
@@ -203,11 +205,11 @@ func convTransposeRun[E float32 | float64](k *convTransposeKernel, x, w, bias, y
 				clear(yg)
 			}
 			if direct {
-				gemmF(true, false, rows, xSz, cg, wg, rows, xg, xSz, 1, yg, xSz)
+				gemmF(k.gc, nil, true, false, rows, xSz, cg, wg, rows, xg, xSz, 1, yg, xSz)
 				continue
 			}
 			c := (*col)[:rows*xSz]
-			gemmF(true, false, rows, xSz, cg, wg, rows, xg, xSz, 0, c, xSz)
+			gemmF(k.gc, nil, true, false, rows, xSz, cg, wg, rows, xg, xSz, 0, c, xSz)
 			col2im(g, c, mg, yg)
 		}
 	}

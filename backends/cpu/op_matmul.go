@@ -19,6 +19,11 @@ type matmulKernel struct {
 	// fold is set when B has a single batch: all of A's rows then go
 	// through one gemm call.
 	fold bool
+	// gc runs the float32 products; pb is a constant 2-D float32 B packed
+	// at build, pk×pn, nil otherwise.
+	gc     *gemmCtx
+	pb     []float32
+	pk, pn int
 }
 
 func init() {
@@ -32,7 +37,19 @@ func buildMatMul(c *buildCtx) (kernel, error) {
 	if c.inType(1) != c.inType(0) {
 		return nil, c.invalid("inputs of mixed element types %s and %s", c.inType(0), c.inType(1))
 	}
-	return &matmulKernel{n: c.n, dt: c.inType(0)}, nil
+	k := &matmulKernel{n: c.n, dt: c.inType(0)}
+	if k.dt == payload.Float32 {
+		k.gc = c.gemmCtx()
+		if w := c.constInput(1); w != nil && len(w.Shape) == 2 {
+			v, err := model.View[float32](w)
+			if err != nil {
+				return nil, err
+			}
+			k.pk, k.pn = w.Shape[0], w.Shape[1]
+			k.pb = prepackB(v, k.pn, false, k.pk, k.pn)
+		}
+	}
+	return k, nil
 }
 
 func (k *matmulKernel) shape(in, out []*tensor) error {
@@ -113,7 +130,7 @@ func (k *matmulKernel) shape(in, out []*tensor) error {
 func (k *matmulKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
-		matmulRun(k, sgemm, in[0].f32(), in[1].f32(), out[0].f32())
+		matmulF32(k, in[0].f32(), in[1].f32(), out[0].f32())
 	case payload.Float64:
 		matmulRun(k, gemmNaive[float64], in[0].f64(), in[1].f64(), out[0].f64())
 	case payload.Int32:
@@ -124,22 +141,46 @@ func (k *matmulKernel) run(in, out []*tensor) error {
 	return nil
 }
 
+// matmulF32 is matmulRun for float32 on the packed SGEMM, with the
+// prepacked B when there is one.
+func matmulF32(k *matmulKernel, a, b, y []float32) {
+	m, n, kk := k.m, k.nn, k.k
+	if k.fold {
+		gb := gemmB{data: b, ld: n}
+		if k.pb != nil && k.pk == kk && k.pn == n {
+			gb = gemmB{packed: k.pb}
+		}
+		k.gc.run(k.nb*m, n, kk, 1, gemmA{data: a, ld: kk}, gb, 0, y, n)
+		return
+	}
+	for bi := range k.nb {
+		offA, offB := k.offsets(bi)
+		k.gc.sgemm(false, false, m, n, kk, 1, a[offA:], kk, b[offB:], n, 0, y[bi*m*n:], n)
+	}
+}
+
+// offsets returns A's and B's element offsets for output batch bi.
+func (k *matmulKernel) offsets(bi int) (offA, offB int) {
+	rem := bi
+	for d := len(k.batch) - 1; d >= 0; d-- {
+		q := rem % k.batch[d]
+		rem /= k.batch[d]
+		offA += q * k.aStr[d]
+		offB += q * k.bStr[d]
+	}
+	return offA, offB
+}
+
 // matmulRun multiplies every batch; when B has a single batch, A's rows
 // of all batches go through one call.
-func matmulRun[E float32 | float64 | int32 | int64](k *matmulKernel, gemm gemmFunc[E], a, b, y []E) {
+func matmulRun[E float64 | int32 | int64](k *matmulKernel, gemm gemmFunc[E], a, b, y []E) {
 	m, n, kk := k.m, k.nn, k.k
 	if k.fold {
 		gemm(false, false, k.nb*m, n, kk, 1, a, kk, b, n, 0, y, n)
 		return
 	}
 	for bi := range k.nb {
-		offA, offB, rem := 0, 0, bi
-		for d := len(k.batch) - 1; d >= 0; d-- {
-			q := rem % k.batch[d]
-			rem /= k.batch[d]
-			offA += q * k.aStr[d]
-			offB += q * k.bStr[d]
-		}
+		offA, offB := k.offsets(bi)
 		gemm(false, false, m, n, kk, 1, a[offA:], kk, b[offB:], n, 0, y[bi*m*n:], n)
 	}
 }
