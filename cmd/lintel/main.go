@@ -30,6 +30,8 @@ type command struct {
 // commands lists the subcommands in the order usage shows them. Each one
 // parses its flags with its own flag.FlagSet.
 var commands = []command{
+	{name: "inspect", summary: "describe a model: inputs, outputs, parameters, ops, what the backend lacks", run: runInspect},
+	{name: "run", summary: "run a model once on .npy or random inputs; write its outputs as .npy", run: runRun},
 	{name: "demo", summary: "classify the direction of rendered text lines (PP-OCR classifier)", run: runDemo},
 }
 
