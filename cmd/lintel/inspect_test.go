@@ -93,6 +93,9 @@ func TestInspectUsage(t *testing.T) {
 // The published models' op histograms, as the onnx Python package counts
 // them (collections.Counter(n.op_type for n in model.graph.node)).
 func TestInspectRealModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes and checks three real models; skipped in short mode")
+	}
 	cases := []struct {
 		rel    string
 		nodes  int
