@@ -21,7 +21,7 @@ FUZZTIME    ?= 10m
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types
+.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types fuzz-npy
 
 all: test
 
@@ -89,10 +89,13 @@ staticcheck:
 
 ## fuzz: longer local fuzz runs, FUZZTIME each (default 10m):
 ##   make fuzz FUZZTIME=1h
-fuzz: fuzz-decode fuzz-infer-types
+fuzz: fuzz-decode fuzz-infer-types fuzz-npy
 
 fuzz-decode:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./artifacts
 
 fuzz-infer-types:
 	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) ./model
+
+fuzz-npy:
+	$(GO) test -run '^$$' -fuzz '^FuzzNpyDecode$$' -fuzztime $(FUZZTIME) ./internal/npy

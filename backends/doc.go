@@ -8,5 +8,6 @@
 //	-tags cuda    backends/cuda (NVIDIA GPUs, through cgo)
 //	-tags metal   backends/metal (Apple GPUs)
 //
-// Name reports the backend chosen.
+// Name reports the backend chosen, SupportedOps the ops it runs and Check
+// every node of a model it would refuse.
 package backends
