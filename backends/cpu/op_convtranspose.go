@@ -123,18 +123,20 @@ func (k *convTransposeKernel) shape(in, out []*tensor) error {
 				o = in * s
 			}
 			total := full - o
-			if total < 0 {
-				if k.outShape != nil {
-					return shapeErr(k.n, "output_shape %v exceeds the full output of input %v", k.outShape, x)
-				}
+			if total < 0 && k.outShape == nil {
 				total = 0
 			}
 			// Split as the ONNX spec and ONNX Runtime 1.24 do: an odd
 			// total pads more at the tail for SAME_UPPER, more at the
-			// head otherwise.
-			if a.autoPad == padSameUpper {
+			// head otherwise. An output_shape beyond the full output
+			// gives a negative total: the output extends past the last
+			// tap with zeros at the tail.
+			switch {
+			case total < 0:
+				pb = 0
+			case a.autoPad == padSameUpper:
 				pb = total / 2
-			} else {
+			default:
 				pb = total - total/2
 			}
 			pe = total - pb
