@@ -4,7 +4,6 @@ import (
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
-	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -56,7 +55,7 @@ func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (m *Model[In, Out]
 		return nil, errs.New(errs.InvalidArtifact, "cpu: nil artifact")
 	}
 	g := art.Graph().Clone()
-	if err := model.Optimize(g, evalNode); err != nil {
+	if err := optimizeGraph(g); err != nil {
 		return nil, err
 	}
 	p, err := compile(g, b.opts, art.Label())

@@ -25,6 +25,8 @@ type convKernel struct {
 	gc      *gemmCtx
 	pw      [][]float32
 	pwShape []int
+	// ep is the fused activation, if any (float32 only).
+	ep *gemmEpilogue
 }
 
 func init() {
@@ -37,6 +39,9 @@ func buildConv(c *buildCtx) (kernel, error) {
 		return nil, err
 	}
 	k := &convKernel{n: c.n, dt: dt, attrs: attrs, group: group}
+	if k.ep, err = fusedEpilogue(c, dt, false); err != nil {
+		return nil, err
+	}
 	if dt == payload.Float32 {
 		k.gc = c.gemmCtx()
 		if err := k.prepack(c.constInput(1)); err != nil {
@@ -187,6 +192,9 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 					b = bias[grp]
 				}
 				depthwiseConv(g, xg, wg, b, yg)
+				if k.ep != nil {
+					k.ep.act.apply(f32s(yg))
+				}
 				continue
 			}
 			var beta E
@@ -209,7 +217,7 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 			if pw != nil {
 				pa = pw[grp]
 			}
-			gemmF(k.gc, pa, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz)
+			gemmFused(k.gc, pa, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz, k.ep)
 		}
 	}
 }

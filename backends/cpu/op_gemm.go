@@ -23,6 +23,8 @@ type gemmKernel struct {
 	// m, n, k and C's broadcast steps, set by shape.
 	m, nn, k           int
 	cRowStep, cColStep int
+	// ep is the fused activation, if any (float32 only).
+	ep *gemmEpilogue
 }
 
 func init() {
@@ -56,6 +58,9 @@ func buildGemm(c *buildCtx) (kernel, error) {
 	k.transA, k.transB = ta != 0, tb != 0
 	if c.inType(1) != k.dt || (c.n.Input(2) != "" && c.inType(2) != k.dt) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
+	}
+	if k.ep, err = fusedEpilogue(c, k.dt, false); err != nil {
+		return nil, err
 	}
 	if k.dt == payload.Float32 {
 		k.gc = c.gemmCtx()
@@ -143,7 +148,7 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 		if cv != nil {
 			beta = 1
 		}
-		k.gc.run(k.m, k.nn, k.k, k.alpha, gemmA{data: a, ld: lda, trans: k.transA}, gb, beta, y, k.nn)
+		k.gc.runFused(k.m, k.nn, k.k, k.alpha, gemmA{data: a, ld: lda, trans: k.transA}, gb, beta, y, k.nn, k.ep)
 	case payload.Float64:
 		var cv []float64
 		if c != nil {

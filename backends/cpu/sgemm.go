@@ -32,6 +32,30 @@ type gemmCall struct {
 	c           []float32
 	ldc         int
 	parts       int
+	// ep, when set, is applied to C once its products are complete.
+	ep *gemmEpilogue
+}
+
+// gemmEpilogue is what a fused kernel applies to each element of C after
+// the product (and beta*C) is complete: bias[j] added to column j when
+// bias is set, then the activation.
+type gemmEpilogue struct {
+	bias []float32
+	act  epilogue
+}
+
+// applyRows applies e to rows [i0, i1) and columns [c0, c1) of C.
+func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
+	for i := i0; i < i1; i++ {
+		row := c[i*ldc+c0 : i*ldc+c1]
+		if e.bias != nil {
+			b := e.bias[c0:c1]
+			for j := range row {
+				row[j] += b[j]
+			}
+		}
+		e.act.apply(row)
+	}
 }
 
 // gemmWorker is one part's scratch.
@@ -88,6 +112,12 @@ func (g *gemmCtx) sgemm(transA, transB bool, m, n, k int, alpha float32, a []flo
 
 // run is sgemm with op(A) and op(B) either prepacked or not.
 func (g *gemmCtx) run(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32, c []float32, ldc int) {
+	g.runFused(m, n, k, alpha, a, b, beta, c, ldc, nil)
+}
+
+// runFused is run followed by ep (nil: none) on every element of C,
+// applied block by block while C is in cache.
+func (g *gemmCtx) runFused(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32, c []float32, ldc int, ep *gemmEpilogue) {
 	if m <= 0 || n <= 0 {
 		return
 	}
@@ -98,7 +128,13 @@ func (g *gemmCtx) run(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32
 		for i := range m {
 			scaleRow(c[i*ldc:i*ldc+n], beta)
 		}
+		if ep != nil {
+			ep.applyRows(c, ldc, 0, m, 0, n)
+		}
 		return
+	}
+	if ep != nil && ep.bias != nil && len(ep.bias) < n {
+		panic(fmt.Sprintf("sgemm: bias has %d elements, want %d", len(ep.bias), n))
 	}
 	checkOperands(m, n, k, a, b)
 	if b.packed == nil {
@@ -111,7 +147,7 @@ func (g *gemmCtx) run(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32
 	if g.pool != nil {
 		parts = min(g.pool.size(), panels, max(1, m*n*k/(1<<16)))
 	}
-	g.call = gemmCall{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a, b: b, c: c, ldc: ldc, parts: parts}
+	g.call = gemmCall{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a, b: b, c: c, ldc: ldc, parts: parts, ep: ep}
 	if parts == 1 {
 		g.runPart(0)
 	} else {
@@ -193,6 +229,9 @@ func (g *gemmCtx) runPart(part int) {
 				packA(ap, cl.a.data, cl.a.ld, cl.a.trans, cl.alpha, i0, i1, p0, p0+kcb)
 			}
 			g.block(w, ap, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
+			if cl.ep != nil && p0+kcb >= k {
+				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, min(j1*gemmNR, n))
+			}
 		}
 	}
 }

@@ -1,0 +1,136 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// Activation kinds of an epilogue.
+const (
+	actNone = iota
+	actRelu
+	actClip
+	actHardSigmoid
+	actHardSwish
+	actHardSwishDiv6
+	actSigmoid
+	actTanh
+)
+
+// epilogue is the activation a kernel applies to its float32 outputs as
+// it computes them (model.Fusion). Each function computes exactly what
+// the unfused op's kernel computes, so fusing never changes a bit.
+type epilogue struct {
+	act    int
+	p0, p1 float32
+}
+
+// newEpilogue returns the epilogue of node n's fusion (none when nil),
+// or an error naming the node for an activation the backend lacks.
+func newEpilogue(c *buildCtx, fu *model.Fusion) (epilogue, error) {
+	if fu == nil || fu.Act == "" {
+		return epilogue{}, nil
+	}
+	var e epilogue
+	want := 0
+	switch fu.Act {
+	case model.ActRelu:
+		e.act = actRelu
+	case model.ActClip:
+		e.act, want = actClip, 2
+	case model.ActHardSigmoid:
+		e.act, want = actHardSigmoid, 2
+	case model.ActHardSwish:
+		e.act = actHardSwish
+	case model.ActHardSwishDiv6:
+		e.act = actHardSwishDiv6
+	case model.ActSigmoid:
+		e.act = actSigmoid
+	case model.ActTanh:
+		e.act = actTanh
+	default:
+		return e, c.unsupported("fused activation %q", fu.Act)
+	}
+	if len(fu.Params) != want {
+		return e, c.invalid("fused activation %s with %d parameters, want %d", fu.Act, len(fu.Params), want)
+	}
+	if want == 2 {
+		e.p0, e.p1 = fu.Params[0], fu.Params[1]
+	}
+	return e, nil
+}
+
+// fusedEpilogue returns the gemmEpilogue of c's node, nil when nothing
+// is fused into it. Only float32 nodes take fusions, and only a MatMul
+// (bias true) a bias.
+func fusedEpilogue(c *buildCtx, dt payload.DType, bias bool) (*gemmEpilogue, error) {
+	fu := c.n.Fused
+	if fu == nil {
+		return nil, nil
+	}
+	if dt != payload.Float32 {
+		return nil, c.unsupported("fusion on element type %s", dt)
+	}
+	if fu.Bias && !bias {
+		return nil, c.invalid("fused bias on %s", c.n.OpType)
+	}
+	e, err := newEpilogue(c, fu)
+	if err != nil {
+		return nil, err
+	}
+	return &gemmEpilogue{act: e}, nil
+}
+
+// apply applies the activation to d in place.
+func (e *epilogue) apply(d []float32) {
+	switch e.act {
+	case actRelu:
+		actRelu32(d)
+	case actClip:
+		lo, hi := e.p0, e.p1
+		for i, v := range d {
+			d[i] = min(max(v, lo), hi)
+		}
+	case actHardSigmoid:
+		a, b := e.p0, e.p1
+		for i, v := range d {
+			d[i] = max(0, min(1, a*v+b))
+		}
+	case actHardSwish:
+		for i, v := range d {
+			d[i] = v * max(0, min(1, v*(1.0/6)+0.5))
+		}
+	case actHardSwishDiv6:
+		actHardSwishDiv6F32(d)
+	case actSigmoid:
+		for i, v := range d {
+			d[i] = sigmoid32(v)
+		}
+	case actTanh:
+		for i, v := range d {
+			d[i] = float32(math.Tanh(float64(v)))
+		}
+	}
+}
+
+// actReluGo is Relu's loop: NaN and negatives give 0.
+func actReluGo(d []float32) {
+	for i, v := range d {
+		if v > 0 {
+			d[i] = v
+		} else {
+			d[i] = 0
+		}
+	}
+}
+
+// actHardSwishDiv6Go computes (v * min(max(v+3, 0), 6)) / 6 with the
+// roundings of the Add, Clip, Mul and Div it replaces.
+func actHardSwishDiv6Go(d []float32) {
+	for i, v := range d {
+		c := min(max(v+3, 0), 6)
+		d[i] = (v * c) / 6
+	}
+}
