@@ -89,19 +89,11 @@ func (e *epilogue) apply(d []float32) {
 	case actRelu:
 		actRelu32(d)
 	case actClip:
-		lo, hi := e.p0, e.p1
-		for i, v := range d {
-			d[i] = min(max(v, lo), hi)
-		}
+		actClip32(d, e.p0, e.p1)
 	case actHardSigmoid:
-		a, b := e.p0, e.p1
-		for i, v := range d {
-			d[i] = max(0, min(1, a*v+b))
-		}
+		actHardSigmoid32(d, e.p0, e.p1)
 	case actHardSwish:
-		for i, v := range d {
-			d[i] = v * max(0, min(1, v*(1.0/6)+0.5))
-		}
+		actHardSwish32(d)
 	case actHardSwishDiv6:
 		actHardSwishDiv6F32(d)
 	case actSigmoid:
@@ -115,7 +107,12 @@ func (e *epilogue) apply(d []float32) {
 	}
 }
 
-// actReluGo is Relu's loop: NaN and negatives give 0.
+// The Go loops below compute exactly what the unfused ops' kernels
+// compute (op_unary.go, op_activation.go, op_binary_rows.go); the
+// assembly versions match them bit for bit. Products are rounded
+// (float32(x*y)) so that no build fuses them into an FMA.
+
+// actReluGo is Relu: NaN and negatives give 0.
 func actReluGo(d []float32) {
 	for i, v := range d {
 		if v > 0 {
@@ -123,6 +120,27 @@ func actReluGo(d []float32) {
 		} else {
 			d[i] = 0
 		}
+	}
+}
+
+// actClipGo is Clip.
+func actClipGo(d []float32, lo, hi float32) {
+	for i, v := range d {
+		d[i] = min(max(v, lo), hi)
+	}
+}
+
+// actHardSigmoidGo is HardSigmoid.
+func actHardSigmoidGo(d []float32, a, b float32) {
+	for i, v := range d {
+		d[i] = max(0, min(1, float32(a*v)+b))
+	}
+}
+
+// actHardSwishGo is HardSwish.
+func actHardSwishGo(d []float32) {
+	for i, v := range d {
+		d[i] = v * max(0, min(1, float32(v*(1.0/6))+0.5))
 	}
 }
 

@@ -2,8 +2,83 @@
 
 package cpu
 
-// actRelu32 is actReluGo; AVX assembly lands here later.
-func actRelu32(d []float32) { actReluGo(d) }
+import "math"
 
-// actHardSwishDiv6F32 is actHardSwishDiv6Go.
-func actHardSwishDiv6F32(d []float32) { actHardSwishDiv6Go(d) }
+// The AVX activations of epilogue_amd64.s, on len multiples of 8.
+
+//go:noescape
+func actReluAVX(d *float32, n int)
+
+//go:noescape
+func actClipAVX(d *float32, n int, lo, hi, z float32)
+
+//go:noescape
+func actHardSigmoidAVX(d *float32, n int, a, b float32)
+
+//go:noescape
+func actHardSwishAVX(d *float32, n int)
+
+//go:noescape
+func actHardSwishDiv6AVX(d *float32, n int)
+
+// hasAVX reports whether the AVX activations can run here.
+var hasAVX = hasAVX2FMA
+
+// avxSplit returns the length of d's head that the AVX loops take (0
+// without AVX).
+func avxSplit(d []float32) int {
+	if !hasAVX {
+		return 0
+	}
+	return len(d) &^ 7
+}
+
+func actRelu32(d []float32) {
+	if n := avxSplit(d); n > 0 {
+		actReluAVX(&d[0], n)
+		d = d[n:]
+	}
+	actReluGo(d)
+}
+
+// clipAVXOK reports whether actClipAVX gives Go's bits for these bounds.
+func clipAVXOK(lo, hi float32) bool {
+	const negZero = 0x80000000
+	return lo == lo && hi == hi && math.Float32bits(lo) != negZero && math.Float32bits(hi) != negZero
+}
+
+func actClip32(d []float32, lo, hi float32) {
+	if n := avxSplit(d); n > 0 && clipAVXOK(lo, hi) {
+		z := float32(math.Copysign(0, -1))
+		if math.Float32bits(lo) == 0 {
+			z = 0
+		}
+		actClipAVX(&d[0], n, lo, hi, z)
+		d = d[n:]
+	}
+	actClipGo(d, lo, hi)
+}
+
+func actHardSigmoid32(d []float32, a, b float32) {
+	if n := avxSplit(d); n > 0 {
+		actHardSigmoidAVX(&d[0], n, a, b)
+		d = d[n:]
+	}
+	actHardSigmoidGo(d, a, b)
+}
+
+func actHardSwish32(d []float32) {
+	if n := avxSplit(d); n > 0 {
+		actHardSwishAVX(&d[0], n)
+		d = d[n:]
+	}
+	actHardSwishGo(d)
+}
+
+func actHardSwishDiv6F32(d []float32) {
+	if n := avxSplit(d); n > 0 {
+		actHardSwishDiv6AVX(&d[0], n)
+		d = d[n:]
+	}
+	actHardSwishDiv6Go(d)
+}

@@ -2,8 +2,10 @@
 
 package cpu
 
-// actRelu32 is actReluGo: this build has no assembly.
-func actRelu32(d []float32) { actReluGo(d) }
+// This build has no assembly: the activations are the Go loops.
 
-// actHardSwishDiv6F32 is actHardSwishDiv6Go: this build has no assembly.
-func actHardSwishDiv6F32(d []float32) { actHardSwishDiv6Go(d) }
+func actRelu32(d []float32)                      { actReluGo(d) }
+func actClip32(d []float32, lo, hi float32)      { actClipGo(d, lo, hi) }
+func actHardSigmoid32(d []float32, a, b float32) { actHardSigmoidGo(d, a, b) }
+func actHardSwish32(d []float32)                 { actHardSwishGo(d) }
+func actHardSwishDiv6F32(d []float32)            { actHardSwishDiv6Go(d) }

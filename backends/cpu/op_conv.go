@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -27,6 +29,8 @@ type convKernel struct {
 	pwShape []int
 	// ep is the fused activation, if any (float32 only).
 	ep *gemmEpilogue
+	// dw runs float32 depthwise filters.
+	dw dwPlan
 }
 
 func init() {
@@ -181,6 +185,10 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	if !depthwise && !pointwise && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
 	}
+	dwFast := depthwise && unsafe.Sizeof(*new(E)) == 4 && dwFits(g)
+	if dwFast {
+		k.dw.prepare(g)
+	}
 	for n := range k.batch {
 		for grp := range k.group {
 			xg := x[(n*k.inC+grp*cg)*inSz : (n*k.inC+(grp+1)*cg)*inSz]
@@ -190,6 +198,10 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				var b E
 				if bias != nil {
 					b = bias[grp]
+				}
+				if dwFast {
+					k.dw.conv(g, f32s(xg), f32s(wg), float32(b), f32s(yg), k.ep)
+					continue
 				}
 				depthwiseConv(g, xg, wg, b, yg)
 				if k.ep != nil {
