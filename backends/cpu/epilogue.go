@@ -152,3 +152,18 @@ func actHardSwishDiv6Go(d []float32) {
 		d[i] = (v * c) / 6
 	}
 }
+
+// addVecGo adds b[i] to d[i].
+func addVecGo(d, b []float32) {
+	b = b[:len(d)]
+	for i := range d {
+		d[i] += b[i]
+	}
+}
+
+// addConstGo adds c to every d[i].
+func addConstGo(d []float32, c float32) {
+	for i := range d {
+		d[i] += c
+	}
+}

@@ -82,3 +82,28 @@ func actHardSwishDiv6F32(d []float32) {
 	}
 	actHardSwishDiv6Go(d)
 }
+
+//go:noescape
+func addVecAVX(d, b *float32, n int)
+
+//go:noescape
+func addConstAVX(d *float32, n int, c float32)
+
+// addVec32 adds b[i] to d[i]; b is at least as long as d.
+func addVec32(d, b []float32) {
+	b = b[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		addVecAVX(&d[0], &b[0], n)
+		d, b = d[n:], b[n:]
+	}
+	addVecGo(d, b)
+}
+
+// addConst32 adds c to every d[i].
+func addConst32(d []float32, c float32) {
+	if n := avxSplit(d); n > 0 {
+		addConstAVX(&d[0], n, c)
+		d = d[n:]
+	}
+	addConstGo(d, c)
+}

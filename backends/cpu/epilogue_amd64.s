@@ -148,3 +148,48 @@ hsd_loop:
 hsd_done:
 	VZEROUPPER
 	RET
+
+// func addVecAVX(d, b *float32, n int)
+//
+// d[i] += b[i] for i < n, n a multiple of 8.
+TEXT ·addVecAVX(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ addv_done
+
+addv_loop:
+	VMOVUPS (DI), Y0
+	VADDPS (SI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNE addv_loop
+
+addv_done:
+	VZEROUPPER
+	RET
+
+// func addConstAVX(d *float32, n int, c float32)
+//
+// d[i] += c for i < n, n a multiple of 8.
+TEXT ·addConstAVX(SB), NOSPLIT, $0-20
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y1
+	SHRQ $3, CX
+	JEQ addc_done
+
+addc_loop:
+	VMOVUPS (DI), Y0
+	VADDPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	DECQ CX
+	JNE addc_loop
+
+addc_done:
+	VZEROUPPER
+	RET

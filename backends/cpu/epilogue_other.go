@@ -9,3 +9,6 @@ func actClip32(d []float32, lo, hi float32)      { actClipGo(d, lo, hi) }
 func actHardSigmoid32(d []float32, a, b float32) { actHardSigmoidGo(d, a, b) }
 func actHardSwish32(d []float32)                 { actHardSwishGo(d) }
 func actHardSwishDiv6F32(d []float32)            { actHardSwishDiv6Go(d) }
+
+func addVec32(d, b []float32)           { addVecGo(d, b) }
+func addConst32(d []float32, c float32) { addConstGo(d, c) }

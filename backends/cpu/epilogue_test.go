@@ -12,6 +12,10 @@ import (
 // random values and the special ones (NaN, ±0, ±Inf, the bounds).
 func TestActivationsMatchGo(t *testing.T) {
 	negZero := float32(math.Copysign(0, -1))
+	addend := make([]float32, 64)
+	for i := range addend {
+		addend[i] = float32(i%7) - 3.25
+	}
 	cases := []struct {
 		name string
 		fast func([]float32)
@@ -26,6 +30,8 @@ func TestActivationsMatchGo(t *testing.T) {
 		{"HardSigmoid(1,-0)", func(d []float32) { actHardSigmoid32(d, 1, negZero) }, func(d []float32) { actHardSigmoidGo(d, 1, negZero) }},
 		{"HardSwish", actHardSwish32, actHardSwishGo},
 		{"HardSwishDiv6", actHardSwishDiv6F32, actHardSwishDiv6Go},
+		{"AddConst", func(d []float32) { addConst32(d, 0.75) }, func(d []float32) { addConstGo(d, 0.75) }},
+		{"AddVec", func(d []float32) { addVec32(d, addend[:len(d)]) }, func(d []float32) { addVecGo(d, addend[:len(d)]) }},
 	}
 	specials := []float32{float32(math.NaN()), 0, negZero, float32(math.Inf(1)), float32(math.Inf(-1)), 3, -3, 6, -6, 0.5, -0.25, 1, -1, 2.5}
 	r := rand.New(rand.NewPCG(3, 4))

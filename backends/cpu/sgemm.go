@@ -38,10 +38,12 @@ type gemmCall struct {
 
 // gemmEpilogue is what a fused kernel applies to each element of C after
 // the product (and beta*C) is complete: bias[j] added to column j when
-// bias is set, then the activation.
+// bias is set, rowBias[i] to row i when rowBias is set, then the
+// activation.
 type gemmEpilogue struct {
-	bias []float32
-	act  epilogue
+	bias    []float32
+	rowBias []float32
+	act     epilogue
 }
 
 // applyRows applies e to rows [i0, i1) and columns [c0, c1) of C.
@@ -49,10 +51,10 @@ func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
 	for i := i0; i < i1; i++ {
 		row := c[i*ldc+c0 : i*ldc+c1]
 		if e.bias != nil {
-			b := e.bias[c0:c1]
-			for j := range row {
-				row[j] += b[j]
-			}
+			addVec32(row, e.bias[c0:c1])
+		}
+		if e.rowBias != nil {
+			addConst32(row, e.rowBias[i])
 		}
 		e.act.apply(row)
 	}
@@ -135,6 +137,9 @@ func (g *gemmCtx) runFused(m, n, k int, alpha float32, a gemmA, b gemmB, beta fl
 	}
 	if ep != nil && ep.bias != nil && len(ep.bias) < n {
 		panic(fmt.Sprintf("sgemm: bias has %d elements, want %d", len(ep.bias), n))
+	}
+	if ep != nil && ep.rowBias != nil && len(ep.rowBias) < m {
+		panic(fmt.Sprintf("sgemm: row bias has %d elements, want %d", len(ep.rowBias), m))
 	}
 	checkOperands(m, n, k, a, b)
 	if b.packed == nil {
@@ -296,6 +301,10 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, i1, p0, p1 
 	for ir := i0; ir < i1; ir += gemmMR {
 		r := min(gemmMR, i1-ir)
 		d := dst[(ir-i0)*kc : (ir-i0)*kc+r*kc]
+		if r == gemmMR && !trans && alpha == 1 {
+			packA6(d, a[ir*lda+p0:], lda, kc)
+			continue
+		}
 		for i := range r {
 			if trans {
 				for p := p0; p < p1; p++ {
@@ -314,6 +323,22 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, i1, p0, p1 
 				}
 			}
 		}
+	}
+}
+
+// packA6 packs kc steps of six rows of A, lda apart from a, into d: step
+// p's six values at d[6p:6p+6].
+func packA6(d, a []float32, lda, kc int) {
+	r0 := a[:kc]
+	r1 := a[lda : lda+kc]
+	r2 := a[2*lda : 2*lda+kc]
+	r3 := a[3*lda : 3*lda+kc]
+	r4 := a[4*lda : 4*lda+kc]
+	r5 := a[5*lda : 5*lda+kc]
+	d = d[:6*kc]
+	for p := range kc {
+		q := (*[6]float32)(d[6*p : 6*p+6])
+		q[0], q[1], q[2], q[3], q[4], q[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
 	}
 }
 
