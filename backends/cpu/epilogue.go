@@ -167,3 +167,12 @@ func addConstGo(d []float32, c float32) {
 		d[i] += c
 	}
 }
+
+// sumGo returns the sum of x, accumulated in float64.
+func sumGo(x []float32) float64 {
+	var s float64
+	for _, v := range x {
+		s += float64(v)
+	}
+	return s
+}

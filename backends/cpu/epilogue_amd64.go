@@ -107,3 +107,16 @@ func addConst32(d []float32, c float32) {
 	}
 	addConstGo(d, c)
 }
+
+//go:noescape
+func sumAVX(x *float32, n int) float64
+
+// sum32 returns the sum of x, accumulated in float64.
+func sum32(x []float32) float64 {
+	var s float64
+	if n := avxSplit(x); n > 0 {
+		s = sumAVX(&x[0], n)
+		x = x[n:]
+	}
+	return s + sumGo(x)
+}

@@ -193,3 +193,33 @@ addc_loop:
 addc_done:
 	VZEROUPPER
 	RET
+
+// func sumAVX(x *float32, n int) float64
+//
+// The sum of x[:n] (n a multiple of 8) in float64: two four-lane
+// accumulators, added lane by lane at the end.
+TEXT ·sumAVX(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	SHRQ $3, CX
+	JEQ sum_done
+
+sum_loop:
+	VCVTPS2PD (SI), Y2
+	VCVTPS2PD 16(SI), Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNE sum_loop
+
+sum_done:
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VMOVSD X0, ret+16(FP)
+	VZEROUPPER
+	RET

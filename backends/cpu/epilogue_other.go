@@ -12,3 +12,5 @@ func actHardSwishDiv6F32(d []float32)            { actHardSwishDiv6Go(d) }
 
 func addVec32(d, b []float32)           { addVecGo(d, b) }
 func addConst32(d []float32, c float32) { addConstGo(d, c) }
+
+func sum32(x []float32) float64 { return sumGo(x) }

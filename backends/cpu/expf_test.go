@@ -55,3 +55,19 @@ func TestExpSubAccuracy(t *testing.T) {
 		}
 	}
 }
+
+// TestSum32 checks sum32 (assembly where the CPU has it) against a plain
+// float64 sum on every length up to 40.
+func TestSum32(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	for n := range 41 {
+		x := make([]float32, n+1)
+		for i := range x {
+			x[i] = (r.Float32()*2 - 1) * 100
+		}
+		got, want := sum32(x[:n]), sumGo(x[:n])
+		if math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Fatalf("n=%d: sum %v, want %v", n, got, want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package cpu
 
+import "unsafe"
+
 // maxPoolRows is the most input rows (kernel depth × height) maxPoolRun
 // takes; larger windows use poolRun.
 const maxPoolRows = 16
@@ -85,6 +87,13 @@ func maxPoolClamped[E float32 | float64](dst []E, rows [][]E, s, k, pb int, lowe
 func maxPool2x2[E float32 | float64](dst, r0, r1 []E, s int, lowest E) {
 	if len(dst) == 0 {
 		return
+	}
+	if s == 2 && unsafe.Sizeof(lowest) == 4 {
+		done := maxPool2x2S2(f32s(dst), f32s(r0), f32s(r1), float32(lowest))
+		dst, r0, r1 = dst[done:], r0[2*done:], r1[2*done:]
+		if len(dst) == 0 {
+			return
+		}
 	}
 	n := (len(dst)-1)*s + 2
 	r0, r1 = r0[:n], r1[:n]
