@@ -16,3 +16,18 @@ func dwRow(dst, base []float32, offs []int, w []float32, bias float32) {
 	dwCheck(dst, base, offs, w)
 	dwRowAVX(&dst[0], len(dst), &base[0], &offs[0], &w[0], len(offs), bias)
 }
+
+//go:noescape
+func gather16AVX(dst, base *float32, offs *int, n int, add int)
+
+// gather16 copies base[offs[t]+add:][:16] to dst[16t:][:16] for every t;
+// offs must be non-decreasing (only its ends are checked against base).
+func gather16(dst, base []float32, offs []int, add int) {
+	if !hasAVX2FMA || len(offs) == 0 {
+		gather16Go(dst, base, offs, add)
+		return
+	}
+	_ = dst[16*len(offs)-1]
+	_, _ = base[offs[0]+add], base[offs[len(offs)-1]+add+15]
+	gather16AVX(&dst[0], &base[0], &offs[0], len(offs), add)
+}

@@ -77,3 +77,31 @@ tap1:
 done:
 	VZEROUPPER
 	RET
+
+// func gather16AVX(dst, base *float32, offs *int, n int, add int)
+//
+// dst[16t : 16t+16] = base[offs[t]+add : offs[t]+add+16] for t < n.
+TEXT ·gather16AVX(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ base+8(FP), SI
+	MOVQ offs+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ add+32(FP), R9
+	TESTQ CX, CX
+	JEQ g16_done
+
+g16_loop:
+	MOVQ (R8), DX
+	ADDQ R9, DX
+	VMOVUPS (SI)(DX*4), Y0
+	VMOVUPS 32(SI)(DX*4), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $8, R8
+	ADDQ $64, DI
+	DECQ CX
+	JNE g16_loop
+
+g16_done:
+	VZEROUPPER
+	RET

@@ -6,3 +6,6 @@ package cpu
 func dwRow(dst, base []float32, offs []int, w []float32, bias float32) {
 	dwRowGo(dst, base, offs, w, bias)
 }
+
+// gather16 is gather16Go: this build has no assembly.
+func gather16(dst, base []float32, offs []int, add int) { gather16Go(dst, base, offs, add) }

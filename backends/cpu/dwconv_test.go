@@ -45,3 +45,30 @@ func TestDwRowMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestGather16MatchesGo checks gather16 against gather16Go, with guard
+// cells after the output.
+func TestGather16MatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 15))
+	base := make([]float32, 300)
+	for i := range base {
+		base[i] = r.Float32()
+	}
+	for n := range 12 {
+		offs := make([]int, n)
+		o := 0
+		for i := range offs {
+			o += r.IntN(20)
+			offs[i] = o
+		}
+		add := r.IntN(300 - 16 - o)
+		got, want := make([]float32, 16*n+4), make([]float32, 16*n+4)
+		gather16(got, base, offs, add)
+		gather16Go(want, base, offs, add)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("n=%d: element %d is %v, want %v", n, i, got[i], want[i])
+			}
+		}
+	}
+}

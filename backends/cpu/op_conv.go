@@ -38,6 +38,8 @@ type convKernel struct {
 	gep    gemmEpilogue
 	packed []float32
 	row    []float32
+	ints   []int
+	pad    []float32
 }
 
 func init() {
@@ -281,7 +283,7 @@ func (k *convKernel) conv32(xg, wg, bg, yg, pa []float32, pointwise bool) {
 	}
 	gb := gemmB{data: xg, ld: outSz}
 	if !pointwise {
-		packIm2col(k.packed, g, xg, cg, k.row[:outSz])
+		packIm2col(k.packed, g, xg, cg, k.row[:outSz], &k.ints, &k.pad)
 		gb = gemmB{packed: k.packed}
 	}
 	var ep *gemmEpilogue

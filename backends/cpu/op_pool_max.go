@@ -18,6 +18,19 @@ func maxPoolRun[E float32 | float64](k *poolKernel, x, y []E, lowest E) {
 	inSz, outSz := size3(g.in), size3(g.out)
 	ID, IH, IW := g.in[0], g.in[1], g.in[2]
 	OD, OH, OW := g.out[0], g.out[1], g.out[2]
+	if g.k == [maxSpatial]int{1, 2, 2} && g.s == [maxSpatial]int{1, 2, 2} && g.pb == [maxSpatial]int{} &&
+		OD == 1 && ID == 1 && 2*OH <= IH && 2*OW <= IW {
+		// The common 2×2 stride-2 window inside the input: two rows per
+		// output row.
+		for p := range k.planes {
+			xp := x[p*inSz : (p+1)*inSz]
+			yp := y[p*outSz : (p+1)*outSz]
+			for oh := range OH {
+				maxPool2x2(yp[oh*OW:(oh+1)*OW], xp[2*oh*IW:(2*oh+1)*IW], xp[(2*oh+1)*IW:(2*oh+2)*IW], 2, lowest)
+			}
+		}
+		return
+	}
 	var rows [maxPoolRows][]E
 	for p := range k.planes {
 		xp := x[p*inSz : (p+1)*inSz]
