@@ -132,6 +132,16 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 			cv = c.f32()
 		}
 		a, y := in[0].f32(), out[0].f32()
+		ep := k.ep
+		if cv != nil && k.beta == 1 && k.cRowStep == 0 && k.cColStep == 1 {
+			// A bias row: added in the epilogue, after the product.
+			if k.ep == nil {
+				k.ep = &gemmEpilogue{}
+			}
+			k.ep.bias, ep, cv = cv, k.ep, nil
+		} else if k.ep != nil {
+			k.ep.bias = nil
+		}
 		gemmFillC(k, cv, y)
 		lda := k.k
 		if k.transA {
@@ -148,7 +158,7 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 		if cv != nil {
 			beta = 1
 		}
-		k.gc.runFused(k.m, k.nn, k.k, k.alpha, gemmA{data: a, ld: lda, trans: k.transA}, gb, beta, y, k.nn, k.ep)
+		k.gc.runFused(k.m, k.nn, k.k, k.alpha, gemmA{data: a, ld: lda, trans: k.transA}, gb, beta, y, k.nn, ep)
 	case payload.Float64:
 		var cv []float64
 		if c != nil {
