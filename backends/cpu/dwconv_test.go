@@ -7,14 +7,14 @@ import (
 )
 
 // TestDwRowMatchesGo checks dwRow (assembly where the CPU has it) against
-// dwRowGo on random taps, lengths up to 40 and guard cells around the
+// dwRowGo on random taps, lengths up to 74 and guard cells around the
 // output. The assembly fuses each product into its add, so the two agree
 // to a few ulps, not bit for bit.
 func TestDwRowMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const guard = 3
 	for _, taps := range []int{1, 2, 3, 9, 25} {
-		for n := range 41 {
+		for n := range 75 {
 			base := make([]float32, 200)
 			for i := range base {
 				base[i] = r.Float32()*2 - 1
