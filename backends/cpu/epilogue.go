@@ -176,3 +176,12 @@ func sumGo(x []float32) float64 {
 	}
 	return s
 }
+
+// normGo sets d[i] = (x[i]-mu)/den*s[i] + b[i], each operation rounded
+// in turn.
+func normGo(d, x, s, b []float32, mu, den float32) {
+	x, s, b = x[:len(d)], s[:len(d)], b[:len(d)]
+	for i, v := range x {
+		d[i] = float32((v-mu)/den*s[i]) + b[i]
+	}
+}

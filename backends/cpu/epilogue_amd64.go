@@ -120,3 +120,17 @@ func sum32(x []float32) float64 {
 	}
 	return s + sumGo(x)
 }
+
+//go:noescape
+func normAVX(d, x, s, b *float32, n int, mu, den float32)
+
+// norm32 sets d[i] = (x[i]-mu)/den*s[i] + b[i]; x, s and b are at least
+// as long as d.
+func norm32(d, x, s, b []float32, mu, den float32) {
+	x, s, b = x[:len(d)], s[:len(d)], b[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		normAVX(&d[0], &x[0], &s[0], &b[0], n, mu, den)
+		d, x, s, b = d[n:], x[n:], s[n:], b[n:]
+	}
+	normGo(d, x, s, b, mu, den)
+}

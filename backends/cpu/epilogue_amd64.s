@@ -223,3 +223,36 @@ sum_done:
 	VMOVSD X0, ret+16(FP)
 	VZEROUPPER
 	RET
+
+// func normAVX(d, x, s, b *float32, n int, mu, den float32)
+//
+// d[i] = (x[i]-mu)/den*s[i] + b[i] for i < n (n a multiple of 8), each
+// operation rounded in turn, as layerNormRun's loop.
+TEXT ·normAVX(SB), NOSPLIT, $0-48
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ s+16(FP), R8
+	MOVQ b+24(FP), R9
+	MOVQ n+32(FP), CX
+	VBROADCASTSS mu+40(FP), Y14
+	VBROADCASTSS den+44(FP), Y15
+	SHRQ $3, CX
+	JEQ norm_done
+
+norm_loop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y14, Y0, Y0
+	VDIVPS Y15, Y0, Y0
+	VMULPS (R8), Y0, Y0
+	VADDPS (R9), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, DI
+	DECQ CX
+	JNE norm_loop
+
+norm_done:
+	VZEROUPPER
+	RET

@@ -71,3 +71,24 @@ func TestSum32(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerNormRows checks norm32 against normGo bit for bit, on every
+// length up to 40, with guard cells after the output.
+func TestLayerNormRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 19))
+	for n := range 41 {
+		x, s, b := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], s[i], b[i] = r.Float32()*4-2, r.Float32()+0.5, r.Float32()-0.5
+		}
+		got, want := make([]float32, n+2), make([]float32, n+2)
+		got[n], got[n+1], want[n], want[n+1] = 3, 3, 3, 3
+		norm32(got[:n], x, s, b, 0.25, 1.5)
+		normGo(want[:n], x, s, b, 0.25, 1.5)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d: element %d is %v, want %v", n, i, got[i], want[i])
+			}
+		}
+	}
+}
