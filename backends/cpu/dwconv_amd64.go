@@ -31,3 +31,17 @@ func gather16(dst, base []float32, offs []int, add int) {
 	_, _ = base[offs[0]+add], base[offs[len(offs)-1]+add+15]
 	gather16AVX(&dst[0], &base[0], &offs[0], len(offs), add)
 }
+
+//go:noescape
+func copyRows16AVX(dst, src *float32, ld int, rows int)
+
+// copyRows16 copies rows rows of 16 floats, ld apart in src, to dst one
+// after another.
+func copyRows16(dst, src []float32, ld, rows int) {
+	if !hasAVX2FMA || rows == 0 {
+		copyRows16Go(dst, src, ld, rows)
+		return
+	}
+	_, _ = dst[16*rows-1], src[(rows-1)*ld+15]
+	copyRows16AVX(&dst[0], &src[0], ld, rows)
+}

@@ -133,3 +133,29 @@ g16_loop:
 g16_done:
 	VZEROUPPER
 	RET
+
+// func copyRows16AVX(dst, src *float32, ld int, rows int)
+//
+// dst[16r : 16r+16] = src[r*ld : r*ld+16] for r < rows.
+TEXT ·copyRows16AVX(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), DX
+	MOVQ rows+24(FP), CX
+	SHLQ $2, DX
+	TESTQ CX, CX
+	JEQ cr_done
+
+cr_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ DX, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE cr_loop
+
+cr_done:
+	VZEROUPPER
+	RET

@@ -9,3 +9,6 @@ func dwRow(dst, base []float32, offs []int, w []float32, bias float32) {
 
 // gather16 is gather16Go: this build has no assembly.
 func gather16(dst, base []float32, offs []int, add int) { gather16Go(dst, base, offs, add) }
+
+// copyRows16 is copyRows16Go: this build has no assembly.
+func copyRows16(dst, src []float32, ld, rows int) { copyRows16Go(dst, src, ld, rows) }

@@ -72,3 +72,24 @@ func TestGather16MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyRows16MatchesGo checks copyRows16 against copyRows16Go, with
+// guard cells after the output.
+func TestCopyRows16MatchesGo(t *testing.T) {
+	src := make([]float32, 40*20)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	for rows := range 12 {
+		for _, ld := range []int{16, 17, 40} {
+			got, want := make([]float32, 16*rows+3), make([]float32, 16*rows+3)
+			copyRows16(got, src, ld, rows)
+			copyRows16Go(want, src, ld, rows)
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("rows=%d ld=%d: element %d is %v, want %v", rows, ld, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

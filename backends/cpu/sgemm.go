@@ -367,6 +367,10 @@ func packB(dst, b []float32, ldb int, trans bool, k, n, j0, j1 int) {
 			d := dst[p0*np+jp*kcb*gemmNR : p0*np+(jp+1)*kcb*gemmNR]
 			c0 := jp * gemmNR
 			cols := min(gemmNR, n-c0)
+			if !trans && cols == gemmNR {
+				copyRows16(d, b[p0*ldb+c0:], ldb, kcb)
+				continue
+			}
 			for p := range kcb {
 				row := d[p*gemmNR : (p+1)*gemmNR]
 				if trans {
@@ -379,6 +383,14 @@ func packB(dst, b []float32, ldb int, trans bool, k, n, j0, j1 int) {
 				clear(row[cols:])
 			}
 		}
+	}
+}
+
+// copyRows16Go copies rows rows of 16 floats, ld apart in src, to dst
+// one after another.
+func copyRows16Go(dst, src []float32, ld, rows int) {
+	for r := range rows {
+		copy(dst[16*r:16*r+16], src[r*ld:r*ld+16])
 	}
 }
 
