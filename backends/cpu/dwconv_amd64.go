@@ -7,6 +7,16 @@ package cpu
 //go:noescape
 func dwRowAVX(dst *float32, n int, base *float32, offs *int, w *float32, taps int, bias float32)
 
+// dwRowTrusted is dwRow for callers that have checked every tap's
+// range themselves (dwPlan.conv, once per plane).
+func dwRowTrusted(dst, base []float32, offs []int, w []float32, bias float32) {
+	if !hasAVX2FMA || len(dst) == 0 {
+		dwRowGo(dst, base, offs, w, bias)
+		return
+	}
+	dwRowAVX(&dst[0], len(dst), &base[0], &offs[0], &w[0], len(offs), bias)
+}
+
 // dwRow computes one output row of a depthwise convolution: see dwRowGo.
 func dwRow(dst, base []float32, offs []int, w []float32, bias float32) {
 	if !hasAVX2FMA || len(dst) == 0 {

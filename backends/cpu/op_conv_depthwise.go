@@ -41,6 +41,7 @@ func (p *dwPlan) prepare(g *geom) {
 	if len(p.pad) < total {
 		p.pad = make([]float32, total)
 	}
+	clear(p.pad[:total])
 	taps := g.k[1] * g.k[2]
 	p.off0, p.step, p.offs = grow(p.off0, taps), grow(p.step, taps), grow(p.offs, taps)
 	t := 0
@@ -70,7 +71,16 @@ func (p *dwPlan) conv(g *geom, x, w []float32, b float32, y []float32, ep *gemmE
 	IH, IW := g.in[1], g.in[2]
 	OH, OW := g.out[1], g.out[2]
 	pad := p.pad[:p.phaseOff[s-1]+p.rows*p.phaseW[s-1]]
-	clear(pad)
+	// Every plane writes the same positions of pad, so the padding that
+	// prepare cleared stays zero.
+	if len(w) < len(p.off0) || len(y) < OH*OW {
+		panic(fmt.Sprintf("depthwise: %d weights for %d taps, %d outputs for %d×%d", len(w), len(p.off0), len(y), OH, OW))
+	}
+	for t, o := range p.off0 {
+		if o < 0 || o+(OH-1)*p.step[t]+OW > len(pad) {
+			panic(fmt.Sprintf("depthwise: tap %d reads outside the padded plane", t))
+		}
+	}
 	for ih := range IH {
 		row := x[ih*IW : (ih+1)*IW]
 		ph := ih + g.pb[1]
@@ -89,7 +99,7 @@ func (p *dwPlan) conv(g *geom, x, w []float32, b float32, y []float32, ep *gemmE
 			p.offs[t] = o + oh*p.step[t]
 		}
 		dst := y[oh*OW : (oh+1)*OW]
-		dwRow(dst, pad, p.offs, w, b)
+		dwRowTrusted(dst, pad, p.offs, w, b)
 		if ep != nil {
 			ep.act.apply(dst)
 		}
