@@ -215,6 +215,15 @@ func (g *gemmCtx) runPart(part int) {
 		packB(bp, cl.b.data, cl.b.ld, cl.b.trans, k, n, j0, j1)
 	}
 	add := cl.beta != 0
+	// A read in place by the six-row kernel, when it has one: A not
+	// packed already, not transposed, alpha 1.
+	direct := cl.a.packed == nil && !cl.a.trans && cl.alpha == 1 && microKernels[gemmMR-1].direct != nil
+	if direct {
+		// The kernel reads kc floats of six rows from each tile's start.
+		if r, c := m, k; len(cl.a.data) < (r-1)*cl.a.ld+c {
+			panic(fmt.Sprintf("sgemm: A has %d elements, want %d×%d at stride %d", len(cl.a.data), r, c, cl.a.ld))
+		}
+	}
 	if cl.beta != 0 && cl.beta != 1 {
 		c0, c1 := j0*gemmNR, min(j1*gemmNR, n)
 		for i := range m {
@@ -226,14 +235,23 @@ func (g *gemmCtx) runPart(part int) {
 		bBlk := bp[p0*np : p0*np+kcb*np]
 		for i0 := 0; i0 < m; i0 += gemmMC {
 			i1 := min(i0+gemmMC, m)
-			var ap []float32
-			if cl.a.packed != nil {
+			var ap, ad []float32
+			switch {
+			case cl.a.packed != nil:
 				ap = cl.a.packed[p0*m+i0*kcb : p0*m+i1*kcb]
-			} else {
+			case direct:
+				// Whole six-row tiles read A in place; only the rows
+				// left over are packed, where block expects them.
+				ad = cl.a.data[i0*cl.a.ld+p0:]
+				ap = w.a[:(i1-i0)*kcb]
+				if r6 := i0 + (i1-i0)/gemmMR*gemmMR; r6 < i1 {
+					packA(ap[(r6-i0)*kcb:], cl.a.data, cl.a.ld, false, 1, r6, i1, p0, p0+kcb)
+				}
+			default:
 				ap = w.a[:(i1-i0)*kcb]
 				packA(ap, cl.a.data, cl.a.ld, cl.a.trans, cl.alpha, i0, i1, p0, p0+kcb)
 			}
-			g.block(w, ap, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
+			g.block(w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
 			if cl.ep != nil && p0+kcb >= k {
 				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, min(j1*gemmNR, n))
 			}
@@ -242,8 +260,10 @@ func (g *gemmCtx) runPart(part int) {
 }
 
 // block multiplies the packed rows [i0, i1) of A by the packed panels
-// [j0, j1) of B over one block of kcb steps, into C.
-func (g *gemmCtx) block(w *gemmWorker, ap, bBlk []float32, kcb, i0, i1, j0, j1 int, add bool) {
+// [j0, j1) of B over one block of kcb steps, into C. When ad is set, the
+// whole six-row tiles read A from ad (row i0 at ad[0], rows cl.a.ld
+// apart) with the direct kernel and ap holds only the rows left over.
+func (g *gemmCtx) block(w *gemmWorker, ap, ad, bBlk []float32, kcb, i0, i1, j0, j1 int, add bool) {
 	cl := &g.call
 	c, ldc, n := cl.c, cl.ldc, cl.n
 	addi := 0
@@ -254,9 +274,14 @@ func (g *gemmCtx) block(w *gemmWorker, ap, bBlk []float32, kcb, i0, i1, j0, j1 i
 	rows6 := i0 + (i1-i0)/gemmMR*gemmMR
 	jFull := min(j1, n/gemmNR)
 	k6 := microKernels[gemmMR-1].one
+	kd, lda := microKernels[gemmMR-1].direct, cl.a.ld
 	for jp := j0; jp < jFull; jp++ {
 		bpan := &bBlk[jp*ps]
 		for ir := i0; ir < rows6; ir += gemmMR {
+			if ad != nil {
+				kd(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda)
+				continue
+			}
 			k6(kcb, &ap[(ir-i0)*kcb], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi)
 		}
 	}
@@ -277,7 +302,11 @@ func (g *gemmCtx) block(w *gemmWorker, ap, bBlk []float32, kcb, i0, i1, j0, j1 i
 		cols := n - jp*gemmNR
 		for ir := i0; ir < i1; ir += gemmMR {
 			rr := min(gemmMR, i1-ir)
-			microKernels[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
+			if ad != nil && rr == gemmMR {
+				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
+			} else {
+				microKernels[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
+			}
 			for i := range rr {
 				row := c[(ir+i)*ldc+jp*gemmNR : (ir+i)*ldc+jp*gemmNR+cols]
 				t := w.tmp[i*gemmNR : i*gemmNR+cols]
