@@ -144,6 +144,10 @@ func (c *buildCtx) emit(k kernelID, args []byte, groups, threads [3]uint32, vals
 
 // emit1D launches k over n threads in groups of groupSize.
 func (c *buildCtx) emit1D(k kernelID, args []byte, n int, vals ...*val) {
+	if n == 0 {
+		// Nothing to compute; Metal refuses empty dispatches.
+		return
+	}
 	g := uint32((n + groupSize - 1) / groupSize)
 	c.emit(k, args, [3]uint32{g, 1, 1}, [3]uint32{groupSize, 1, 1}, vals...)
 }

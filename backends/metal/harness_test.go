@@ -16,15 +16,14 @@ import (
 
 type multi = payload.Multi
 
-// loadFake loads model bytes on the Metal backend over a fake device.
-func loadFake(t testing.TB, b []byte) (*Model[multi, multi], *fakeDevice) {
+// loadOn loads model bytes on the Metal backend over devices from open.
+func loadOn(t testing.TB, b []byte, open func() (device, error)) *Model[multi, multi] {
 	t.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := newFake()
-	be := newWith[multi, multi](compute.Options{}, func() (device, error) { return dev, nil })
+	be := newWith[multi, multi](compute.Options{}, open)
 	m, err := be.LoadModel(art)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +32,7 @@ func loadFake(t testing.TB, b []byte) (*Model[multi, multi], *fakeDevice) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	return m, dev
+	return m
 }
 
 // loadCPU loads model bytes on the CPU backend, the reference.

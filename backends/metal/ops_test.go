@@ -132,11 +132,28 @@ func opCases() []opCase {
 // TestOpsMatchCPU runs every single-op case on the fake device and on the
 // CPU backend with the same random inputs, twice per loaded model.
 func TestOpsMatchCPU(t *testing.T) {
+	runOpCases(t, func() (device, error) { return newFake(), nil }, 1e-5)
+}
+
+// TestOpsMatchCPUOnDevice runs the same cases on the Metal device, where
+// the build has the driver and the machine a GPU: go test -tags metal on
+// a Mac. Elsewhere it skips.
+func TestOpsMatchCPUOnDevice(t *testing.T) {
+	dev, err := openDevice()
+	if err != nil {
+		t.Skipf("no Metal device: %v", err)
+	}
+	t.Logf("device: %s", dev.name())
+	dev.close()
+	runOpCases(t, openDevice, 1e-4)
+}
+
+func runOpCases(t *testing.T, open func() (device, error), tol float64) {
 	for _, tc := range opCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(len(tc.name))))
 			b := oneOp(tc.opset, tc.op, tc.out, tc.ins, tc.inits(r), tc.attrs...)
-			gm, _ := loadFake(t, b)
+			gm := loadOn(t, b, open)
 			cm := loadCPU(t, b)
 			for round := range 2 {
 				var inp multi
@@ -157,7 +174,7 @@ func TestOpsMatchCPU(t *testing.T) {
 				if err := gm.InferOne(&inp, &got); err != nil {
 					t.Fatalf("round %d: %v", round, err)
 				}
-				compareOutputs(t, got, want, 1e-5)
+				compareOutputs(t, got, want, tol)
 			}
 		})
 	}
