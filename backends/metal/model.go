@@ -33,7 +33,10 @@ type Model[In, Out any] struct {
 
 	plans  []*plan
 	consts map[*model.Tensor]bufID
-	x      exec
+	// retired are plans evicted during a call; their constants are
+	// released at the start of the next call, once nothing can use them.
+	retired []*plan
+	x       exec
 }
 
 // Init prepares the model's run-time state: for a model whose input shapes
@@ -86,6 +89,7 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 	if in == nil || out == nil {
 		return errs.New(errs.ShapeMismatch, "%s: nil payload", m.label)
 	}
+	m.dropRetired()
 	if err := m.stage(0, in); err != nil {
 		return err
 	}
@@ -113,6 +117,7 @@ func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 	if n == 0 {
 		return nil
 	}
+	m.dropRetired()
 	m.x.items(n)
 	for i := range n {
 		if err := m.stage(i, in.At(i)); err != nil {
@@ -201,7 +206,7 @@ func (m *Model[In, Out]) planFor(shapes [][]int) (*plan, error) {
 		return nil, err
 	}
 	if len(m.plans) == maxPlans {
-		m.drop(m.plans[maxPlans-1])
+		m.retired = append(m.retired, m.plans[maxPlans-1])
 		m.plans = m.plans[:maxPlans-1]
 	}
 	m.plans = append([]*plan{p}, m.plans...)
@@ -237,6 +242,17 @@ func (m *Model[In, Out]) adopt(p *plan) error {
 		p.constBufs[i] = b
 	}
 	return nil
+}
+
+// dropRetired releases the constants that only evicted plans used. A
+// plan evicted and rebuilt in the same call is in m.plans again with its
+// own constants, which are distinct tensors.
+func (m *Model[In, Out]) dropRetired() {
+	for _, p := range m.retired {
+		m.drop(p)
+	}
+	clear(m.retired)
+	m.retired = m.retired[:0]
 }
 
 // drop releases the constants only an evicted plan used.

@@ -288,3 +288,51 @@ func TestNoDriver(t *testing.T) {
 		t.Fatalf("%v, want ErrResourceUnavailable", err)
 	}
 }
+
+// More input shapes than the model keeps plans for: every call is still
+// right, evicted plans' folded constants are released, and a batch that
+// spans more shapes than the cache holds is one submission.
+func TestPlanEviction(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	b := mlp(r)
+	gm, dev := loadTensorFake(t, b)
+	art, _ := artifacts.FromBytes(b, "mlp.onnx")
+	cm, err := cpuModel(art)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins []f32t
+	for n := 1; n <= maxPlans+3; n++ {
+		ins = append(ins, randT(r, n, 16))
+	}
+	outs := make([]f32t, len(ins))
+	before := dev.submits
+	if err := gm.InferBatch(batch.Of(ins), outs); err != nil {
+		t.Fatal(err)
+	}
+	if dev.submits-before != 1 {
+		t.Fatalf("%d submissions", dev.submits-before)
+	}
+	if len(gm.plans) != maxPlans {
+		t.Fatalf("%d plans kept, want %d", len(gm.plans), maxPlans)
+	}
+	for i := range ins {
+		var want f32t
+		if err := cm.InferOne(&ins[i], &want); err != nil {
+			t.Fatal(err)
+		}
+		compareOutputs(t, multi{Tensors: []payload.Dynamic{payload.DynamicOf("y", outs[i])}}, multi{Tensors: []payload.Dynamic{payload.DynamicOf("y", want)}}, 1e-5)
+	}
+	live := dev.live
+	var y f32t
+	if err := gm.InferOne(&ins[0], &y); err != nil {
+		t.Fatal(err)
+	}
+	if dev.live > live {
+		t.Errorf("live buffers grew from %d to %d", live, dev.live)
+	}
+	gm.Close()
+	if dev.live != 0 {
+		t.Errorf("%d buffers live after Close", dev.live)
+	}
+}
