@@ -3,6 +3,7 @@
 package backends
 
 import (
+	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends/metal"
 	"github.com/lintel-ml/lintel/compute"
 )
@@ -22,3 +23,16 @@ type Model[In, Out any] = metal.Model[In, Out]
 func New[In, Out any](opts compute.Options) *Backend[In, Out] {
 	return metal.New[In, Out](opts)
 }
+
+// Issue is one thing in a model the chosen backend cannot run.
+type Issue = metal.Issue
+
+// Check lists every node of art the chosen backend would refuse, where
+// LoadModel stops at the first; nil means no node is refused.
+func Check(art *artifacts.Artifact, opts compute.Options) []Issue {
+	return metal.Check(art, opts)
+}
+
+// SupportedOps returns the default-domain op types the chosen backend
+// runs, sorted.
+func SupportedOps() []string { return metal.SupportedOps() }
