@@ -39,6 +39,10 @@ type buildCtx struct {
 	// an absent optional input has DType payload.Undefined and Shape nil.
 	in  []model.ValueInfo
 	out []model.ValueInfo
+	// share is where builders keep read-only data that every instance of
+	// the artifact on this backend shares (see shareValue); nil outside
+	// LoadModel.
+	share *shared
 }
 
 // builder checks a node's attributes and types and returns its kernel. It

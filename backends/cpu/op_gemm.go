@@ -56,16 +56,22 @@ func buildGemm(c *buildCtx) (kernel, error) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}
 	if w := c.constInput(1); w != nil && k.dt == payload.Float32 && k.transB && len(w.Shape) == 2 {
-		v, err := model.View[float32](w)
+		k.bT, err = shareValue(c, "bT", func() ([]float32, error) {
+			v, err := model.View[float32](w)
+			if err != nil {
+				return nil, err
+			}
+			rows, cols := w.Shape[0], w.Shape[1] // B is stored N×K
+			bT := make([]float32, len(v))
+			for i := range rows {
+				for j := range cols {
+					bT[j*rows+i] = v[i*cols+j]
+				}
+			}
+			return bT, nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		rows, cols := w.Shape[0], w.Shape[1] // B is stored N×K
-		k.bT = make([]float32, len(v))
-		for i := range rows {
-			for j := range cols {
-				k.bT[j*rows+i] = v[i*cols+j]
-			}
 		}
 	}
 	return k, nil
