@@ -210,3 +210,6 @@ func TestCloseUnderLoadCPU(t *testing.T) {
 		t.Fatalf("%d calls got neither a right answer nor ErrClosed", bad.Load())
 	}
 }
+
+// Every compute.ComputeModel is a batch.Model.
+var _ batch.Model[f32, f32] = compute.ComputeModel[f32, f32](nil)

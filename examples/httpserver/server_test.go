@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -282,20 +281,6 @@ func TestGracefulShutdown(t *testing.T) {
 	in, out := tensor{Shape: []int{1, inDim}, Data: make([]float32, inDim)}, tensor{}
 	if err := s.b.Infer(context.Background(), &in, &out); !errors.Is(err, batch.ErrClosed) {
 		t.Errorf("Infer after shutdown: %v", err)
-	}
-}
-
-// SIGTERM ends the context main serves under.
-func TestSIGTERM(t *testing.T) {
-	ctx, stop := signalContext()
-	defer stop()
-	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
-		t.Skip("cannot signal this process:", err)
-	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("SIGTERM did not end the context")
 	}
 }
 
