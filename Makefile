@@ -21,7 +21,7 @@ FUZZTIME    ?= 10m
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types fuzz-npy
+.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy
 
 all: test
 
@@ -86,6 +86,24 @@ vet:
 
 staticcheck:
 	$(STATICCHECK) $(STATICCHECK_FLAGS) ./...
+
+## metal-check: build, vet and lint the Metal backend for macOS from any
+## machine (purego, no cgo), and compile its tests for darwin/arm64. No
+## Apple GPU is needed, and none is used: the driver has been built and
+## vetted this way, not run (see bench/RESULTS.md).
+METAL_ENV := GOOS=darwin CGO_ENABLED=0
+# staticcheck built for the host, run on darwin sources (go run would
+# build it for darwin).
+METAL_STATICCHECK ?= $(CURDIR)/.cache/bin/staticcheck
+metal-check: $(METAL_STATICCHECK)
+	$(METAL_ENV) GOARCH=arm64 $(GO) vet -tags metal ./...
+	$(METAL_ENV) GOARCH=amd64 $(GO) vet -tags metal ./...
+	mkdir -p $(CURDIR)/.cache
+	$(METAL_ENV) GOARCH=arm64 $(GO) test -c -tags metal -o $(CURDIR)/.cache/metal-darwin-arm64.test ./backends/metal
+	$(METAL_ENV) GOARCH=arm64 $(METAL_STATICCHECK) $(STATICCHECK_FLAGS) -tags metal ./backends/...
+
+$(METAL_STATICCHECK):
+	GOBIN=$(CURDIR)/.cache/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 ## fuzz: longer local fuzz runs, FUZZTIME each (default 10m):
 ##   make fuzz FUZZTIME=1h

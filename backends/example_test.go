@@ -45,7 +45,7 @@ func Example() {
 	if err := m.InferOne(&in, &out); err != nil {
 		panic(err)
 	}
-	fmt.Println(backends.Name, out.Shape, out.Data)
+	fmt.Println(out.Shape, out.Data)
 
 	ins := []T{in, {Shape: []int{1, 3}, Data: []float32{3, -3, 1}}}
 	outs := make([]T, len(ins))
@@ -54,7 +54,7 @@ func Example() {
 	}
 	fmt.Println(outs[1].Data, m.Metadata().Inputs[0].Shape)
 	// Output:
-	// cpu [1 3] [0 0.5 2]
+	// [1 3] [0 0.5 2]
 	// [3 0 1] [-1 3]
 }
 

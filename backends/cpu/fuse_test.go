@@ -38,7 +38,7 @@ func loadFused(t *testing.T, onnx []byte, fuse bool, threads int) (*Model[f32t, 
 			fused++
 		}
 	}
-	p, err := compile(g, compute.Options{Threads: threads}, "fuse")
+	p, err := compile(g, compute.Options{Threads: threads}, "fuse", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,10 @@ type buildCtx struct {
 	// gemm is the model's shared SGEMM context; gemmCtx makes one when
 	// the caller left it nil.
 	gemm *gemmCtx
+	// share is where builders keep read-only data that every instance of
+	// the artifact on this backend shares (see shareValue); nil outside
+	// LoadModel.
+	share *shared
 }
 
 // gemmCtx returns the model's SGEMM context.

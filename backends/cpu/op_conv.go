@@ -57,7 +57,7 @@ func buildConv(c *buildCtx) (kernel, error) {
 	}
 	if dt == payload.Float32 {
 		k.gc = c.gemmCtx()
-		if err := k.prepack(c.constInput(1)); err != nil {
+		if err := k.prepack(c, c.constInput(1)); err != nil {
 			return nil, err
 		}
 	}
@@ -155,7 +155,8 @@ func (g *geom) pointwise() bool {
 
 // prepack packs constant float32 weights w, when given and shaped as
 // Conv weights, one group at a time; depthwise weights stay as they are.
-func (k *convKernel) prepack(w *model.Tensor) error {
+// The packed panels are read-only and shared by the artifact's instances.
+func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
 	if w == nil || len(w.Shape) < 3 || w.Shape[0]%k.group != 0 {
 		return nil
 	}
@@ -168,9 +169,15 @@ func (k *convKernel) prepack(w *model.Tensor) error {
 	if mg == 1 && w.Shape[1] == 1 {
 		return nil
 	}
-	k.pw = make([][]float32, k.group)
-	for g := range k.group {
-		k.pw[g] = prepackA(v[g*mg*kdim:(g+1)*mg*kdim], kdim, false, 1, mg, kdim)
+	k.pw, err = shareValue(c, "packedW", func() ([][]float32, error) {
+		pw := make([][]float32, k.group)
+		for g := range k.group {
+			pw[g] = prepackA(v[g*mg*kdim:(g+1)*mg*kdim], kdim, false, 1, mg, kdim)
+		}
+		return pw, nil
+	})
+	if err != nil {
+		return err
 	}
 	k.pwShape = w.Shape
 	return nil

@@ -65,12 +65,19 @@ func buildGemm(c *buildCtx) (kernel, error) {
 	if k.dt == payload.Float32 {
 		k.gc = c.gemmCtx()
 		if w := c.constInput(1); w != nil && len(w.Shape) == 2 {
-			v, err := model.View[float32](w)
+			k.pk, k.pn = matDims(w.Shape[0], w.Shape[1], k.transB)
+			// The packed weights are read-only: instances of the artifact
+			// on this backend share them.
+			k.pb, err = shareValue(c, "packedB", func() ([]float32, error) {
+				v, err := model.View[float32](w)
+				if err != nil {
+					return nil, err
+				}
+				return prepackB(v, w.Shape[1], k.transB, k.pk, k.pn), nil
+			})
 			if err != nil {
 				return nil, err
 			}
-			k.pk, k.pn = matDims(w.Shape[0], w.Shape[1], k.transB)
-			k.pb = prepackB(v, w.Shape[1], k.transB, k.pk, k.pn)
 		}
 	}
 	return k, nil

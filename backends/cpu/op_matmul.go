@@ -54,12 +54,19 @@ func buildMatMul(c *buildCtx) (kernel, error) {
 	if k.dt == payload.Float32 {
 		k.gc = c.gemmCtx()
 		if w := c.constInput(1); w != nil && len(w.Shape) == 2 {
-			v, err := model.View[float32](w)
+			k.pk, k.pn = w.Shape[0], w.Shape[1]
+			// Read-only: shared by the artifact's instances.
+			var err error
+			k.pb, err = shareValue(c, "packedB", func() ([]float32, error) {
+				v, err := model.View[float32](w)
+				if err != nil {
+					return nil, err
+				}
+				return prepackB(v, k.pn, false, k.pk, k.pn), nil
+			})
 			if err != nil {
 				return nil, err
 			}
-			k.pk, k.pn = w.Shape[0], w.Shape[1]
-			k.pb = prepackB(v, k.pn, false, k.pk, k.pn)
 		}
 	}
 	return k, nil
