@@ -57,7 +57,16 @@ func optimize(g *model.Graph) (err error) {
 			err = errs.New(errs.InvalidArtifact, "cpu: internal error while optimizing: %v", r)
 		}
 	}()
-	return model.Optimize(g, evalNode)
+	return optimizeGraph(g)
+}
+
+// optimizeGraph runs the passes LoadModel runs before compiling: the
+// model's Optimize, then the fusions the kernels take.
+func optimizeGraph(g *model.Graph) error {
+	if err := model.Optimize(g, evalNode); err != nil {
+		return err
+	}
+	return model.FuseActivations(g)
 }
 
 // checkNode runs n's kernel builder as compile would and returns its

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -25,6 +27,19 @@ type convKernel struct {
 	gc      *gemmCtx
 	pw      [][]float32
 	pwShape []int
+	// ep is the fused activation, if any (float32 only).
+	ep *gemmEpilogue
+	// dw runs float32 depthwise filters.
+	dw dwPlan
+	// gep is the epilogue of the float32 products: the group's bias by
+	// row, then ep's activation. packed holds the unrolled windows of one
+	// image and group as a packed B, row one tap's unrolled row; both
+	// grow only when too small.
+	gep    gemmEpilogue
+	packed []float32
+	row    []float32
+	ints   []int
+	pad    []float32
 }
 
 func init() {
@@ -37,6 +52,9 @@ func buildConv(c *buildCtx) (kernel, error) {
 		return nil, err
 	}
 	k := &convKernel{n: c.n, dt: dt, attrs: attrs, group: group}
+	if k.ep, err = fusedEpilogue(c, dt, false); err != nil {
+		return nil, err
+	}
 	if dt == payload.Float32 {
 		k.gc = c.gemmCtx()
 		if err := k.prepack(c, c.constInput(1)); err != nil {
@@ -180,8 +198,24 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	kdim := cg * kSz
 	depthwise := cg == 1 && mg == 1
 	pointwise := g.pointwise()
-	if !depthwise && !pointwise && len(*col) < kdim*outSz {
+	f32 := unsafe.Sizeof(*new(E)) == 4
+	if !depthwise && !pointwise && !f32 && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
+	}
+	if !depthwise && !pointwise && f32 {
+		if need := packedBSize(kdim, outSz); len(k.packed) < need {
+			k.packed = make([]float32, need)
+		}
+		if len(k.row) < outSz {
+			k.row = make([]float32, outSz)
+		}
+	}
+	if k.ep != nil {
+		k.gep.act = k.ep.act
+	}
+	dwFast := depthwise && unsafe.Sizeof(*new(E)) == 4 && dwFits(g)
+	if dwFast {
+		k.dw.prepare(g)
 	}
 	for n := range k.batch {
 		for grp := range k.group {
@@ -193,7 +227,26 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				if bias != nil {
 					b = bias[grp]
 				}
+				if dwFast {
+					k.dw.conv(g, f32s(xg), f32s(wg), float32(b), f32s(yg), k.ep)
+					continue
+				}
 				depthwiseConv(g, xg, wg, b, yg)
+				if k.ep != nil {
+					k.ep.act.apply(f32s(yg))
+				}
+				continue
+			}
+			if f32 {
+				var bg []float32
+				if bias != nil {
+					bg = f32s(bias[grp*mg : (grp+1)*mg])
+				}
+				var pa []float32
+				if pw != nil {
+					pa = pw[grp]
+				}
+				k.conv32(f32s(xg), f32s(wg), bg, f32s(yg), pa, pointwise)
 				continue
 			}
 			var beta E
@@ -216,9 +269,37 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 			if pw != nil {
 				pa = pw[grp]
 			}
-			gemmF(k.gc, pa, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz)
+			gemmFused(k.gc, pa, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz, k.ep)
 		}
 	}
+}
+
+// conv32 convolves one image and group in float32 on the packed SGEMM:
+// the filters wg (prepacked in pa when not nil) times the windows of xg,
+// unrolled straight into packed panels (or xg itself for pointwise
+// filters), then the bias bg (nil: none) and the fused activation, block
+// by block.
+func (k *convKernel) conv32(xg, wg, bg, yg, pa []float32, pointwise bool) {
+	g := &k.g
+	outSz := size3(g.out)
+	cg, mg := k.inC/k.group, k.outC/k.group
+	kdim := cg * size3(g.k)
+	ga := gemmA{data: wg, ld: kdim}
+	if pa != nil {
+		ga = gemmA{packed: pa}
+	}
+	gb := gemmB{data: xg, ld: outSz}
+	if !pointwise {
+		packIm2col(k.packed, g, xg, cg, k.row[:outSz], &k.ints, &k.pad)
+		gb = gemmB{packed: k.packed}
+	}
+	var ep *gemmEpilogue
+	if bg != nil || k.ep != nil {
+		k.gep.rowBias = bg
+		ep = &k.gep
+	}
+	k.gc.runFused(mg, outSz, kdim, 1, ga, gb, 0, yg, outSz, ep)
+	k.gep.rowBias = nil
 }
 
 // readConvCommon reads what Conv and ConvTranspose share: the element type

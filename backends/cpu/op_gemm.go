@@ -23,6 +23,8 @@ type gemmKernel struct {
 	// m, n, k and C's broadcast steps, set by shape.
 	m, nn, k           int
 	cRowStep, cColStep int
+	// ep is the fused activation, if any (float32 only).
+	ep *gemmEpilogue
 }
 
 func init() {
@@ -56,6 +58,9 @@ func buildGemm(c *buildCtx) (kernel, error) {
 	k.transA, k.transB = ta != 0, tb != 0
 	if c.inType(1) != k.dt || (c.n.Input(2) != "" && c.inType(2) != k.dt) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
+	}
+	if k.ep, err = fusedEpilogue(c, k.dt, false); err != nil {
+		return nil, err
 	}
 	if k.dt == payload.Float32 {
 		k.gc = c.gemmCtx()
@@ -134,6 +139,16 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 			cv = c.f32()
 		}
 		a, y := in[0].f32(), out[0].f32()
+		ep := k.ep
+		if cv != nil && k.beta == 1 && k.cRowStep == 0 && k.cColStep == 1 {
+			// A bias row: added in the epilogue, after the product.
+			if k.ep == nil {
+				k.ep = &gemmEpilogue{}
+			}
+			k.ep.bias, ep, cv = cv, k.ep, nil
+		} else if k.ep != nil {
+			k.ep.bias = nil
+		}
 		gemmFillC(k, cv, y)
 		lda := k.k
 		if k.transA {
@@ -150,7 +165,7 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 		if cv != nil {
 			beta = 1
 		}
-		k.gc.run(k.m, k.nn, k.k, k.alpha, gemmA{data: a, ld: lda, trans: k.transA}, gb, beta, y, k.nn)
+		k.gc.runFused(k.m, k.nn, k.k, k.alpha, gemmA{data: a, ld: lda, trans: k.transA}, gb, beta, y, k.nn, ep)
 	case payload.Float64:
 		var cv []float64
 		if c != nil {

@@ -24,6 +24,8 @@ type matmulKernel struct {
 	gc     *gemmCtx
 	pb     []float32
 	pk, pn int
+	// ep is the fused bias (input 2) and activation, if any.
+	ep *gemmEpilogue
 }
 
 func init() {
@@ -38,6 +40,17 @@ func buildMatMul(c *buildCtx) (kernel, error) {
 		return nil, c.invalid("inputs of mixed element types %s and %s", c.inType(0), c.inType(1))
 	}
 	k := &matmulKernel{n: c.n, dt: c.inType(0)}
+	var err error
+	if k.ep, err = fusedEpilogue(c, k.dt, true); err != nil {
+		return nil, err
+	}
+	bias := k.ep != nil && c.n.Fused.Bias
+	if n := c.n.NumInputs(); n != 2 && !(bias && n == 3) {
+		return nil, c.invalid("%d inputs", n)
+	}
+	if bias && c.inType(2) != payload.Float32 {
+		return nil, c.invalid("fused bias of element type %s", c.inType(2))
+	}
 	if k.dt == payload.Float32 {
 		k.gc = c.gemmCtx()
 		if w := c.constInput(1); w != nil && len(w.Shape) == 2 {
@@ -77,6 +90,9 @@ func (k *matmulKernel) shape(in, out []*tensor) error {
 		return shapeErr(k.n, "operands %v and %v disagree on K (%d vs %d)", a, b, ka, kb)
 	}
 	k.m, k.nn, k.k = m, n, ka
+	if len(in) > 2 && in[2] != nil && in[2].numel() != n {
+		return shapeErr(k.n, "fused bias %v, want %d elements", in[2].shape, n)
+	}
 	// Batch dims: a[:ra-2], b[:rb-2], right-aligned.
 	na, nbd := max(ra-2, 0), max(rb-2, 0)
 	r := max(na, nbd)
@@ -137,6 +153,12 @@ func (k *matmulKernel) shape(in, out []*tensor) error {
 func (k *matmulKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
+		if k.ep != nil {
+			k.ep.bias = nil
+			if len(in) > 2 && in[2] != nil {
+				k.ep.bias = in[2].f32()
+			}
+		}
 		matmulF32(k, in[0].f32(), in[1].f32(), out[0].f32())
 	case payload.Float64:
 		matmulRun(k, gemmNaive[float64], in[0].f64(), in[1].f64(), out[0].f64())
@@ -157,12 +179,12 @@ func matmulF32(k *matmulKernel, a, b, y []float32) {
 		if k.pb != nil && k.pk == kk && k.pn == n {
 			gb = gemmB{packed: k.pb}
 		}
-		k.gc.run(k.nb*m, n, kk, 1, gemmA{data: a, ld: kk}, gb, 0, y, n)
+		k.gc.runFused(k.nb*m, n, kk, 1, gemmA{data: a, ld: kk}, gb, 0, y, n, k.ep)
 		return
 	}
 	for bi := range k.nb {
 		offA, offB := k.offsets(bi)
-		k.gc.sgemm(false, false, m, n, kk, 1, a[offA:], kk, b[offB:], n, 0, y[bi*m*n:], n)
+		k.gc.runFused(m, n, kk, 1, gemmA{data: a[offA:], ld: kk}, gemmB{data: b[offB:], ld: n}, 0, y[bi*m*n:], n, k.ep)
 	}
 }
 

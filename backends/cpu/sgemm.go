@@ -32,6 +32,32 @@ type gemmCall struct {
 	c           []float32
 	ldc         int
 	parts       int
+	// ep, when set, is applied to C once its products are complete.
+	ep *gemmEpilogue
+}
+
+// gemmEpilogue is what a fused kernel applies to each element of C after
+// the product (and beta*C) is complete: bias[j] added to column j when
+// bias is set, rowBias[i] to row i when rowBias is set, then the
+// activation.
+type gemmEpilogue struct {
+	bias    []float32
+	rowBias []float32
+	act     epilogue
+}
+
+// applyRows applies e to rows [i0, i1) and columns [c0, c1) of C.
+func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
+	for i := i0; i < i1; i++ {
+		row := c[i*ldc+c0 : i*ldc+c1]
+		if e.bias != nil {
+			addVec32(row, e.bias[c0:c1])
+		}
+		if e.rowBias != nil {
+			addConst32(row, e.rowBias[i])
+		}
+		e.act.apply(row)
+	}
 }
 
 // gemmWorker is one part's scratch.
@@ -88,6 +114,12 @@ func (g *gemmCtx) sgemm(transA, transB bool, m, n, k int, alpha float32, a []flo
 
 // run is sgemm with op(A) and op(B) either prepacked or not.
 func (g *gemmCtx) run(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32, c []float32, ldc int) {
+	g.runFused(m, n, k, alpha, a, b, beta, c, ldc, nil)
+}
+
+// runFused is run followed by ep (nil: none) on every element of C,
+// applied block by block while C is in cache.
+func (g *gemmCtx) runFused(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32, c []float32, ldc int, ep *gemmEpilogue) {
 	if m <= 0 || n <= 0 {
 		return
 	}
@@ -98,7 +130,16 @@ func (g *gemmCtx) run(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32
 		for i := range m {
 			scaleRow(c[i*ldc:i*ldc+n], beta)
 		}
+		if ep != nil {
+			ep.applyRows(c, ldc, 0, m, 0, n)
+		}
 		return
+	}
+	if ep != nil && ep.bias != nil && len(ep.bias) < n {
+		panic(fmt.Sprintf("sgemm: bias has %d elements, want %d", len(ep.bias), n))
+	}
+	if ep != nil && ep.rowBias != nil && len(ep.rowBias) < m {
+		panic(fmt.Sprintf("sgemm: row bias has %d elements, want %d", len(ep.rowBias), m))
 	}
 	checkOperands(m, n, k, a, b)
 	if b.packed == nil {
@@ -111,7 +152,7 @@ func (g *gemmCtx) run(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32
 	if g.pool != nil {
 		parts = min(g.pool.size(), panels, max(1, m*n*k/(1<<16)))
 	}
-	g.call = gemmCall{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a, b: b, c: c, ldc: ldc, parts: parts}
+	g.call = gemmCall{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a, b: b, c: c, ldc: ldc, parts: parts, ep: ep}
 	if parts == 1 {
 		g.runPart(0)
 	} else {
@@ -174,6 +215,15 @@ func (g *gemmCtx) runPart(part int) {
 		packB(bp, cl.b.data, cl.b.ld, cl.b.trans, k, n, j0, j1)
 	}
 	add := cl.beta != 0
+	// A read in place by the six-row kernel, when it has one: A not
+	// packed already, not transposed, alpha 1.
+	direct := cl.a.packed == nil && !cl.a.trans && cl.alpha == 1 && microKernels[gemmMR-1].direct != nil
+	if direct {
+		// The kernel reads kc floats of six rows from each tile's start.
+		if r, c := m, k; len(cl.a.data) < (r-1)*cl.a.ld+c {
+			panic(fmt.Sprintf("sgemm: A has %d elements, want %d×%d at stride %d", len(cl.a.data), r, c, cl.a.ld))
+		}
+	}
 	if cl.beta != 0 && cl.beta != 1 {
 		c0, c1 := j0*gemmNR, min(j1*gemmNR, n)
 		for i := range m {
@@ -185,21 +235,35 @@ func (g *gemmCtx) runPart(part int) {
 		bBlk := bp[p0*np : p0*np+kcb*np]
 		for i0 := 0; i0 < m; i0 += gemmMC {
 			i1 := min(i0+gemmMC, m)
-			var ap []float32
-			if cl.a.packed != nil {
+			var ap, ad []float32
+			switch {
+			case cl.a.packed != nil:
 				ap = cl.a.packed[p0*m+i0*kcb : p0*m+i1*kcb]
-			} else {
+			case direct:
+				// Whole six-row tiles read A in place; only the rows
+				// left over are packed, where block expects them.
+				ad = cl.a.data[i0*cl.a.ld+p0:]
+				ap = w.a[:(i1-i0)*kcb]
+				if r6 := i0 + (i1-i0)/gemmMR*gemmMR; r6 < i1 {
+					packA(ap[(r6-i0)*kcb:], cl.a.data, cl.a.ld, false, 1, r6, i1, p0, p0+kcb)
+				}
+			default:
 				ap = w.a[:(i1-i0)*kcb]
 				packA(ap, cl.a.data, cl.a.ld, cl.a.trans, cl.alpha, i0, i1, p0, p0+kcb)
 			}
-			g.block(w, ap, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
+			g.block(w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
+			if cl.ep != nil && p0+kcb >= k {
+				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, min(j1*gemmNR, n))
+			}
 		}
 	}
 }
 
 // block multiplies the packed rows [i0, i1) of A by the packed panels
-// [j0, j1) of B over one block of kcb steps, into C.
-func (g *gemmCtx) block(w *gemmWorker, ap, bBlk []float32, kcb, i0, i1, j0, j1 int, add bool) {
+// [j0, j1) of B over one block of kcb steps, into C. When ad is set, the
+// whole six-row tiles read A from ad (row i0 at ad[0], rows cl.a.ld
+// apart) with the direct kernel and ap holds only the rows left over.
+func (g *gemmCtx) block(w *gemmWorker, ap, ad, bBlk []float32, kcb, i0, i1, j0, j1 int, add bool) {
 	cl := &g.call
 	c, ldc, n := cl.c, cl.ldc, cl.n
 	addi := 0
@@ -210,9 +274,14 @@ func (g *gemmCtx) block(w *gemmWorker, ap, bBlk []float32, kcb, i0, i1, j0, j1 i
 	rows6 := i0 + (i1-i0)/gemmMR*gemmMR
 	jFull := min(j1, n/gemmNR)
 	k6 := microKernels[gemmMR-1].one
+	kd, lda := microKernels[gemmMR-1].direct, cl.a.ld
 	for jp := j0; jp < jFull; jp++ {
 		bpan := &bBlk[jp*ps]
 		for ir := i0; ir < rows6; ir += gemmMR {
+			if ad != nil {
+				kd(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda)
+				continue
+			}
 			k6(kcb, &ap[(ir-i0)*kcb], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi)
 		}
 	}
@@ -233,7 +302,11 @@ func (g *gemmCtx) block(w *gemmWorker, ap, bBlk []float32, kcb, i0, i1, j0, j1 i
 		cols := n - jp*gemmNR
 		for ir := i0; ir < i1; ir += gemmMR {
 			rr := min(gemmMR, i1-ir)
-			microKernels[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
+			if ad != nil && rr == gemmMR {
+				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
+			} else {
+				microKernels[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
+			}
 			for i := range rr {
 				row := c[(ir+i)*ldc+jp*gemmNR : (ir+i)*ldc+jp*gemmNR+cols]
 				t := w.tmp[i*gemmNR : i*gemmNR+cols]
@@ -257,6 +330,10 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, i1, p0, p1 
 	for ir := i0; ir < i1; ir += gemmMR {
 		r := min(gemmMR, i1-ir)
 		d := dst[(ir-i0)*kc : (ir-i0)*kc+r*kc]
+		if r == gemmMR && !trans && alpha == 1 {
+			packA6(d, a[ir*lda+p0:], lda, kc)
+			continue
+		}
 		for i := range r {
 			if trans {
 				for p := p0; p < p1; p++ {
@@ -275,6 +352,22 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, i1, p0, p1 
 				}
 			}
 		}
+	}
+}
+
+// packA6 packs kc steps of six rows of A, lda apart from a, into d: step
+// p's six values at d[6p:6p+6].
+func packA6(d, a []float32, lda, kc int) {
+	r0 := a[:kc]
+	r1 := a[lda : lda+kc]
+	r2 := a[2*lda : 2*lda+kc]
+	r3 := a[3*lda : 3*lda+kc]
+	r4 := a[4*lda : 4*lda+kc]
+	r5 := a[5*lda : 5*lda+kc]
+	d = d[:6*kc]
+	for p := range kc {
+		q := (*[6]float32)(d[6*p : 6*p+6])
+		q[0], q[1], q[2], q[3], q[4], q[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
 	}
 }
 
@@ -303,6 +396,10 @@ func packB(dst, b []float32, ldb int, trans bool, k, n, j0, j1 int) {
 			d := dst[p0*np+jp*kcb*gemmNR : p0*np+(jp+1)*kcb*gemmNR]
 			c0 := jp * gemmNR
 			cols := min(gemmNR, n-c0)
+			if !trans && cols == gemmNR {
+				copyRows16(d, b[p0*ldb+c0:], ldb, kcb)
+				continue
+			}
 			for p := range kcb {
 				row := d[p*gemmNR : (p+1)*gemmNR]
 				if trans {
@@ -315,6 +412,14 @@ func packB(dst, b []float32, ldb int, trans bool, k, n, j0, j1 int) {
 				clear(row[cols:])
 			}
 		}
+	}
+}
+
+// copyRows16Go copies rows rows of 16 floats, ld apart in src, to dst
+// one after another.
+func copyRows16Go(dst, src []float32, ld, rows int) {
+	for r := range rows {
+		copy(dst[16*r:16*r+16], src[r*ld:r*ld+16])
 	}
 }
 

@@ -28,6 +28,10 @@ type microKernel func(kc int, a, b *float32, pstride int, c *float32, ldc int, a
 type kernelRow struct {
 	q         int
 	wide, one microKernel
+	// direct, when set (six rows only), is one reading its rows of A in
+	// place, lda floats apart, step p of row i at a[i*lda+p]: the same
+	// FMAs in the same order, so the same bits, without packing A.
+	direct func(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
 }
 
 // microKernels[r-1] serves tiles of r rows. It is set once at init, to

@@ -46,7 +46,7 @@ func asmKernels() [gemmMR]kernelRow {
 		{q: 2, wide: sgemmR3Q2, one: sgemmR3Q1},
 		{q: 1, wide: sgemmR4Q1, one: sgemmR4Q1},
 		{q: 1, wide: sgemmR5Q1, one: sgemmR5Q1},
-		{q: 1, wide: sgemmR6Q1, one: sgemmR6Q1},
+		{q: 1, wide: sgemmR6Q1, one: sgemmR6Q1, direct: sgemmR6Q1D},
 	}
 }
 

@@ -88,7 +88,8 @@ func (c *shareCache) forget(key weak.Pointer[artifacts.Artifact]) {
 	}
 }
 
-// prepare optimizes a copy of art's graph and replaces constants whose
+// prepare optimizes a copy of art's graph (optimizeGraph: the model's
+// passes and the fusions) and replaces constants whose
 // bytes are misaligned with aligned copies, so that instances view the
 // same bytes instead of copying them each.
 func prepare(art *artifacts.Artifact) (g *model.Graph, err error) {
@@ -100,7 +101,7 @@ func prepare(art *artifacts.Artifact) (g *model.Graph, err error) {
 		}
 	}()
 	g = art.Graph().Clone()
-	if err := model.Optimize(g, evalNode); err != nil {
+	if err := optimizeGraph(g); err != nil {
 		return nil, err
 	}
 	for name, t := range g.Initializers {
