@@ -23,15 +23,20 @@ FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit race ort ort-deps demo bench lint fmt-check vet staticcheck fuzz fuzz-decode fuzz-infer-types fuzz-load fuzz-graph
+.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
 
 all: test
 
-## test: go vet, the unit tests, then the ONNX Runtime parity suite.
-test: vet unit ort
+## test: go vet, the unit tests (assembly and pure-Go kernels), then the
+## ONNX Runtime parity suite.
+test: vet unit purego ort
 
 unit:
 	$(GO) test ./...
+
+## purego: the unit tests with the pure-Go kernels instead of assembly.
+purego:
+	$(GO) test -tags purego ./...
 
 ## race: the unit tests under the race detector (short mode).
 race:
@@ -59,10 +64,20 @@ demo:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## bench-compare: the side-by-side run of bench/RESULTS.md: every case on
+## one thread against ONNX Runtime, GEMM against OpenBLAS (Debian
+## libopenblas-dev), and Threads=2 against 1, interleaved, medians.
+bench-compare: ort-deps
+	CGO_ENABLED=1 $(GO) test -count=1 -tags ort,openblas -run 'Vs|ThreadsSpeedup' -v ./bench
+
 ## lint: gofmt, go vet and staticcheck, with and without the ort tag.
 lint: fmt-check vet staticcheck
 	CGO_ENABLED=1 $(GO) vet -tags ort ./internal/ortcheck/...
 	CGO_ENABLED=1 $(STATICCHECK) $(STATICCHECK_FLAGS) -tags ort ./internal/ortcheck/...
+	CGO_ENABLED=1 $(GO) vet -tags ort,openblas ./bench
+	CGO_ENABLED=1 $(STATICCHECK) $(STATICCHECK_FLAGS) -tags ort,openblas ./bench
+	$(GO) vet -tags purego ./...
+	$(STATICCHECK) $(STATICCHECK_FLAGS) -tags purego ./backends/...
 
 fmt-check:
 	@out=$$($(GOFMT) -l $$(find . -name '*.go' -not -path './.cache/*' -not -path './node_modules/*' -not -path './.git/*')); \
@@ -74,12 +89,30 @@ vet:
 staticcheck:
 	$(STATICCHECK) $(STATICCHECK_FLAGS) ./...
 
+## metal-check: build, vet and lint the Metal backend for macOS from any
+## machine (purego, no cgo), and compile its tests for darwin/arm64. No
+## Apple GPU is needed, and none is used: the driver has been built and
+## vetted this way, not run (see bench/RESULTS.md).
+METAL_ENV := GOOS=darwin CGO_ENABLED=0
+# staticcheck built for the host, run on darwin sources (go run would
+# build it for darwin).
+METAL_STATICCHECK ?= $(CURDIR)/.cache/bin/staticcheck
+metal-check: $(METAL_STATICCHECK)
+	$(METAL_ENV) GOARCH=arm64 $(GO) vet -tags metal ./...
+	$(METAL_ENV) GOARCH=amd64 $(GO) vet -tags metal ./...
+	mkdir -p $(CURDIR)/.cache
+	$(METAL_ENV) GOARCH=arm64 $(GO) test -c -tags metal -o $(CURDIR)/.cache/metal-darwin-arm64.test ./backends/metal
+	$(METAL_ENV) GOARCH=arm64 $(METAL_STATICCHECK) $(STATICCHECK_FLAGS) -tags metal ./backends/...
+
+$(METAL_STATICCHECK):
+	GOBIN=$(CURDIR)/.cache/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 ## fuzz: longer local fuzz runs, one target after the other, FUZZTIME
 ## each (default 10m) on FUZZPARALLEL workers (default: one per core):
 ##   make fuzz FUZZTIME=1h FUZZPARALLEL=1
 ## Seed corpora live in each package's testdata/fuzz/<Target>; crashers
 ## the fuzzer finds are written there too and must be fixed, then kept.
-fuzz: fuzz-decode fuzz-infer-types fuzz-load fuzz-graph
+fuzz: fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
 
 ## fuzz-decode: the ONNX decoder (artifacts.FromBytes).
 fuzz-decode:
@@ -96,3 +129,7 @@ fuzz-load:
 ## fuzz-graph: load and run generated graphs of the CPU backend's ops.
 fuzz-graph:
 	$(GO) test -run '^$$' -fuzz '^FuzzGraph$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./backends/cpu
+
+## fuzz-npy: the .npy reader.
+fuzz-npy:
+	$(GO) test -run '^$$' -fuzz '^FuzzNpyDecode$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./internal/npy

@@ -6,7 +6,9 @@
 //
 //	(default)     backends/cpu
 //	-tags cuda    backends/cuda (NVIDIA GPUs, through cgo)
-//	-tags metal   backends/metal (Apple GPUs)
+//	-tags metal   backends/metal (Apple GPUs; on other OSes LoadModel
+//	              fails with compute.ErrResourceUnavailable)
 //
-// Name reports the backend chosen.
+// Name reports the backend chosen, SupportedOps the ops it runs and Check
+// every node of a model it would refuse.
 package backends

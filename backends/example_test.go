@@ -1,6 +1,7 @@
 package backends_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/lintel-ml/lintel/artifacts"
@@ -44,7 +45,7 @@ func Example() {
 	if err := m.InferOne(&in, &out); err != nil {
 		panic(err)
 	}
-	fmt.Println(backends.Name, out.Shape, out.Data)
+	fmt.Println(out.Shape, out.Data)
 
 	ins := []T{in, {Shape: []int{1, 3}, Data: []float32{3, -3, 1}}}
 	outs := make([]T, len(ins))
@@ -53,6 +54,30 @@ func Example() {
 	}
 	fmt.Println(outs[1].Data, m.Metadata().Inputs[0].Shape)
 	// Output:
-	// cpu [1 3] [0 0.5 2]
+	// [1 3] [0 0.5 2]
 	// [3 0 1] [-1 3]
+}
+
+// Check lists every node the chosen backend cannot run, where LoadModel
+// stops at the first.
+func ExampleCheck() {
+	m := onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, 1, 3)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1, 3)},
+		Nodes: []onnxbuild.Node{
+			{Name: "a", Op: "Relu", Inputs: []string{"x"}, Outputs: []string{"h"}},
+			{Name: "b", Op: "Hardmax", Inputs: []string{"h"}, Outputs: []string{"y"}},
+		},
+	}}
+	art, err := artifacts.FromBytes(m.Encode(), "model.onnx")
+	if err != nil {
+		panic(err)
+	}
+	for _, is := range backends.Check(art, compute.Options{}) {
+		fmt.Println(is.Node, is.Op, errors.Is(is.Err, compute.ErrUnsupported))
+	}
+	fmt.Println(len(backends.SupportedOps()) > 100)
+	// Output:
+	// b Hardmax true
+	// true
 }

@@ -3,6 +3,7 @@
 package backends
 
 import (
+	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends/cpu"
 	"github.com/lintel-ml/lintel/compute"
 )
@@ -20,3 +21,16 @@ type Model[In, Out any] = cpu.Model[In, Out]
 func New[In, Out any](opts compute.Options) *Backend[In, Out] {
 	return cpu.New[In, Out](opts)
 }
+
+// Issue is one thing in a model the chosen backend cannot run.
+type Issue = cpu.Issue
+
+// Check lists every node of art the chosen backend would refuse, where
+// LoadModel stops at the first; nil means the model loads.
+func Check(art *artifacts.Artifact, opts compute.Options) []Issue {
+	return cpu.Check(art, opts)
+}
+
+// SupportedOps returns the default-domain op types the chosen backend
+// runs, sorted.
+func SupportedOps() []string { return cpu.SupportedOps() }

@@ -64,6 +64,11 @@ func (n *Node) clone() *Node {
 	c := *n
 	c.Inputs = cloneSlice(n.Inputs)
 	c.Outputs = cloneSlice(n.Outputs)
+	if n.Fused != nil {
+		fu := *n.Fused
+		fu.Params = cloneSlice(fu.Params)
+		c.Fused = &fu
+	}
 	if n.Attrs != nil {
 		c.Attrs = make([]Attr, len(n.Attrs))
 		for i, a := range n.Attrs {

@@ -27,6 +27,9 @@ type Node struct {
 	Outputs []string
 	Attrs   []Attr
 	Doc     string
+	// Fused is what FuseActivations folded into the node, nil for none.
+	// Decoded files never set it.
+	Fused *Fusion
 }
 
 // Graph is a model's computation graph with its metadata.

@@ -4,7 +4,6 @@ import (
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
-	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -14,8 +13,13 @@ const Name = "cpu"
 // Backend loads models for the CPU. In and Out are the payload types the
 // models take and give: payload.Tensor[E] for a model with one input (or
 // output), payload.Multi for any number of mixed element types.
+//
+// Loading one artifact several times on one Backend shares its read-only
+// data (optimized graph, constants, precomputed weights) between the
+// instances; each adds only its own scratch buffers.
 type Backend[In, Out any] struct {
-	opts compute.Options
+	opts  compute.Options
+	share shareCache
 }
 
 // New returns a CPU backend configured by opts.
@@ -55,11 +59,11 @@ func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (m *Model[In, Out]
 	if art == nil || art.Graph() == nil {
 		return nil, errs.New(errs.InvalidArtifact, "cpu: nil artifact")
 	}
-	g := art.Graph().Clone()
-	if err := model.Optimize(g, evalNode); err != nil {
+	sh, err := b.share.get(art)
+	if err != nil {
 		return nil, err
 	}
-	p, err := compile(g, b.opts, art.Label())
+	p, err := compile(sh.g, b.opts, art.Label(), sh)
 	if err != nil {
 		return nil, err
 	}

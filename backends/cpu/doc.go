@@ -10,5 +10,9 @@
 //     grown to the largest size seen, and reused.
 //   - Constant tensors are used in place, never copied, unless their bytes
 //     are misaligned.
+//   - Instances of one artifact loaded on one Backend share everything
+//     read-only (optimized graph, constants, weights kernels precompute
+//     through shareValue); each owns only its scratch. Nothing shared is
+//     written after it is built.
 //   - A Model is not safe for concurrent use. A Backend is.
 package cpu

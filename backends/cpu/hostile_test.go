@@ -32,6 +32,7 @@ func TestHostileSizes(t *testing.T) {
 		}
 	}
 	w := onnxbuild.TensorOf("w", []int64{1, 2, 3, 3}, make([]float32, 18))
+	dw := onnxbuild.TensorOf("dw", []int64{2, 1, 3, 3}, make([]float32, 18))
 	cases := []struct {
 		name string
 		g    onnxbuild.Graph
@@ -43,6 +44,8 @@ func TestHostileSizes(t *testing.T) {
 		{"pool dilations", one("MaxPool", []string{"x"}, nil, onnxbuild.AInts("kernel_shape", 2, 2), onnxbuild.AInts("dilations", big, big))},
 		{"pool ceil strides", one("MaxPool", []string{"x"}, nil, onnxbuild.AInts("kernel_shape", 2, 2), onnxbuild.AInts("strides", big, big), onnxbuild.AInt("ceil_mode", 1))},
 		{"avgpool ceil", one("AveragePool", []string{"x"}, nil, onnxbuild.AInts("kernel_shape", 2, 2), onnxbuild.AInts("strides", big/2+1, 3), onnxbuild.AInt("ceil_mode", 1), onnxbuild.AInts("pads", 1, 1, 1, 1))},
+		{"depthwise strides", one("Conv", []string{"x", "dw"}, []onnxbuild.Tensor{dw}, onnxbuild.AInt("group", 2), onnxbuild.AInts("strides", 1<<40, 1<<40), onnxbuild.AInts("pads", 1, 1, 1, 1))},
+		{"depthwise pads", one("Conv", []string{"x", "dw"}, []onnxbuild.Tensor{dw}, onnxbuild.AInt("group", 2), onnxbuild.AInts("strides", 8, 8), onnxbuild.AInts("pads", 1<<14, 1<<14, 1<<14, 1<<14))},
 		{"pool kernel", one("MaxPool", []string{"x"}, nil, onnxbuild.AInts("kernel_shape", big, 1))},
 		{"pool pads", one("AveragePool", []string{"x"}, nil, onnxbuild.AInts("kernel_shape", 1, 1), onnxbuild.AInts("pads", 1<<40, 1<<40, 1<<40, 1<<40))},
 		{"pad", one("Pad", []string{"x", "p"}, []onnxbuild.Tensor{i64("p", 0, 0, 1<<40, 1<<40, 0, 0, 1<<40, 1<<40)})},
@@ -74,7 +77,7 @@ func TestHostileSizes(t *testing.T) {
 		}},
 	}
 	// Valid models after all, with one small output: they may run.
-	mayRun := map[string]bool{"conv strides": true, "slice": true, "conv same strides": true, "pool ceil strides": true, "avgpool ceil": true}
+	mayRun := map[string]bool{"conv strides": true, "slice": true, "conv same strides": true, "pool ceil strides": true, "avgpool ceil": true, "depthwise strides": true, "depthwise pads": true}
 	be := cpu.New[multi, multi](compute.Options{Threads: 1, MaxTensorBytes: 64 << 20})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

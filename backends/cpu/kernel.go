@@ -39,6 +39,21 @@ type buildCtx struct {
 	// an absent optional input has DType payload.Undefined and Shape nil.
 	in  []model.ValueInfo
 	out []model.ValueInfo
+	// gemm is the model's shared SGEMM context; gemmCtx makes one when
+	// the caller left it nil.
+	gemm *gemmCtx
+	// share is where builders keep read-only data that every instance of
+	// the artifact on this backend shares (see shareValue); nil outside
+	// LoadModel.
+	share *shared
+}
+
+// gemmCtx returns the model's SGEMM context.
+func (c *buildCtx) gemmCtx() *gemmCtx {
+	if c.gemm == nil {
+		c.gemm = newGemmCtx(nil)
+	}
+	return c.gemm
 }
 
 // builder checks a node's attributes and types and returns its kernel. It

@@ -161,6 +161,9 @@ func (m *Model[In, Out]) Close() error {
 		m.x.release()
 		m.x = nil
 	}
+	if m.state != stateClosed && m.prog != nil {
+		m.prog.pool.close()
+	}
 	m.state = stateClosed
 	return nil
 }

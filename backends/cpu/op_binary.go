@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -68,9 +70,11 @@ func binFloat[T ewFloat](op binOp, it *bcastIter, d, a, b []T) {
 	n := it.inner
 	for r := 0; r < it.rows; r++ {
 		row, ra, rb := d[r*n:(r+1)*n], a[it.off[0]:], b[it.off[1]:]
-		if op == opFMod {
+		switch {
+		case op == opFMod:
 			floatModRow(row, ra, rb, it.istr[0], it.istr[1])
-		} else {
+		case unsafe.Sizeof(row[0]) == 4 && arithRow32(op, f32s(row), f32s(ra), f32s(rb), it.istr[0], it.istr[1]):
+		default:
 			arithRow(op, row, ra, rb, it.istr[0], it.istr[1])
 		}
 		it.next()

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -19,6 +21,25 @@ type convKernel struct {
 	// col is the im2col scratch, grown only when too small.
 	col32 []float32
 	col64 []float64
+	// gc runs the float32 products; pw holds constant float32 weights
+	// packed at build, one matrix (M/group × C/group·kernel) per group, of
+	// shape pwShape; nil otherwise.
+	gc      *gemmCtx
+	pw      [][]float32
+	pwShape []int
+	// ep is the fused activation, if any (float32 only).
+	ep *gemmEpilogue
+	// dw runs float32 depthwise filters.
+	dw dwPlan
+	// gep is the epilogue of the float32 products: the group's bias by
+	// row, then ep's activation. packed holds the unrolled windows of one
+	// image and group as a packed B, row one tap's unrolled row; both
+	// grow only when too small.
+	gep    gemmEpilogue
+	packed []float32
+	row    []float32
+	ints   []int
+	pad    []float32
 }
 
 func init() {
@@ -31,6 +52,15 @@ func buildConv(c *buildCtx) (kernel, error) {
 		return nil, err
 	}
 	k := &convKernel{n: c.n, dt: dt, attrs: attrs, group: group}
+	if k.ep, err = fusedEpilogue(c, dt, false); err != nil {
+		return nil, err
+	}
+	if dt == payload.Float32 {
+		k.gc = c.gemmCtx()
+		if err := k.prepack(c, c.constInput(1)); err != nil {
+			return nil, err
+		}
+	}
 	if len(c.in) > 0 && c.in[0].RankKnown {
 		r := len(c.in[0].Shape)
 		if r < 3 {
@@ -101,13 +131,13 @@ func (k *convKernel) run(in, out []*tensor) error {
 		if b != nil {
 			bv = b.f32()
 		}
-		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32)
+		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32, k.packedFor(in[1].shape))
 	case payload.Float64:
 		var bv []float64
 		if b != nil {
 			bv = b.f64()
 		}
-		convRun(k, in[0].f64(), in[1].f64(), bv, out[0].f64(), &k.col64)
+		convRun(k, in[0].f64(), in[1].f64(), bv, out[0].f64(), &k.col64, nil)
 	}
 	return nil
 }
@@ -123,15 +153,69 @@ func (g *geom) pointwise() bool {
 	return true
 }
 
-func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E) {
+// prepack packs constant float32 weights w, when given and shaped as
+// Conv weights, one group at a time; depthwise weights stay as they are.
+// The packed panels are read-only and shared by the artifact's instances.
+func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
+	if w == nil || len(w.Shape) < 3 || w.Shape[0]%k.group != 0 {
+		return nil
+	}
+	v, err := model.View[float32](w)
+	if err != nil {
+		return err
+	}
+	mg := w.Shape[0] / k.group
+	kdim := len(v) / max(w.Shape[0], 1)
+	if mg == 1 && w.Shape[1] == 1 {
+		return nil
+	}
+	k.pw, err = shareValue(c, "packedW", func() ([][]float32, error) {
+		pw := make([][]float32, k.group)
+		for g := range k.group {
+			pw[g] = prepackA(v[g*mg*kdim:(g+1)*mg*kdim], kdim, false, 1, mg, kdim)
+		}
+		return pw, nil
+	})
+	if err != nil {
+		return err
+	}
+	k.pwShape = w.Shape
+	return nil
+}
+
+// packedFor returns the packed weights when they match shape, else nil.
+func (k *convKernel) packedFor(shape []int) [][]float32 {
+	if k.pw == nil || !sameShape(shape, k.pwShape) {
+		return nil
+	}
+	return k.pw
+}
+
+func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw [][]float32) {
 	g := &k.g
 	inSz, outSz, kSz := size3(g.in), size3(g.out), size3(g.k)
 	cg, mg := k.inC/k.group, k.outC/k.group
 	kdim := cg * kSz
 	depthwise := cg == 1 && mg == 1
 	pointwise := g.pointwise()
-	if !depthwise && !pointwise && len(*col) < kdim*outSz {
+	f32 := unsafe.Sizeof(*new(E)) == 4
+	if !depthwise && !pointwise && !f32 && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
+	}
+	if !depthwise && !pointwise && f32 {
+		if need := packedBSize(kdim, outSz); len(k.packed) < need {
+			k.packed = make([]float32, need)
+		}
+		if len(k.row) < outSz {
+			k.row = make([]float32, outSz)
+		}
+	}
+	if k.ep != nil {
+		k.gep.act = k.ep.act
+	}
+	dwFast := depthwise && unsafe.Sizeof(*new(E)) == 4 && dwFits(g)
+	if dwFast {
+		k.dw.prepare(g)
 	}
 	for n := range k.batch {
 		for grp := range k.group {
@@ -143,7 +227,26 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E) {
 				if bias != nil {
 					b = bias[grp]
 				}
+				if dwFast {
+					k.dw.conv(g, f32s(xg), f32s(wg), float32(b), f32s(yg), k.ep)
+					continue
+				}
 				depthwiseConv(g, xg, wg, b, yg)
+				if k.ep != nil {
+					k.ep.act.apply(f32s(yg))
+				}
+				continue
+			}
+			if f32 {
+				var bg []float32
+				if bias != nil {
+					bg = f32s(bias[grp*mg : (grp+1)*mg])
+				}
+				var pa []float32
+				if pw != nil {
+					pa = pw[grp]
+				}
+				k.conv32(f32s(xg), f32s(wg), bg, f32s(yg), pa, pointwise)
 				continue
 			}
 			var beta E
@@ -162,9 +265,41 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E) {
 				src = (*col)[:kdim*outSz]
 				im2col(g, xg, cg, src)
 			}
-			gemmF(false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz)
+			var pa []float32
+			if pw != nil {
+				pa = pw[grp]
+			}
+			gemmFused(k.gc, pa, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz, k.ep)
 		}
 	}
+}
+
+// conv32 convolves one image and group in float32 on the packed SGEMM:
+// the filters wg (prepacked in pa when not nil) times the windows of xg,
+// unrolled straight into packed panels (or xg itself for pointwise
+// filters), then the bias bg (nil: none) and the fused activation, block
+// by block.
+func (k *convKernel) conv32(xg, wg, bg, yg, pa []float32, pointwise bool) {
+	g := &k.g
+	outSz := size3(g.out)
+	cg, mg := k.inC/k.group, k.outC/k.group
+	kdim := cg * size3(g.k)
+	ga := gemmA{data: wg, ld: kdim}
+	if pa != nil {
+		ga = gemmA{packed: pa}
+	}
+	gb := gemmB{data: xg, ld: outSz}
+	if !pointwise {
+		packIm2col(k.packed, g, xg, cg, k.row[:outSz], &k.ints, &k.pad)
+		gb = gemmB{packed: k.packed}
+	}
+	var ep *gemmEpilogue
+	if bg != nil || k.ep != nil {
+		k.gep.rowBias = bg
+		ep = &k.gep
+	}
+	k.gc.runFused(mg, outSz, kdim, 1, ga, gb, 0, yg, outSz, ep)
+	k.gep.rowBias = nil
 }
 
 // readConvCommon reads what Conv and ConvTranspose share: the element type

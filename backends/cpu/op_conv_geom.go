@@ -265,12 +265,23 @@ func f64s[E float32 | float64](s []E) []float64 {
 	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
-// gemmF computes C = alpha*op(A)*op(B) + beta*C with sgemm for float32 and
-// the plain loop for float64.
-func gemmF[E float32 | float64](transA, transB bool, m, n, k int, a []E, lda int, b []E, ldb int, beta E, c []E, ldc int) {
+// gemmF computes C = op(A)*op(B) + beta*C with gc's packed SGEMM for
+// float32 (from pa, A prepacked, when not nil) and the plain loop for
+// float64.
+func gemmF[E float32 | float64](gc *gemmCtx, pa []float32, transA, transB bool, m, n, k int, a []E, lda int, b []E, ldb int, beta E, c []E, ldc int) {
+	gemmFused(gc, pa, transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc, nil)
+}
+
+// gemmFused is gemmF with a float32 epilogue (nil: none; float64 takes
+// none).
+func gemmFused[E float32 | float64](gc *gemmCtx, pa []float32, transA, transB bool, m, n, k int, a []E, lda int, b []E, ldb int, beta E, c []E, ldc int, ep *gemmEpilogue) {
 	var z E
 	if unsafe.Sizeof(z) == 4 {
-		sgemm(transA, transB, m, n, k, 1, f32s(a), lda, f32s(b), ldb, float32(beta), f32s(c), ldc)
+		ga := gemmA{data: f32s(a), ld: lda, trans: transA}
+		if pa != nil {
+			ga = gemmA{packed: pa}
+		}
+		gc.runFused(m, n, k, 1, ga, gemmB{data: f32s(b), ld: ldb, trans: transB}, float32(beta), f32s(c), ldc, ep)
 		return
 	}
 	gemmNaive(transA, transB, m, n, k, 1, f64s(a), lda, f64s(b), ldb, float64(beta), f64s(c), ldc)

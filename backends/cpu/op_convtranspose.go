@@ -19,6 +19,8 @@ type convTransposeKernel struct {
 	batch, inC, outC int
 	col32            []float32
 	col64            []float64
+	// gc runs the float32 products.
+	gc *gemmCtx
 }
 
 func init() {
@@ -30,7 +32,7 @@ func buildConvTranspose(c *buildCtx) (kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &convTransposeKernel{n: c.n, dt: dt, attrs: attrs, group: group}
+	k := &convTransposeKernel{n: c.n, dt: dt, attrs: attrs, group: group, gc: c.gemmCtx()}
 	if k.outPad, err = c.n.Ints("output_padding", nil); err != nil {
 		return nil, err
 	}
@@ -121,18 +123,20 @@ func (k *convTransposeKernel) shape(in, out []*tensor) error {
 				o = in * s
 			}
 			total := full - o
-			if total < 0 {
-				if k.outShape != nil {
-					return shapeErr(k.n, "output_shape %v exceeds the full output of input %v", k.outShape, x)
-				}
+			if total < 0 && k.outShape == nil {
 				total = 0
 			}
 			// Split as the ONNX spec and ONNX Runtime 1.24 do: an odd
 			// total pads more at the tail for SAME_UPPER, more at the
-			// head otherwise.
-			if a.autoPad == padSameUpper {
+			// head otherwise. An output_shape beyond the full output
+			// gives a negative total: the output extends past the last
+			// tap with zeros at the tail.
+			switch {
+			case total < 0:
+				pb = 0
+			case a.autoPad == padSameUpper:
 				pb = total / 2
-			} else {
+			default:
 				pb = total - total/2
 			}
 			pe = total - pb
@@ -203,11 +207,11 @@ func convTransposeRun[E float32 | float64](k *convTransposeKernel, x, w, bias, y
 				clear(yg)
 			}
 			if direct {
-				gemmF(true, false, rows, xSz, cg, wg, rows, xg, xSz, 1, yg, xSz)
+				gemmF(k.gc, nil, true, false, rows, xSz, cg, wg, rows, xg, xSz, 1, yg, xSz)
 				continue
 			}
 			c := (*col)[:rows*xSz]
-			gemmF(true, false, rows, xSz, cg, wg, rows, xg, xSz, 0, c, xSz)
+			gemmF(k.gc, nil, true, false, rows, xSz, cg, wg, rows, xg, xSz, 0, c, xSz)
 			col2im(g, c, mg, yg)
 		}
 	}

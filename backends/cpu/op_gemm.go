@@ -15,12 +15,16 @@ type gemmKernel struct {
 	dt             payload.DType
 	transA, transB bool
 	alpha, beta    float32
-	// bT is a constant B transposed at build (float32 with transB), so
-	// the run uses the row-wise path; nil otherwise.
-	bT []float32
+	// gc runs the float32 products; pb is a constant float32 B packed at
+	// build (op(B) is pk×pn), nil otherwise.
+	gc     *gemmCtx
+	pb     []float32
+	pk, pn int
 	// m, n, k and C's broadcast steps, set by shape.
 	m, nn, k           int
 	cRowStep, cColStep int
+	// ep is the fused activation, if any (float32 only).
+	ep *gemmEpilogue
 }
 
 func init() {
@@ -55,16 +59,24 @@ func buildGemm(c *buildCtx) (kernel, error) {
 	if c.inType(1) != k.dt || (c.n.Input(2) != "" && c.inType(2) != k.dt) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}
-	if w := c.constInput(1); w != nil && k.dt == payload.Float32 && k.transB && len(w.Shape) == 2 {
-		v, err := model.View[float32](w)
-		if err != nil {
-			return nil, err
-		}
-		rows, cols := w.Shape[0], w.Shape[1] // B is stored N×K
-		k.bT = make([]float32, len(v))
-		for i := range rows {
-			for j := range cols {
-				k.bT[j*rows+i] = v[i*cols+j]
+	if k.ep, err = fusedEpilogue(c, k.dt, false); err != nil {
+		return nil, err
+	}
+	if k.dt == payload.Float32 {
+		k.gc = c.gemmCtx()
+		if w := c.constInput(1); w != nil && len(w.Shape) == 2 {
+			k.pk, k.pn = matDims(w.Shape[0], w.Shape[1], k.transB)
+			// The packed weights are read-only: instances of the artifact
+			// on this backend share them.
+			k.pb, err = shareValue(c, "packedB", func() ([]float32, error) {
+				v, err := model.View[float32](w)
+				if err != nil {
+					return nil, err
+				}
+				return prepackB(v, w.Shape[1], k.transB, k.pk, k.pn), nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -126,11 +138,34 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 		if c != nil {
 			cv = c.f32()
 		}
-		b, transB := in[1].f32(), k.transB
-		if k.bT != nil {
-			b, transB = k.bT, false
+		a, y := in[0].f32(), out[0].f32()
+		ep := k.ep
+		if cv != nil && k.beta == 1 && k.cRowStep == 0 && k.cColStep == 1 {
+			// A bias row: added in the epilogue, after the product.
+			if k.ep == nil {
+				k.ep = &gemmEpilogue{}
+			}
+			k.ep.bias, ep, cv = cv, k.ep, nil
+		} else if k.ep != nil {
+			k.ep.bias = nil
 		}
-		gemmRun(k, sgemm, in[0].f32(), b, transB, cv, out[0].f32())
+		gemmFillC(k, cv, y)
+		lda := k.k
+		if k.transA {
+			lda = k.m
+		}
+		gb := gemmB{data: in[1].f32(), ld: k.nn, trans: k.transB}
+		if k.transB {
+			gb.ld = k.k
+		}
+		if k.pb != nil && k.pk == k.k && k.pn == k.nn {
+			gb = gemmB{packed: k.pb}
+		}
+		beta := float32(0)
+		if cv != nil {
+			beta = 1
+		}
+		k.gc.runFused(k.m, k.nn, k.k, k.alpha, gemmA{data: a, ld: lda, trans: k.transA}, gb, beta, y, k.nn, ep)
 	case payload.Float64:
 		var cv []float64
 		if c != nil {
@@ -141,11 +176,9 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 	return nil
 }
 
-// gemmRun fills y with beta*C (broadcast) when C is given, then adds
-// alpha*op(A)*op(B).
-func gemmRun[E float32 | float64](k *gemmKernel, gemm gemmFunc[E], a, b []E, transB bool, c, y []E) {
-	m, n, kk := k.m, k.nn, k.k
-	beta := E(0)
+// gemmFillC fills y with beta*C (broadcast) when C is given.
+func gemmFillC[E float32 | float64](k *gemmKernel, c, y []E) {
+	m, n := k.m, k.nn
 	if c != nil {
 		bv := E(k.beta)
 		for i := range m {
@@ -162,6 +195,16 @@ func gemmRun[E float32 | float64](k *gemmKernel, gemm gemmFunc[E], a, b []E, tra
 				}
 			}
 		}
+	}
+}
+
+// gemmRun fills y with beta*C (broadcast) when C is given, then adds
+// alpha*op(A)*op(B).
+func gemmRun[E float32 | float64](k *gemmKernel, gemm gemmFunc[E], a, b []E, transB bool, c, y []E) {
+	m, n, kk := k.m, k.nn, k.k
+	beta := E(0)
+	gemmFillC(k, c, y)
+	if c != nil {
 		beta = 1
 	}
 	lda := kk

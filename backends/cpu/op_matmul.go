@@ -19,6 +19,13 @@ type matmulKernel struct {
 	// fold is set when B has a single batch: all of A's rows then go
 	// through one gemm call.
 	fold bool
+	// gc runs the float32 products; pb is a constant 2-D float32 B packed
+	// at build, pk×pn, nil otherwise.
+	gc     *gemmCtx
+	pb     []float32
+	pk, pn int
+	// ep is the fused bias (input 2) and activation, if any.
+	ep *gemmEpilogue
 }
 
 func init() {
@@ -32,7 +39,37 @@ func buildMatMul(c *buildCtx) (kernel, error) {
 	if c.inType(1) != c.inType(0) {
 		return nil, c.invalid("inputs of mixed element types %s and %s", c.inType(0), c.inType(1))
 	}
-	return &matmulKernel{n: c.n, dt: c.inType(0)}, nil
+	k := &matmulKernel{n: c.n, dt: c.inType(0)}
+	var err error
+	if k.ep, err = fusedEpilogue(c, k.dt, true); err != nil {
+		return nil, err
+	}
+	bias := k.ep != nil && c.n.Fused.Bias
+	if n := c.n.NumInputs(); n != 2 && !(bias && n == 3) {
+		return nil, c.invalid("%d inputs", n)
+	}
+	if bias && c.inType(2) != payload.Float32 {
+		return nil, c.invalid("fused bias of element type %s", c.inType(2))
+	}
+	if k.dt == payload.Float32 {
+		k.gc = c.gemmCtx()
+		if w := c.constInput(1); w != nil && len(w.Shape) == 2 {
+			k.pk, k.pn = w.Shape[0], w.Shape[1]
+			// Read-only: shared by the artifact's instances.
+			var err error
+			k.pb, err = shareValue(c, "packedB", func() ([]float32, error) {
+				v, err := model.View[float32](w)
+				if err != nil {
+					return nil, err
+				}
+				return prepackB(v, k.pn, false, k.pk, k.pn), nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return k, nil
 }
 
 func (k *matmulKernel) shape(in, out []*tensor) error {
@@ -53,6 +90,9 @@ func (k *matmulKernel) shape(in, out []*tensor) error {
 		return shapeErr(k.n, "operands %v and %v disagree on K (%d vs %d)", a, b, ka, kb)
 	}
 	k.m, k.nn, k.k = m, n, ka
+	if len(in) > 2 && in[2] != nil && in[2].numel() != n {
+		return shapeErr(k.n, "fused bias %v, want %d elements", in[2].shape, n)
+	}
 	// Batch dims: a[:ra-2], b[:rb-2], right-aligned.
 	na, nbd := max(ra-2, 0), max(rb-2, 0)
 	r := max(na, nbd)
@@ -113,7 +153,13 @@ func (k *matmulKernel) shape(in, out []*tensor) error {
 func (k *matmulKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
-		matmulRun(k, sgemm, in[0].f32(), in[1].f32(), out[0].f32())
+		if k.ep != nil {
+			k.ep.bias = nil
+			if len(in) > 2 && in[2] != nil {
+				k.ep.bias = in[2].f32()
+			}
+		}
+		matmulF32(k, in[0].f32(), in[1].f32(), out[0].f32())
 	case payload.Float64:
 		matmulRun(k, gemmNaive[float64], in[0].f64(), in[1].f64(), out[0].f64())
 	case payload.Int32:
@@ -124,22 +170,46 @@ func (k *matmulKernel) run(in, out []*tensor) error {
 	return nil
 }
 
+// matmulF32 is matmulRun for float32 on the packed SGEMM, with the
+// prepacked B when there is one.
+func matmulF32(k *matmulKernel, a, b, y []float32) {
+	m, n, kk := k.m, k.nn, k.k
+	if k.fold {
+		gb := gemmB{data: b, ld: n}
+		if k.pb != nil && k.pk == kk && k.pn == n {
+			gb = gemmB{packed: k.pb}
+		}
+		k.gc.runFused(k.nb*m, n, kk, 1, gemmA{data: a, ld: kk}, gb, 0, y, n, k.ep)
+		return
+	}
+	for bi := range k.nb {
+		offA, offB := k.offsets(bi)
+		k.gc.runFused(m, n, kk, 1, gemmA{data: a[offA:], ld: kk}, gemmB{data: b[offB:], ld: n}, 0, y[bi*m*n:], n, k.ep)
+	}
+}
+
+// offsets returns A's and B's element offsets for output batch bi.
+func (k *matmulKernel) offsets(bi int) (offA, offB int) {
+	rem := bi
+	for d := len(k.batch) - 1; d >= 0; d-- {
+		q := rem % k.batch[d]
+		rem /= k.batch[d]
+		offA += q * k.aStr[d]
+		offB += q * k.bStr[d]
+	}
+	return offA, offB
+}
+
 // matmulRun multiplies every batch; when B has a single batch, A's rows
 // of all batches go through one call.
-func matmulRun[E float32 | float64 | int32 | int64](k *matmulKernel, gemm gemmFunc[E], a, b, y []E) {
+func matmulRun[E float64 | int32 | int64](k *matmulKernel, gemm gemmFunc[E], a, b, y []E) {
 	m, n, kk := k.m, k.nn, k.k
 	if k.fold {
 		gemm(false, false, k.nb*m, n, kk, 1, a, kk, b, n, 0, y, n)
 		return
 	}
 	for bi := range k.nb {
-		offA, offB, rem := 0, 0, bi
-		for d := len(k.batch) - 1; d >= 0; d-- {
-			q := rem % k.batch[d]
-			rem /= k.batch[d]
-			offA += q * k.aStr[d]
-			offB += q * k.bStr[d]
-		}
+		offA, offB := k.offsets(bi)
 		gemm(false, false, m, n, kk, 1, a[offA:], kk, b[offB:], n, 0, y[bi*m*n:], n)
 	}
 }

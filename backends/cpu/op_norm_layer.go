@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"math"
 
 	"github.com/lintel-ml/lintel/model"
@@ -122,12 +124,16 @@ func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, in
 	}
 	fn := T(n)
 	eps := T(k.eps)
+	f32 := unsafe.Sizeof(fn) == 4
 	for r := range rows {
 		xr, dr := x[r*n:(r+1)*n], d[r*n:(r+1)*n]
+		// The sums stay serial: ONNX Runtime sums in this order, and on
+		// rows far from zero (E[x²]-mu² cancels) another order would
+		// drift from it.
 		var sum, sq T
 		for _, v := range xr {
 			sum += v
-			sq += v * v
+			sq += T(v * v)
 		}
 		mu := sum / fn
 		va := sq/fn - mu*mu
@@ -137,13 +143,17 @@ func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, in
 		den := T(math.Sqrt(float64(va + eps)))
 		lnStat(mean, r, float64(mu))
 		lnStat(inv, r, float64(1/den))
+		if f32 && b != nil && ss == 1 && sb == 1 {
+			norm32(f32s(dr), f32s(xr), f32s(s), f32s(b), float32(mu), float32(den))
+			continue
+		}
 		if b == nil {
 			for i, v := range xr {
 				dr[i] = (v - mu) / den * s[i*ss]
 			}
 		} else {
 			for i, v := range xr {
-				dr[i] = (v-mu)/den*s[i*ss] + b[i*sb]
+				dr[i] = T((v-mu)/den*s[i*ss]) + b[i*sb]
 			}
 		}
 	}

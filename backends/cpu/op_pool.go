@@ -109,6 +109,15 @@ func (k *poolKernel) run(in, out []*tensor) error {
 	if k.indices {
 		idx = out[1].i64()
 	}
+	if k.kind == poolMax && idx == nil && k.g.d == [maxSpatial]int{1, 1, 1} && k.g.k[0]*k.g.k[1] <= maxPoolRows {
+		switch k.dt {
+		case payload.Float32:
+			maxPoolRun(k, in[0].f32(), out[0].f32(), -math.MaxFloat32)
+		case payload.Float64:
+			maxPoolRun(k, in[0].f64(), out[0].f64(), -math.MaxFloat64)
+		}
+		return nil
+	}
 	switch k.dt {
 	case payload.Float32:
 		poolRun(k, in[0].f32(), out[0].f32(), idx, -math.MaxFloat32)

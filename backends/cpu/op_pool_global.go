@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"math"
 
 	"github.com/lintel-ml/lintel/model"
@@ -84,8 +86,12 @@ func globalPoolRun[E float32 | float64](k *globalPoolKernel, x, y []E) {
 			y[p] = best
 		case poolAvg:
 			var s float64
-			for _, v := range xp {
-				s += float64(v)
+			if unsafe.Sizeof(xp[0]) == 4 {
+				s = sum32(f32s(xp))
+			} else {
+				for _, v := range xp {
+					s += float64(v)
+				}
 			}
 			y[p] = E(s / float64(k.size))
 			if k.size == 0 {

@@ -149,6 +149,10 @@ func TestPoolAgainstReference(t *testing.T) {
 		{op: "MaxPool", xs: []int{1, 1, 5, 6}, kern: []int64{2, 3}, strides: []int64{2, 2}, autoPad: "SAME_UPPER", colMajor: true},
 		{op: "MaxPool", xs: []int{1, 1, 5, 6}, kern: []int64{3, 2}, strides: []int64{2, 2}, autoPad: "SAME_LOWER"},
 		{op: "MaxPool", xs: []int{1, 2, 9, 9}, kern: []int64{3, 3}, strides: []int64{2, 2}, autoPad: "VALID"},
+		{op: "MaxPool", xs: []int{1, 2, 9, 10}, kern: []int64{2, 2}, strides: []int64{2, 2}, pads: []int64{1, 1, 0, 1}},
+		{op: "MaxPool", xs: []int{1, 2, 8, 9}, kern: []int64{2, 2}, strides: []int64{1, 1}, ceil: true},
+		{op: "MaxPool", xs: []int{1, 2, 9, 11}, kern: []int64{3, 3}, strides: []int64{1, 1}, pads: []int64{1, 1, 1, 1}},
+		{op: "MaxPool", xs: []int{1, 2, 10, 12}, kern: []int64{3, 3}, strides: []int64{2, 2}, pads: []int64{0, 1, 1, 0}, ceil: true},
 		{op: "MaxPool", xs: []int{1, 2, 4, 5, 6}, kern: []int64{2, 2, 3}, strides: []int64{2, 1, 2}, pads: []int64{0, 1, 1, 1, 0, 1}, colMajor: true},
 		{op: "AveragePool", xs: []int{2, 3, 11}, kern: []int64{4}, strides: []int64{3}, pads: []int64{2, 1}},
 		{op: "AveragePool", xs: []int{2, 3, 11}, kern: []int64{4}, strides: []int64{3}, pads: []int64{2, 1}, includePad: true},
@@ -210,12 +214,15 @@ func TestPoolAgainstReference(t *testing.T) {
 					}
 				}
 			}
-			// float64 gives the same values.
-			outs, err = runNode(t, nodeCase{node: node(c.op, []string{"x"}, attrs...), opset: 19, outTypes: []payload.DType{payload.Float64}}, nnTensor(payload.Float64, c.xs, x))
-			if err != nil {
-				t.Fatal(err)
+			// float64, and float32 without the indices output (MaxPool's
+			// fast path), give the same values.
+			for _, dt := range []payload.DType{payload.Float64, payload.Float32} {
+				outs, err = runNode(t, nodeCase{node: node(c.op, []string{"x"}, attrs...), opset: 19, outTypes: []payload.DType{dt}}, nnTensor(dt, c.xs, x))
+				if err != nil {
+					t.Fatal(err)
+				}
+				nnClose(t, c.op+" "+dt.String(), nnFloats(outs[0]), want, 1e-6)
 			}
-			nnClose(t, c.op+" float64", nnFloats(outs[0]), want, 1e-6)
 		})
 	}
 }

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"math"
 
 	"github.com/lintel-ml/lintel/model"
@@ -117,9 +119,28 @@ func softmaxRun[T ewFloat](k *softmaxKernel, d, x []T, outer, n, inner int) {
 	}
 }
 
+// softmaxRow32 is softmaxRow for float32 on the vectorised exp, summed
+// in float32: it reports false, doing nothing, when the row's maximum is
+// not finite (a NaN or an infinity), which the float64 path handles.
+func softmaxRow32(d, x []float32) bool {
+	m := float32(math.Inf(-1))
+	for _, v := range x {
+		m = max(m, v)
+	}
+	if math.IsInf(float64(m), 0) || m != m {
+		return false
+	}
+	s := expSub32(d, x, m)
+	scaleRow(d, 1/s)
+	return true
+}
+
 // softmaxRow normalises one contiguous row.
 func softmaxRow[T ewFloat](d, x []T, log bool) {
 	x = x[:len(d)]
+	if unsafe.Sizeof(x[0]) == 4 && !log && softmaxRow32(f32s(d), f32s(x)) {
+		return
+	}
 	m := math.Inf(-1)
 	for _, v := range x {
 		m = max(m, float64(v))

@@ -138,11 +138,11 @@ func unaryFloat[T ewFloat](k *unaryKernel, d, x []T) {
 	case uHardSigmoid:
 		a, b := T(k.a), T(k.b)
 		for i, v := range x {
-			d[i] = max(0, min(1, a*v+b))
+			d[i] = max(0, min(1, T(a*v)+b))
 		}
 	case uHardSwish:
 		for i, v := range x {
-			d[i] = v * max(0, min(1, v*(1.0/6)+0.5))
+			d[i] = v * max(0, min(1, T(v*(1.0/6))+0.5))
 		}
 	case uSoftsign:
 		for i, v := range x {

@@ -54,12 +54,28 @@ type program struct {
 	stackable bool
 	opts      compute.Options
 	g         *model.Graph
+	// pool is the model's helper threads (nil for one thread) and gemm
+	// the packed-SGEMM scratch its kernels share.
+	pool *workerPool
+	gemm *gemmCtx
+	// share holds the read-only state instances of one artifact share;
+	// the program keeps it alive.
+	share *shared
 }
 
 // compile builds kernels for every node of g (sorted and optimized) and
-// plans buffers.
-func compile(g *model.Graph, opts compute.Options, label string) (*program, error) {
-	p := &program{label: label, opts: opts, g: g}
+// plans buffers. Kernels keep what they precompute in sh (nil: nothing is
+// shared).
+func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*program, error) {
+	p := &program{label: label, opts: opts, g: g, share: sh}
+	p.pool = newWorkerPool(opts.Threads)
+	p.gemm = newGemmCtx(p.pool)
+	compiled := false
+	defer func() {
+		if !compiled {
+			p.pool.close()
+		}
+	}()
 	index := map[string]int{}
 	add := func(name string, vi valueInfo) int {
 		vi.name = name
@@ -108,7 +124,7 @@ func compile(g *model.Graph, opts compute.Options, label string) (*program, erro
 		if !ok {
 			return nil, errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
 		}
-		c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset}
+		c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset, gemm: p.gemm, share: sh}
 		st := step{n: n, aliasOf: -1}
 		for _, name := range n.Inputs {
 			if name == "" {
@@ -174,6 +190,7 @@ func compile(g *model.Graph, opts compute.Options, label string) (*program, erro
 	}
 	p.plan()
 	p.stackable = p.analyzeStacking()
+	compiled = true
 	return p, nil
 }
 

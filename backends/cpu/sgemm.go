@@ -1,125 +1,433 @@
 package cpu
 
-// Cache blocking for sgemm: a panel of kcBlock rows of op(B) by ncBlock
-// columns (128 KiB of float32) stays hot in L2 while every row of A
-// streams over it.
-const (
-	kcBlock = 128
-	ncBlock = 256
-)
+import "fmt"
+
+// gemmA is op(A), m×k, for the packed SGEMM: a row-major matrix (data,
+// ld, trans) that each call packs, or one packed once by prepackA.
+type gemmA struct {
+	data  []float32
+	ld    int
+	trans bool
+	// packed is A prepacked by prepackA, with alpha applied; it wins over
+	// data when set.
+	packed []float32
+}
+
+// gemmB is op(B), k×n, for the packed SGEMM: a row-major matrix that
+// each call packs, or one packed once by prepackB.
+type gemmB struct {
+	data  []float32
+	ld    int
+	trans bool
+	// packed is B prepacked by prepackB; it wins over data when set.
+	packed []float32
+}
+
+// gemmCall is one C = alpha*op(A)*op(B) + beta*C, read by every part.
+type gemmCall struct {
+	m, n, k     int
+	alpha, beta float32
+	a           gemmA
+	b           gemmB
+	c           []float32
+	ldc         int
+	parts       int
+	// ep, when set, is applied to C once its products are complete.
+	ep *gemmEpilogue
+}
+
+// gemmEpilogue is what a fused kernel applies to each element of C after
+// the product (and beta*C) is complete: bias[j] added to column j when
+// bias is set, rowBias[i] to row i when rowBias is set, then the
+// activation.
+type gemmEpilogue struct {
+	bias    []float32
+	rowBias []float32
+	act     epilogue
+}
+
+// applyRows applies e to rows [i0, i1) and columns [c0, c1) of C.
+func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
+	for i := i0; i < i1; i++ {
+		row := c[i*ldc+c0 : i*ldc+c1]
+		if e.bias != nil {
+			addVec32(row, e.bias[c0:c1])
+		}
+		if e.rowBias != nil {
+			addConst32(row, e.rowBias[i])
+		}
+		e.act.apply(row)
+	}
+}
+
+// gemmWorker is one part's scratch.
+type gemmWorker struct {
+	a   []float32 // a packed gemmMC×gemmKC block of A
+	tmp [gemmMR * gemmNR]float32
+}
+
+// gemmCtx runs packed SGEMMs for the kernels of one model: its scratch is
+// shared by them (a model runs one kernel at a time) and its pool, when
+// set, splits the columns of C across threads.
+type gemmCtx struct {
+	pool    *workerPool
+	workers []gemmWorker
+	// b is the packed B of a call whose B is not prepacked, grown only
+	// when too small.
+	b    []float32
+	call gemmCall
+}
+
+// newGemmCtx returns a context that uses pool (nil: one thread).
+func newGemmCtx(pool *workerPool) *gemmCtx {
+	g := &gemmCtx{pool: pool, workers: make([]gemmWorker, pool.size())}
+	for i := range g.workers {
+		g.workers[i].a = make([]float32, gemmMC*gemmKC)
+	}
+	return g
+}
+
+// roundUp rounds n up to a multiple of m.
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
+
+// packedBSize is the length of op(B), k×n, packed.
+func packedBSize(k, n int) int { return k * roundUp(n, gemmNR) }
+
+// packedASize is the length of op(A), m×k, packed.
+func packedASize(m, k int) int { return m * k }
 
 // sgemm computes C = alpha*op(A)*op(B) + beta*C for row-major float32
-// matrices: op(A) is m×k, op(B) is k×n and C is m×n. op(X) is X, or Xᵀ when
-// the matching trans flag is set; lda, ldb and ldc are the row strides of
-// A, B and C as stored. With beta == 0, C is overwritten (NaNs in C do not
-// propagate).
+// matrices: op(A) is m×k, op(B) is k×n and C is m×n. op(X) is X, or Xᵀ
+// when the matching trans flag is set; lda, ldb and ldc are the row
+// strides of A, B and C as stored. With beta == 0, C is overwritten (NaNs
+// in C do not propagate).
 //
-// Each row of C is computed with the same summation order whatever m is:
-// C[i,j] starts at beta*C[i,j], then the products over p are added in
-// increasing p. So computing rows together or one call per row gives
-// bit-identical results.
-func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+// Each element of C is computed the same way whatever m is and whatever
+// the thread count: the products over p, alpha applied to A's element
+// first, are summed in blocks of gemmKC steps of increasing p, each block
+// starting from zero, and the blocks are added in turn to beta*C. So
+// computing rows together or one call per row gives bit-identical
+// results.
+func (g *gemmCtx) sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	g.run(m, n, k, alpha, gemmA{data: a, ld: lda, trans: transA}, gemmB{data: b, ld: ldb, trans: transB}, beta, c, ldc)
+}
+
+// run is sgemm with op(A) and op(B) either prepacked or not.
+func (g *gemmCtx) run(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32, c []float32, ldc int) {
+	g.runFused(m, n, k, alpha, a, b, beta, c, ldc, nil)
+}
+
+// runFused is run followed by ep (nil: none) on every element of C,
+// applied block by block while C is in cache.
+func (g *gemmCtx) runFused(m, n, k int, alpha float32, a gemmA, b gemmB, beta float32, c []float32, ldc int, ep *gemmEpilogue) {
 	if m <= 0 || n <= 0 {
 		return
 	}
-	for i := 0; i < m; i++ {
-		row := c[i*ldc : i*ldc+n]
-		switch beta {
-		case 0:
-			clear(row)
-		case 1:
-		default:
-			for j := range row {
-				row[j] *= beta
-			}
-		}
+	if len(c) < (m-1)*ldc+n {
+		panic(fmt.Sprintf("sgemm: C has %d elements, want %d", len(c), (m-1)*ldc+n))
 	}
 	if k <= 0 || alpha == 0 {
+		for i := range m {
+			scaleRow(c[i*ldc:i*ldc+n], beta)
+		}
+		if ep != nil {
+			ep.applyRows(c, ldc, 0, m, 0, n)
+		}
 		return
 	}
-	if transB || n == 1 {
-		sgemmDot(transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
-		return
+	if ep != nil && ep.bias != nil && len(ep.bias) < n {
+		panic(fmt.Sprintf("sgemm: bias has %d elements, want %d", len(ep.bias), n))
 	}
-	for p0 := 0; p0 < k; p0 += kcBlock {
-		p1 := min(p0+kcBlock, k)
-		for j0 := 0; j0 < n; j0 += ncBlock {
-			j1 := min(j0+ncBlock, n)
-			for i := 0; i < m; i++ {
-				row := c[i*ldc+j0 : i*ldc+j1]
-				for p := p0; p < p1; p++ {
-					var s float32
-					if transA {
-						s = a[p*lda+i]
-					} else {
-						s = a[i*lda+p]
-					}
-					if alpha != 1 {
-						s *= alpha
-					}
-					axpy(s, b[p*ldb+j0:p*ldb+j1], row)
-				}
-			}
+	if ep != nil && ep.rowBias != nil && len(ep.rowBias) < m {
+		panic(fmt.Sprintf("sgemm: row bias has %d elements, want %d", len(ep.rowBias), m))
+	}
+	checkOperands(m, n, k, a, b)
+	if b.packed == nil {
+		if need := packedBSize(k, n); len(g.b) < need {
+			g.b = make([]float32, need)
+		}
+	}
+	panels := (n + gemmNR - 1) / gemmNR
+	parts := 1
+	if g.pool != nil {
+		parts = min(g.pool.size(), panels, max(1, m*n*k/(1<<16)))
+	}
+	g.call = gemmCall{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a, b: b, c: c, ldc: ldc, parts: parts, ep: ep}
+	if parts == 1 {
+		g.runPart(0)
+	} else {
+		g.pool.run(g, parts)
+	}
+	g.call = gemmCall{}
+}
+
+// checkOperands panics when A or B is too short for its shape.
+func checkOperands(m, n, k int, a gemmA, b gemmB) {
+	if a.packed != nil {
+		if len(a.packed) < packedASize(m, k) {
+			panic(fmt.Sprintf("sgemm: packed A has %d elements, want %d", len(a.packed), packedASize(m, k)))
+		}
+	} else if r, c := matDims(m, k, a.trans); len(a.data) < (r-1)*a.ld+c || a.ld < c {
+		panic(fmt.Sprintf("sgemm: A has %d elements, stride %d, want %d×%d", len(a.data), a.ld, r, c))
+	}
+	if b.packed != nil {
+		if len(b.packed) < packedBSize(k, n) {
+			panic(fmt.Sprintf("sgemm: packed B has %d elements, want %d", len(b.packed), packedBSize(k, n)))
+		}
+	} else if r, c := matDims(k, n, b.trans); len(b.data) < (r-1)*b.ld+c || b.ld < c {
+		panic(fmt.Sprintf("sgemm: B has %d elements, stride %d, want %d×%d", len(b.data), b.ld, r, c))
+	}
+}
+
+// matDims returns the stored rows and columns of op(X), r×c.
+func matDims(r, c int, trans bool) (int, int) {
+	if trans {
+		return c, r
+	}
+	return r, c
+}
+
+// scaleRow sets row to beta*row, or to zeros when beta is 0.
+func scaleRow(row []float32, beta float32) {
+	switch beta {
+	case 0:
+		clear(row)
+	case 1:
+	default:
+		for j := range row {
+			row[j] *= beta
 		}
 	}
 }
 
-// axpy adds s*x to y; len(x) must be len(y).
-func axpy(s float32, x, y []float32) {
-	x = x[:len(y)]
-	i := 0
-	for ; i+4 <= len(y); i += 4 {
-		y[i] += s * x[i]
-		y[i+1] += s * x[i+1]
-		y[i+2] += s * x[i+2]
-		y[i+3] += s * x[i+3]
+// runPart computes part of the current call: the columns of panels
+// [part*panels/parts, (part+1)*panels/parts).
+func (g *gemmCtx) runPart(part int) {
+	cl := &g.call
+	w := &g.workers[part]
+	m, n, k := cl.m, cl.n, cl.k
+	panels := (n + gemmNR - 1) / gemmNR
+	j0, j1 := part*panels/cl.parts, (part+1)*panels/cl.parts
+	np := panels * gemmNR
+	bp := cl.b.packed
+	if bp == nil {
+		bp = g.b
+		packB(bp, cl.b.data, cl.b.ld, cl.b.trans, k, n, j0, j1)
 	}
-	for ; i < len(y); i++ {
-		y[i] += s * x[i]
+	add := cl.beta != 0
+	// A read in place by the six-row kernel, when it has one: A not
+	// packed already, not transposed, alpha 1.
+	direct := cl.a.packed == nil && !cl.a.trans && cl.alpha == 1 && microKernels[gemmMR-1].direct != nil
+	if direct {
+		// The kernel reads kc floats of six rows from each tile's start.
+		if r, c := m, k; len(cl.a.data) < (r-1)*cl.a.ld+c {
+			panic(fmt.Sprintf("sgemm: A has %d elements, want %d×%d at stride %d", len(cl.a.data), r, c, cl.a.ld))
+		}
 	}
-}
-
-// sgemmDot is sgemm's path for a transposed B (rows of Bᵀ are contiguous)
-// and for n == 1: each C[i,j] adds the products over p in increasing p.
-func sgemmDot(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	for i := 0; i < m; i++ {
-		for j := 0; j < n; j++ {
-			acc := c[i*ldc+j]
+	if cl.beta != 0 && cl.beta != 1 {
+		c0, c1 := j0*gemmNR, min(j1*gemmNR, n)
+		for i := range m {
+			scaleRow(cl.c[i*cl.ldc+c0:i*cl.ldc+c1], cl.beta)
+		}
+	}
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		kcb := min(gemmKC, k-p0)
+		bBlk := bp[p0*np : p0*np+kcb*np]
+		for i0 := 0; i0 < m; i0 += gemmMC {
+			i1 := min(i0+gemmMC, m)
+			var ap, ad []float32
 			switch {
-			case !transA && transB:
-				ar := a[i*lda : i*lda+k]
-				br := b[j*ldb : j*ldb+k]
-				if alpha == 1 {
-					for p, av := range ar {
-						acc += av * br[p]
-					}
-				} else {
-					for p, av := range ar {
-						acc += (alpha * av) * br[p]
-					}
+			case cl.a.packed != nil:
+				ap = cl.a.packed[p0*m+i0*kcb : p0*m+i1*kcb]
+			case direct:
+				// Whole six-row tiles read A in place; only the rows
+				// left over are packed, where block expects them.
+				ad = cl.a.data[i0*cl.a.ld+p0:]
+				ap = w.a[:(i1-i0)*kcb]
+				if r6 := i0 + (i1-i0)/gemmMR*gemmMR; r6 < i1 {
+					packA(ap[(r6-i0)*kcb:], cl.a.data, cl.a.ld, false, 1, r6, i1, p0, p0+kcb)
 				}
 			default:
-				for p := 0; p < k; p++ {
-					var av, bv float32
-					if transA {
-						av = a[p*lda+i]
-					} else {
-						av = a[i*lda+p]
-					}
-					if transB {
-						bv = b[j*ldb+p]
-					} else {
-						bv = b[p*ldb+j]
-					}
-					if alpha != 1 {
-						av *= alpha
-					}
-					acc += av * bv
-				}
+				ap = w.a[:(i1-i0)*kcb]
+				packA(ap, cl.a.data, cl.a.ld, cl.a.trans, cl.alpha, i0, i1, p0, p0+kcb)
 			}
-			c[i*ldc+j] = acc
+			g.block(w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
+			if cl.ep != nil && p0+kcb >= k {
+				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, min(j1*gemmNR, n))
+			}
 		}
 	}
+}
+
+// block multiplies the packed rows [i0, i1) of A by the packed panels
+// [j0, j1) of B over one block of kcb steps, into C. When ad is set, the
+// whole six-row tiles read A from ad (row i0 at ad[0], rows cl.a.ld
+// apart) with the direct kernel and ap holds only the rows left over.
+func (g *gemmCtx) block(w *gemmWorker, ap, ad, bBlk []float32, kcb, i0, i1, j0, j1 int, add bool) {
+	cl := &g.call
+	c, ldc, n := cl.c, cl.ldc, cl.n
+	addi := 0
+	if add {
+		addi = 1
+	}
+	ps := kcb * gemmNR
+	rows6 := i0 + (i1-i0)/gemmMR*gemmMR
+	jFull := min(j1, n/gemmNR)
+	k6 := microKernels[gemmMR-1].one
+	kd, lda := microKernels[gemmMR-1].direct, cl.a.ld
+	for jp := j0; jp < jFull; jp++ {
+		bpan := &bBlk[jp*ps]
+		for ir := i0; ir < rows6; ir += gemmMR {
+			if ad != nil {
+				kd(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda)
+				continue
+			}
+			k6(kcb, &ap[(ir-i0)*kcb], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi)
+		}
+	}
+	if r := i1 - rows6; r > 0 && j0 < jFull {
+		kr := microKernels[r-1]
+		apr := &ap[(rows6-i0)*kcb]
+		jp := j0
+		for ; jp+kr.q <= jFull; jp += kr.q {
+			kr.wide(kcb, apr, &bBlk[jp*ps], ps, &c[rows6*ldc+jp*gemmNR], ldc, addi)
+		}
+		for ; jp < jFull; jp++ {
+			kr.one(kcb, apr, &bBlk[jp*ps], ps, &c[rows6*ldc+jp*gemmNR], ldc, addi)
+		}
+	}
+	if jFull < j1 {
+		// The last panel is partial: compute it into tmp, then copy.
+		jp := jFull
+		cols := n - jp*gemmNR
+		for ir := i0; ir < i1; ir += gemmMR {
+			rr := min(gemmMR, i1-ir)
+			if ad != nil && rr == gemmMR {
+				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
+			} else {
+				microKernels[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
+			}
+			for i := range rr {
+				row := c[(ir+i)*ldc+jp*gemmNR : (ir+i)*ldc+jp*gemmNR+cols]
+				t := w.tmp[i*gemmNR : i*gemmNR+cols]
+				if add {
+					for j := range row {
+						row[j] += t[j]
+					}
+				} else {
+					copy(row, t)
+				}
+			}
+		}
+	}
+}
+
+// packA packs rows [i0, i1) and steps [p0, p1) of alpha*op(A) into dst:
+// the micro-panel of rows [ir, ir+r), r = min(gemmMR, i1-ir), starts at
+// dst[(ir-i0)*(p1-p0)] and holds step p's r values at offset (p-p0)*r.
+func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, i1, p0, p1 int) {
+	kc := p1 - p0
+	for ir := i0; ir < i1; ir += gemmMR {
+		r := min(gemmMR, i1-ir)
+		d := dst[(ir-i0)*kc : (ir-i0)*kc+r*kc]
+		if r == gemmMR && !trans && alpha == 1 {
+			packA6(d, a[ir*lda+p0:], lda, kc)
+			continue
+		}
+		for i := range r {
+			if trans {
+				for p := p0; p < p1; p++ {
+					d[(p-p0)*r+i] = alpha * a[p*lda+ir+i]
+				}
+				continue
+			}
+			src := a[(ir+i)*lda+p0 : (ir+i)*lda+p1]
+			if alpha == 1 {
+				for p, v := range src {
+					d[p*r+i] = v
+				}
+			} else {
+				for p, v := range src {
+					d[p*r+i] = alpha * v
+				}
+			}
+		}
+	}
+}
+
+// packA6 packs kc steps of six rows of A, lda apart from a, into d: step
+// p's six values at d[6p:6p+6].
+func packA6(d, a []float32, lda, kc int) {
+	r0 := a[:kc]
+	r1 := a[lda : lda+kc]
+	r2 := a[2*lda : 2*lda+kc]
+	r3 := a[3*lda : 3*lda+kc]
+	r4 := a[4*lda : 4*lda+kc]
+	r5 := a[5*lda : 5*lda+kc]
+	d = d[:6*kc]
+	for p := range kc {
+		q := (*[6]float32)(d[6*p : 6*p+6])
+		q[0], q[1], q[2], q[3], q[4], q[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
+	}
+}
+
+// prepackA packs all of alpha*op(A), m×k, into a new slice laid out for
+// gemmA.packed: the block of steps [p0, p0+gemmKC) starts at p0*m and is
+// laid out as packA's rows [0, m).
+func prepackA(a []float32, lda int, trans bool, alpha float32, m, k int) []float32 {
+	dst := make([]float32, packedASize(m, k))
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		p1 := min(p0+gemmKC, k)
+		packA(dst[p0*m:p0*m+(p1-p0)*m], a, lda, trans, alpha, 0, m, p0, p1)
+	}
+	return dst
+}
+
+// packB packs panels [j0, j1) of op(B), k×n, into dst, which holds the
+// whole packed matrix: the block of steps [p0, p0+kcb) starts at
+// p0*np (np is n rounded up to gemmNR), its panel jp at jp*kcb*gemmNR
+// within, holding step p's 16 columns at (p-p0)*gemmNR. Columns past n
+// are zero.
+func packB(dst, b []float32, ldb int, trans bool, k, n, j0, j1 int) {
+	np := roundUp(n, gemmNR)
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		kcb := min(gemmKC, k-p0)
+		for jp := j0; jp < j1; jp++ {
+			d := dst[p0*np+jp*kcb*gemmNR : p0*np+(jp+1)*kcb*gemmNR]
+			c0 := jp * gemmNR
+			cols := min(gemmNR, n-c0)
+			if !trans && cols == gemmNR {
+				copyRows16(d, b[p0*ldb+c0:], ldb, kcb)
+				continue
+			}
+			for p := range kcb {
+				row := d[p*gemmNR : (p+1)*gemmNR]
+				if trans {
+					for j := range cols {
+						row[j] = b[(c0+j)*ldb+p0+p]
+					}
+				} else {
+					copy(row[:cols], b[(p0+p)*ldb+c0:(p0+p)*ldb+c0+cols])
+				}
+				clear(row[cols:])
+			}
+		}
+	}
+}
+
+// copyRows16Go copies rows rows of 16 floats, ld apart in src, to dst
+// one after another.
+func copyRows16Go(dst, src []float32, ld, rows int) {
+	for r := range rows {
+		copy(dst[16*r:16*r+16], src[r*ld:r*ld+16])
+	}
+}
+
+// prepackB packs all of op(B), k×n, into a new slice for gemmB.packed.
+func prepackB(b []float32, ldb int, trans bool, k, n int) []float32 {
+	dst := make([]float32, packedBSize(k, n))
+	packB(dst, b, ldb, trans, k, n, 0, (n+gemmNR-1)/gemmNR)
+	return dst
 }
 
 // gemmNaive computes C = alpha*op(A)*op(B) + beta*C with a plain loop, for

@@ -6,8 +6,17 @@
 //
 // The commands are:
 //
-//	demo    classify the direction of rendered text lines with PP-OCR's
-//	        direction classifier, shipped inside the binary
+//	inspect  describe a model: producer, opsets, inputs and outputs,
+//	         parameters, a histogram of its ops, and every node the
+//	         backend in this binary cannot run
+//	run      run a model once on inputs from NumPy .npy files or random
+//	         data, print a summary of each output and write it as .npy
+//	bench    time a model at several batch sizes: p50/p90/p99/max
+//	         latency, throughput and allocations per call (-json too)
+//	demo     classify the direction of rendered text lines with PP-OCR's
+//	         direction classifier, shipped inside the binary
+//
+// The backend is the one the build tags chose (package backends).
 //
 // Run "lintel <command> -h" for a command's flags.
 package main
@@ -30,6 +39,9 @@ type command struct {
 // commands lists the subcommands in the order usage shows them. Each one
 // parses its flags with its own flag.FlagSet.
 var commands = []command{
+	{name: "inspect", summary: "describe a model: inputs, outputs, parameters, ops, what the backend lacks", run: runInspect},
+	{name: "run", summary: "run a model once on .npy or random inputs; write its outputs as .npy", run: runRun},
+	{name: "bench", summary: "time a model at several batch sizes: latency percentiles, throughput, allocations", run: runBench},
 	{name: "demo", summary: "classify the direction of rendered text lines (PP-OCR classifier)", run: runDemo},
 }
 

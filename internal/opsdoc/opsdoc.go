@@ -1,10 +1,10 @@
-// Package opsdoc renders the table of supported ops that README.md carries
-// between the markers BeginMarker and EndMarker. `go generate ./...` (via
-// gen.go) rewrites the README, and a test fails when it is stale, so the
-// table cannot drift from the code.
+// Package opsdoc renders the table of supported ops that README.md and
+// docs/supported-ops.md carry between the markers BeginMarker and
+// EndMarker. `go generate ./internal/opsdoc` rewrites both, and a test
+// fails when either is stale, so the tables cannot drift from the code.
 package opsdoc
 
-//go:generate go run ./gen ../../README.md
+//go:generate go run ./gen ../../README.md ../../docs/supported-ops.md
 
 import (
 	"bytes"

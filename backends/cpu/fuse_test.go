@@ -1,0 +1,185 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lintel-ml/lintel/artifacts"
+	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+type f32t = payload.Tensor[float32]
+
+// loadFused compiles the model in onnx with or without
+// model.FuseActivations and returns it ready to run, with how many nodes
+// carry a fusion.
+func loadFused(t *testing.T, onnx []byte, fuse bool, threads int) (*Model[f32t, f32t], int) {
+	t.Helper()
+	art, err := artifacts.FromBytes(onnx, "fuse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := art.Graph().Clone()
+	if fuse {
+		err = optimizeGraph(g)
+	} else {
+		err = model.Optimize(g, evalNode)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	fused := 0
+	for _, n := range g.Nodes {
+		if n.Fused != nil {
+			fused++
+		}
+	}
+	p, err := compile(g, compute.Options{Threads: threads}, "fuse", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Model[f32t, f32t]{prog: p, label: "fuse"}
+	if err := m.bindTypes(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	return m, fused
+}
+
+func fuseRand(r *rand.Rand, n int, s float32) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = (r.Float32()*2 - 1) * s
+	}
+	return v
+}
+
+// actTail returns the nodes of activation act applied to value x, ending
+// in value y, and the constants they need.
+func actTail(act, x, y string) ([]onnxbuild.Node, []onnxbuild.Tensor) {
+	nd := func(op string, in []string, out string, attrs ...onnxbuild.Attr) onnxbuild.Node {
+		return onnxbuild.Node{Name: out, Op: op, Inputs: in, Outputs: []string{out}, Attrs: attrs}
+	}
+	sc := func(name string, v float32) onnxbuild.Tensor { return onnxbuild.Scalar(name, v) }
+	switch act {
+	case "Clip":
+		return []onnxbuild.Node{nd("Clip", []string{x, "lo", "hi"}, y)}, []onnxbuild.Tensor{sc("lo", -0.25), sc("hi", 0.5)}
+	case "HardSigmoid":
+		return []onnxbuild.Node{nd("HardSigmoid", []string{x}, y, onnxbuild.AFloat("alpha", 0.3), onnxbuild.AFloat("beta", 0.4))}, nil
+	case "HardSwishDiv6":
+		return []onnxbuild.Node{
+				nd("Add", []string{x, "three"}, y+"_a"), nd("Clip", []string{y + "_a", "zero", "six"}, y+"_c"),
+				nd("Mul", []string{x, y + "_c"}, y+"_m"), nd("Div", []string{y + "_m", "six"}, y),
+			}, []onnxbuild.Tensor{
+				sc("three", 3), sc("zero", 0), sc("six", 6),
+			}
+	}
+	return []onnxbuild.Node{nd(act, []string{x}, y)}, nil
+}
+
+// fuseModel is a product of kind op (Conv, DepthwiseConv, Gemm, MatMul,
+// MatMulBias) followed by activation act ("" for none).
+func fuseModel(r *rand.Rand, op, act string) ([]byte, []int) {
+	g := onnxbuild.Graph{Name: "fuse"}
+	w := func(name string, shape ...int64) onnxbuild.Tensor {
+		n := 1
+		for _, d := range shape {
+			n *= int(d)
+		}
+		return onnxbuild.TensorOf(name, shape, fuseRand(r, n, 0.5))
+	}
+	var in []int
+	head := "p"
+	switch op {
+	case "Conv", "DepthwiseConv":
+		in = []int{1, 6, 9, 11}
+		grp, cin := int64(1), int64(6)
+		if op == "DepthwiseConv" {
+			grp, cin = 6, 1
+		}
+		g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 6, 9, 11)}
+		g.Outputs = []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 6, 9, 11)}
+		g.Initializers = []onnxbuild.Tensor{w("w", 6, cin, 3, 3), w("b", 6)}
+		g.Nodes = []onnxbuild.Node{{Name: "p", Op: "Conv", Inputs: []string{"x", "w", "b"}, Outputs: []string{"p"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AInts("pads", 1, 1, 1, 1), onnxbuild.AInt("group", grp)}}}
+	case "Gemm":
+		in = []int{5, 37}
+		g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 37)}
+		g.Outputs = []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 21)}
+		g.Initializers = []onnxbuild.Tensor{w("w", 37, 21), w("b", 21)}
+		g.Nodes = []onnxbuild.Node{{Name: "p", Op: "Gemm", Inputs: []string{"x", "w", "b"}, Outputs: []string{"p"}}}
+	case "MatMul", "MatMulBias":
+		in = []int{2, 7, 300}
+		g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 7, 300)}
+		g.Outputs = []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 7, 35)}
+		g.Initializers = []onnxbuild.Tensor{w("w", 300, 35), w("b", 1, 35)}
+		g.Nodes = []onnxbuild.Node{{Name: "m", Op: "MatMul", Inputs: []string{"x", "w"}, Outputs: []string{"m"}}}
+		head = "m"
+		if op == "MatMulBias" {
+			g.Nodes = append(g.Nodes, onnxbuild.Node{Name: "p", Op: "Add", Inputs: []string{"b", "m"}, Outputs: []string{"p"}})
+			head = "p"
+		}
+	}
+	if act == "" {
+		g.Nodes[len(g.Nodes)-1].Outputs = []string{"y"}
+		if len(g.Nodes) > 1 {
+			g.Nodes[1].Name = "y"
+		}
+	} else {
+		nodes, consts := actTail(act, head, "y")
+		g.Nodes = append(g.Nodes, nodes...)
+		g.Initializers = append(g.Initializers, consts...)
+	}
+	m := onnxbuild.Model{Opset: 17, Graph: g}
+	return m.Encode(), in
+}
+
+// TestFusedMatchesUnfused checks that every fusion gives the same bits
+// as the unfused ops, on one thread and two, with inputs that reach every
+// branch of the activations (negatives, beyond the clip bounds, NaN).
+func TestFusedMatchesUnfused(t *testing.T) {
+	acts := []string{"", "Relu", "Clip", "HardSigmoid", "HardSwish", "HardSwishDiv6", "Sigmoid", "Tanh"}
+	for _, op := range []string{"Conv", "DepthwiseConv", "Gemm", "MatMul", "MatMulBias"} {
+		for _, act := range acts {
+			for _, threads := range []int{1, 2} {
+				r := rand.New(rand.NewPCG(7, uint64(len(op)+len(act))))
+				onnx, shape := fuseModel(r, op, act)
+				fused, nf := loadFused(t, onnx, true, threads)
+				plain, _ := loadFused(t, onnx, false, threads)
+				wantFused := 0
+				if act != "" || op == "MatMulBias" {
+					wantFused = 1
+				}
+				if nf != wantFused {
+					t.Errorf("%s+%s: %d fused nodes, want %d", op, act, nf, wantFused)
+				}
+				n := 1
+				for _, d := range shape {
+					n *= d
+				}
+				x := fuseRand(r, n, 8)
+				x[0] = float32(math.NaN())
+				in := f32t{Shape: shape, Data: x}
+				var a, b f32t
+				if err := fused.InferOne(&in, &a); err != nil {
+					t.Fatal(err)
+				}
+				if err := plain.InferOne(&in, &b); err != nil {
+					t.Fatal(err)
+				}
+				for i := range a.Data {
+					if math.Float32bits(a.Data[i]) != math.Float32bits(b.Data[i]) && !(a.Data[i] != a.Data[i] && b.Data[i] != b.Data[i]) {
+						t.Fatalf("%s+%s threads=%d: element %d is %v fused, %v unfused", op, act, threads, i, a.Data[i], b.Data[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,59 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "golang.org/x/sys/cpu"
+
+//go:generate go run sgemm_kern_gen.go
+
+// The AVX2+FMA micro-kernels of sgemm_kern_amd64.s; see microKernel.
+
+//go:noescape
+func sgemmR6Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR5Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR4Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR3Q2(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR3Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR2Q3(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR2Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR1Q6(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR1Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+// hasAVX2FMA reports whether the assembly kernels can run here.
+var hasAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX
+
+// asmKernels returns the assembly micro-kernels.
+func asmKernels() [gemmMR]kernelRow {
+	return [gemmMR]kernelRow{
+		{q: 6, wide: sgemmR1Q6, one: sgemmR1Q1},
+		{q: 3, wide: sgemmR2Q3, one: sgemmR2Q1},
+		{q: 2, wide: sgemmR3Q2, one: sgemmR3Q1},
+		{q: 1, wide: sgemmR4Q1, one: sgemmR4Q1},
+		{q: 1, wide: sgemmR5Q1, one: sgemmR5Q1},
+		{q: 1, wide: sgemmR6Q1, one: sgemmR6Q1, direct: sgemmR6Q1D},
+	}
+}
+
+func init() {
+	if hasAVX2FMA {
+		microKernels, kernelName = asmKernels(), "avx2-fma"
+		return
+	}
+	microKernels, kernelName = goKernels(), "go"
+}

@@ -1,0 +1,92 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func sgemmR6Q1D(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
+//
+// sgemmR6Q1 (sgemm_kern_amd64.s) reading A where it lies: six rows lda
+// floats apart from a, step p of row i at a[i*lda+p], instead of a packed
+// micro-panel. Same FMAs in the same order, so the same bits.
+TEXT ·sgemmR6Q1D(SB), NOSPLIT, $0-64
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ lda+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ CX, CX
+	JEQ r6d_store
+r6d_loop:
+	VMOVUPS 0(DI), Y12
+	VMOVUPS 32(DI), Y13
+	VBROADCASTSS (SI), Y15
+	VFMADD231PS Y12, Y15, Y0
+	VFMADD231PS Y13, Y15, Y1
+	VBROADCASTSS (SI)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (SI)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y4
+	VFMADD231PS Y13, Y15, Y5
+	VBROADCASTSS (SI)(R9*1), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (SI)(R8*4), Y15
+	VFMADD231PS Y12, Y15, Y8
+	VFMADD231PS Y13, Y15, Y9
+	VBROADCASTSS (SI)(R10*1), Y15
+	VFMADD231PS Y12, Y15, Y10
+	VFMADD231PS Y13, Y15, Y11
+	ADDQ $4, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE r6d_loop
+r6d_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R8
+	MOVQ add+48(FP), AX
+	TESTQ AX, AX
+	JEQ r6d_put
+	VADDPS 0(DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS 0(DX)(R9*1), Y2, Y2
+	VADDPS 32(DX)(R9*1), Y3, Y3
+	VADDPS 0(DX)(R9*2), Y4, Y4
+	VADDPS 32(DX)(R9*2), Y5, Y5
+	VADDPS 0(DX)(R10*1), Y6, Y6
+	VADDPS 32(DX)(R10*1), Y7, Y7
+	VADDPS 0(DX)(R9*4), Y8, Y8
+	VADDPS 32(DX)(R9*4), Y9, Y9
+	VADDPS 0(DX)(R8*1), Y10, Y10
+	VADDPS 32(DX)(R8*1), Y11, Y11
+r6d_put:
+	VMOVUPS Y0, 0(DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, 0(DX)(R9*1)
+	VMOVUPS Y3, 32(DX)(R9*1)
+	VMOVUPS Y4, 0(DX)(R9*2)
+	VMOVUPS Y5, 32(DX)(R9*2)
+	VMOVUPS Y6, 0(DX)(R10*1)
+	VMOVUPS Y7, 32(DX)(R10*1)
+	VMOVUPS Y8, 0(DX)(R9*4)
+	VMOVUPS Y9, 32(DX)(R9*4)
+	VMOVUPS Y10, 0(DX)(R8*1)
+	VMOVUPS Y11, 32(DX)(R8*1)
+	VZEROUPPER
+	RET

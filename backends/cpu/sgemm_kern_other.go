@@ -1,0 +1,13 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// hasAVX2FMA is false: this build has no assembly kernels.
+const hasAVX2FMA = false
+
+// asmKernels returns the pure-Go kernels: this build has no others.
+func asmKernels() [gemmMR]kernelRow { return goKernels() }
+
+func init() {
+	microKernels, kernelName = goKernels(), "go"
+}

@@ -1,0 +1,180 @@
+package metal
+
+import "github.com/lintel-ml/lintel/payload"
+
+func init() {
+	register(buildConv, "Conv")
+	register(buildPool, "MaxPool", "AveragePool")
+}
+
+// window2 reads the 1-D or 2-D window attributes (strides, pads,
+// dilations) of a Conv or pool node as 2-D values; a 1-D window has height
+// 1. Only explicit padding is taken (auto_pad NOTSET or VALID).
+type window2 struct {
+	sh, sw, ph, pw, peh, pew, dh, dw int
+}
+
+func (c *buildCtx) window(spatial int) (window2, error) {
+	w := window2{sh: 1, sw: 1, dh: 1, dw: 1}
+	if spatial != 1 && spatial != 2 {
+		return w, c.unsupported("%d spatial dims; the kernels take 1 or 2", spatial)
+	}
+	ap, err := c.n.String("auto_pad", "NOTSET")
+	if err != nil {
+		return w, err
+	}
+	if ap != "NOTSET" && ap != "VALID" {
+		return w, c.unsupported("auto_pad %s", ap)
+	}
+	ones := make([]int64, spatial)
+	for i := range ones {
+		ones[i] = 1
+	}
+	s, err := c.n.Ints("strides", ones)
+	if err != nil {
+		return w, err
+	}
+	d, err := c.n.Ints("dilations", ones)
+	if err != nil {
+		return w, err
+	}
+	p, err := c.n.Ints("pads", make([]int64, 2*spatial))
+	if err != nil {
+		return w, err
+	}
+	if ap == "VALID" {
+		p = make([]int64, 2*spatial)
+	}
+	if len(s) != spatial || len(d) != spatial || len(p) != 2*spatial {
+		return w, c.invalid("strides %v, dilations %v, pads %v for %d spatial dims", s, d, p, spatial)
+	}
+	for i := range spatial {
+		if s[i] < 1 || d[i] < 1 || p[i] < 0 || p[i+spatial] < 0 {
+			return w, c.invalid("strides %v, dilations %v, pads %v", s, d, p)
+		}
+	}
+	if spatial == 1 {
+		w.sw, w.dw, w.pw, w.pew = int(s[0]), int(d[0]), int(p[0]), int(p[1])
+		return w, nil
+	}
+	w.sh, w.sw, w.dh, w.dw = int(s[0]), int(s[1]), int(d[0]), int(d[1])
+	w.ph, w.pw, w.peh, w.pew = int(p[0]), int(p[1]), int(p[2]), int(p[3])
+	return w, nil
+}
+
+// hw returns a 1-D or 2-D spatial shape as height and width.
+func hw(s []int) (int, int) {
+	if len(s) == 1 {
+		return 1, s[0]
+	}
+	return s[0], s[1]
+}
+
+func buildConv(c *buildCtx) error {
+	x, y, err := c.f32io()
+	if err != nil {
+		return err
+	}
+	w, err := c.input(1)
+	if err != nil {
+		return err
+	}
+	if err := c.want(w, payload.Float32); err != nil {
+		return err
+	}
+	if len(x.shape) < 3 || len(w.shape) != len(x.shape) || len(y.shape) != len(x.shape) {
+		return c.invalid("X %v, W %v, Y %v", x.shape, w.shape, y.shape)
+	}
+	win, err := c.window(len(x.shape) - 2)
+	if err != nil {
+		return err
+	}
+	group, err := c.n.Int("group", 1)
+	if err != nil {
+		return err
+	}
+	ch, m := x.shape[1], w.shape[0]
+	if group < 1 || ch%int(group) != 0 || m%int(group) != 0 || w.shape[1] != ch/int(group) || y.shape[1] != m {
+		return c.invalid("X %v, W %v, group %d", x.shape, w.shape, group)
+	}
+	h, wd := hw(x.shape[2:])
+	kh, kw := hw(w.shape[2:])
+	oh, ow := hw(y.shape[2:])
+	ca := convArgs{N: u32(y.numel()), C: u32(ch), H: u32(h), W: u32(wd), M: u32(m), OH: u32(oh), OW: u32(ow),
+		KH: u32(kh), KW: u32(kw), Group: uint32(group), SH: int32(win.sh), SW: int32(win.sw), PH: int32(win.ph),
+		PW: int32(win.pw), DH: int32(win.dh), DW: int32(win.dw)}
+	bias := w
+	if len(c.in) > 2 && c.in[2] != nil {
+		bias = c.in[2]
+		if err := c.want(bias, payload.Float32); err != nil {
+			return err
+		}
+		if bias.numel() != m {
+			return c.invalid("bias of %d elements for %d output channels", bias.numel(), m)
+		}
+		ca.HasBias = 1
+	}
+	if y.numel() == 0 {
+		return nil
+	}
+	c.emit1D(kConv2D, pack(nil, &ca), y.numel(), x, w, bias, y)
+	return nil
+}
+
+func buildPool(c *buildCtx) error {
+	x, y, err := c.f32io()
+	if err != nil {
+		return err
+	}
+	if err := c.only(1); err != nil {
+		return err
+	}
+	if len(x.shape) < 3 || len(y.shape) != len(x.shape) {
+		return c.invalid("X %v, Y %v", x.shape, y.shape)
+	}
+	win, err := c.window(len(x.shape) - 2)
+	if err != nil {
+		return err
+	}
+	ks, err := c.n.Ints("kernel_shape", nil)
+	if err != nil {
+		return err
+	}
+	if len(ks) != len(x.shape)-2 {
+		return c.invalid("kernel_shape %v for input %v", ks, x.shape)
+	}
+	if so, err := c.n.Int("storage_order", 0); err != nil {
+		return err
+	} else if so != 0 {
+		return c.unsupported("storage_order %d", so)
+	}
+	k := make([]int, len(ks))
+	for i, v := range ks {
+		if v < 1 {
+			return c.invalid("kernel_shape %v", ks)
+		}
+		k[i] = int(v)
+	}
+	h, wd := hw(x.shape[2:])
+	kh, kw := hw(k)
+	oh, ow := hw(y.shape[2:])
+	pa := poolArgs{N: u32(y.numel()), H: u32(h), W: u32(wd), OH: u32(oh), OW: u32(ow), KH: u32(kh), KW: u32(kw),
+		SH: int32(win.sh), SW: int32(win.sw), PH: int32(win.ph), PW: int32(win.pw), PEH: int32(win.peh), PEW: int32(win.pew),
+		DH: int32(win.dh), DW: int32(win.dw)}
+	if c.n.OpType == "MaxPool" {
+		pa.IsMax = 1
+	} else {
+		cip, err := c.n.Int("count_include_pad", 0)
+		if err != nil {
+			return err
+		}
+		if cip != 0 {
+			pa.IncludePad = 1
+		}
+	}
+	if y.numel() == 0 {
+		return nil
+	}
+	c.emit1D(kPool2D, pack(nil, &pa), y.numel(), x, y)
+	return nil
+}

@@ -1,0 +1,45 @@
+//go:build openblas
+
+package bench
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// matmulCase is an n×n input times a constant n×n weight: lintel's GEMM
+// as a user reaches it, with the weight packed at load.
+func matmulCase(n int) benchCase {
+	r := rng(uint64(n))
+	g := onnxbuild.Graph{
+		Name:         "matmul",
+		Inputs:       []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, int64(n), int64(n))},
+		Outputs:      []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, int64(n), int64(n))},
+		Initializers: []onnxbuild.Tensor{weight(r, "w", int64(n), int64(n))},
+		Nodes:        []onnxbuild.Node{node("MatMul", []string{"x", "w"}, "y")},
+	}
+	return benchCase{name: fmt.Sprintf("sgemm_n%d", n), onnx: encode(g), in: []int{n, n}, batch: n}
+}
+
+// TestVsOpenBLAS multiplies n×n matrices on one thread with lintel (a
+// MatMul model) and OpenBLAS's cblas_sgemm, interleaved, and prints
+// GFLOPS and their ratio as a Markdown table.
+func TestVsOpenBLAS(t *testing.T) {
+	blasOneThread()
+	rounds := envInt("BENCH_ROUNDS", 21)
+	var rows [][]string
+	for _, n := range []int{256, 512, 1024} {
+		c := matmulCase(n)
+		l := loadLintel(t, c, 1)
+		w := randn(rng(uint64(n)), n*n, 1/float32(sqrt(float64(n))))
+		out := make([]float32, n*n)
+		ts := interleave([]func(){func() { l.inferOne(t) }, func() { blasSgemm(n, l.in.Data, w, out) }}, rounds, 50*time.Millisecond)
+		gf := func(d time.Duration) float64 { return 2 * float64(n*n*n) / d.Seconds() / 1e9 }
+		rows = append(rows, []string{fmt.Sprint(n), fmt.Sprintf("%.1f", gf(ts[0])), fmt.Sprintf("%.1f", gf(ts[1])), fmt.Sprintf("%.0f%%", 100*gf(ts[0])/gf(ts[1]))})
+	}
+	t.Logf("lintel kernels: %s; %d rounds\n%s", kernelInfo(), rounds, table([]string{"n (one thread)", "lintel GFLOPS", "OpenBLAS GFLOPS", "lintel / OpenBLAS"}, rows))
+}

