@@ -18,10 +18,12 @@ NPM_STAMP   := $(NPM_DIR)/.installed-$(shell echo '$(NPM_PKGS)' | cksum | cut -d
 
 # Fuzzing: `make fuzz` runs each target for FUZZTIME.
 FUZZTIME    ?= 10m
+FUZZPARALLEL ?=
+FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy
+.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
 
 all: test
 
@@ -105,15 +107,29 @@ metal-check: $(METAL_STATICCHECK)
 $(METAL_STATICCHECK):
 	GOBIN=$(CURDIR)/.cache/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-## fuzz: longer local fuzz runs, FUZZTIME each (default 10m):
-##   make fuzz FUZZTIME=1h
-fuzz: fuzz-decode fuzz-infer-types fuzz-npy
+## fuzz: longer local fuzz runs, one target after the other, FUZZTIME
+## each (default 10m) on FUZZPARALLEL workers (default: one per core):
+##   make fuzz FUZZTIME=1h FUZZPARALLEL=1
+## Seed corpora live in each package's testdata/fuzz/<Target>; crashers
+## the fuzzer finds are written there too and must be fixed, then kept.
+fuzz: fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
 
+## fuzz-decode: the ONNX decoder (artifacts.FromBytes).
 fuzz-decode:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./artifacts
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./artifacts
 
+## fuzz-infer-types: graph validation, shape inference and the passes.
 fuzz-infer-types:
-	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzInferTypes$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./model
 
+## fuzz-load: decode, load and run mutated model files on the CPU backend.
+fuzz-load:
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./backends/cpu
+
+## fuzz-graph: load and run generated graphs of the CPU backend's ops.
+fuzz-graph:
+	$(GO) test -run '^$$' -fuzz '^FuzzGraph$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./backends/cpu
+
+## fuzz-npy: the .npy reader.
 fuzz-npy:
-	$(GO) test -run '^$$' -fuzz '^FuzzNpyDecode$$' -fuzztime $(FUZZTIME) ./internal/npy
+	$(GO) test -run '^$$' -fuzz '^FuzzNpyDecode$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./internal/npy

@@ -193,3 +193,48 @@ func TestFromFS(t *testing.T) {
 	_, err = FromBytes(externalModel(loc("models/w.bin")), "b.onnx")
 	wantErr(t, err, errInvalid, "WithExternalData", "b.onnx")
 }
+
+// TestExternalDataEscapesRefused shows that a model whose external data
+// points outside its folder is refused by every loader, even when the
+// file it names exists, while the same model pointing inside loads.
+func TestExternalDataEscapesRefused(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "model")
+	writeFile(t, filepath.Join(dir, "w.bin"), wBytes)
+	writeFile(t, filepath.Join(base, "outside.bin"), wBytes)
+	if err := os.Symlink(base, filepath.Join(dir, "up")); err != nil {
+		t.Fatal(err)
+	}
+	loaders := []struct {
+		name string
+		load func(m []byte) (*Artifact, error)
+	}{
+		{"Open", func(m []byte) (*Artifact, error) {
+			path := filepath.Join(dir, "m.onnx")
+			writeFile(t, path, m)
+			return Open(path)
+		}},
+		{"FromFS", func(m []byte) (*Artifact, error) {
+			writeFile(t, filepath.Join(dir, "m.onnx"), m)
+			return FromFS(os.DirFS(dir), "m.onnx")
+		}},
+		{"FromBytes", func(m []byte) (*Artifact, error) {
+			return FromBytes(m, "m.onnx", WithExternalData(os.DirFS(dir)))
+		}},
+	}
+	escapes := []string{"../outside.bin", "./../outside.bin", "sub/../../outside.bin", "up/outside.bin", filepath.Join(base, "outside.bin")}
+	for _, l := range loaders {
+		t.Run(l.name, func(t *testing.T) {
+			a, err := l.load(externalModel(loc("w.bin")))
+			if err != nil {
+				t.Fatalf("inside the folder: %v", err)
+			}
+			checkW(t, a)
+			for _, e := range escapes {
+				if _, err := l.load(externalModel(loc(e))); !errors.Is(err, errInvalid) {
+					t.Errorf("location %q: %v, want ErrInvalidArtifact", e, err)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -78,23 +79,26 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// TestFuzzSeeds writes the seed corpus when run with -update-fuzz-seeds.
+// TestFuzzSeeds checks that testdata/fuzz/FuzzDecode holds the current
+// seed models, and rewrites them when run with -update-fuzz-seeds.
 func TestFuzzSeeds(t *testing.T) {
 	dir := filepath.Join("testdata", "fuzz", "FuzzDecode")
-	if !*updateSeeds {
-		entries, err := os.ReadDir(dir)
-		if err != nil || len(entries) == 0 {
-			t.Errorf("no seed corpus in %s (run go test -run TestFuzzSeeds -update-fuzz-seeds): %v", dir, err)
+	if *updateSeeds {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
 		}
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
 	}
 	for name, data := range seedModels() {
-		body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
+		body := []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data))
+		path := filepath.Join(dir, name)
+		if *updateSeeds {
+			if err := os.WriteFile(path, body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, body) {
+			t.Errorf("seed %s is missing or stale (run go test ./artifacts -run TestFuzzSeeds -update-fuzz-seeds): %v", path, err)
 		}
 	}
 }

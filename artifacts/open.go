@@ -55,7 +55,8 @@ func Open(path string, opts ...Option) (*Artifact, error) {
 // FromBytes decodes an ONNX model held in data; label names it in errors.
 // The artifact aliases data: the caller must not modify it afterwards.
 // External data is read from the fs.FS given with WithExternalData, and
-// refused without one.
+// refused without one; locations may not leave that fs.FS, neither
+// through ".." nor through a symbolic link it reports (fs.ReadLinkFS).
 func FromBytes(data []byte, label string, opts ...Option) (*Artifact, error) {
 	o := collect(opts)
 	if int64(len(data)) > o.limits.MaxFileBytes {
@@ -63,7 +64,7 @@ func FromBytes(data []byte, label string, opts ...Option) (*Artifact, error) {
 	}
 	ext := &extResolver{limit: o.limits.MaxFileBytes}
 	if o.extFS != nil {
-		ext.open = o.extFS.Open
+		ext.open = func(name string) (fs.File, error) { return openConfined(o.extFS, ".", name) }
 	} else {
 		ext.refuse = "the model has external data: give FromBytes WithExternalData"
 	}
@@ -72,7 +73,9 @@ func FromBytes(data []byte, label string, opts ...Option) (*Artifact, error) {
 
 // FromFS reads and decodes the ONNX model file name in fsys, such as an
 // embed.FS. External data is resolved inside fsys, relative to the model's
-// folder, and may not leave that folder.
+// folder, and may not leave that folder: neither through "..", nor through
+// a symbolic link when fsys reports links (fs.ReadLinkFS, as os.DirFS
+// does).
 func FromFS(fsys fs.FS, name string, opts ...Option) (*Artifact, error) {
 	o := collect(opts)
 	if !fs.ValidPath(name) {
@@ -88,7 +91,7 @@ func FromFS(fsys fs.FS, name string, opts ...Option) (*Artifact, error) {
 	}
 	dir := path.Dir(name)
 	ext := &extResolver{limit: o.limits.MaxFileBytes}
-	ext.open = func(loc string) (fs.File, error) { return fsys.Open(path.Join(dir, loc)) }
+	ext.open = func(loc string) (fs.File, error) { return openConfined(fsys, dir, loc) }
 	return load(data, name, o, ext)
 }
 

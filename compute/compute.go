@@ -9,7 +9,10 @@ import (
 // produce payloads of type Out.
 //
 // The life cycle is LoadModel, Init, then any number of InferOne and
-// InferBatch calls, then Close. A model is not safe for concurrent use.
+// InferBatch calls, then Close. A model is not safe for concurrent use;
+// backends refuse a call that overlaps another on the same model with
+// ErrResourceUnavailable where they can detect it cheaply (the CPU
+// backend does), and otherwise leave it undefined.
 type ComputeModel[In, Out any] interface {
 	// Init prepares the model to run: it plans memory and warms what the
 	// backend needs. Inference before Init returns ErrNotInitialized.

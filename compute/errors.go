@@ -15,7 +15,8 @@ var (
 	// ErrExecutionFailed: the backend failed while running a model.
 	ErrExecutionFailed = errs.ExecutionFailed
 	// ErrResourceUnavailable: a device, library or memory the backend needs
-	// is not available.
+	// is not available, or the model is busy with a call made from another
+	// goroutine.
 	ErrResourceUnavailable = errs.ResourceUnavailable
 	// ErrNotInitialized: a model was used before Init.
 	ErrNotInitialized = errs.NotInitialized

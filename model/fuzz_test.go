@@ -1,8 +1,13 @@
 package model
 
 import (
+	"bytes"
 	"errors"
+	"flag"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -143,14 +148,29 @@ func copyEval(n *Node, opset int64, in []*Tensor, outTypes []payload.DType) ([]*
 	return nil, errs.New(errs.Unsupported, "copyEval: %s", n.OpType)
 }
 
-func FuzzInferTypes(f *testing.F) {
-	f.Add([]byte{})
-	f.Add([]byte{10, 1, 0, 3, 2, 3, 4, 1, 0, 1, 65, 2, 1, 1, 0, 1})
-	f.Add([]byte{3, 2, 1, 4, 1, 2, 3, 4, 1, 5, 2, 0, 7, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9})
-	f.Add([]byte("reshape-slice-concat-conv-pool-resize"))
-	f.Add([]byte{14, 0, 0, 4, 3, 3, 5, 5, 2, 0, 1, 2, 3, 92, 2, 0, 1, 1, 13, 7, 2, 2, 3, 0, 1})
+// fuzzGraphSeeds are byte strings that fuzzGraph turns into graphs using
+// most ops, shapes and attribute kinds.
+func fuzzGraphSeeds() [][]byte {
+	seeds := [][]byte{
+		{},
+		{10, 1, 0, 3, 2, 3, 4, 1, 0, 1, 65, 2, 1, 1, 0, 1},
+		{3, 2, 1, 4, 1, 2, 3, 4, 1, 5, 2, 0, 7, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9},
+		[]byte("reshape-slice-concat-conv-pool-resize"),
+		{14, 0, 0, 4, 3, 3, 5, 5, 2, 0, 1, 2, 3, 92, 2, 0, 1, 1, 13, 7, 2, 2, 3, 0, 1},
+	}
 	for i := 0; i < len(fuzzOps); i += 7 {
-		f.Add([]byte{byte(i), 1, 0, 2, 4, 4, 1, 0, 2, 3, byte(i), 2, 1, 1, 2, 0, byte(i % 5), 3, 1})
+		seeds = append(seeds, []byte{byte(i), 1, 0, 2, 4, 4, 1, 0, 2, 3, byte(i), 2, 1, 1, 2, 0, byte(i % 5), 3, 1})
+	}
+	return seeds
+}
+
+// FuzzInferTypes builds small graphs from fuzz bytes and runs graph
+// validation (Sort), shape inference and the optimizing passes on them:
+// each must either succeed with sane value types or return an error
+// wrapping InvalidArtifact, never panic.
+func FuzzInferTypes(f *testing.F) {
+	for _, s := range fuzzGraphSeeds() {
+		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := fuzzGraph(data)
@@ -181,4 +201,30 @@ func FuzzInferTypes(f *testing.F) {
 		check("FoldBatchNorm", FoldBatchNorm(g))
 		check("Optimize", Optimize(c, copyEval))
 	})
+}
+
+var updateSeeds = flag.Bool("update-fuzz-seeds", false, "rewrite the FuzzInferTypes seed corpus in testdata/fuzz/FuzzInferTypes")
+
+// TestFuzzSeeds checks that testdata/fuzz/FuzzInferTypes holds the seeds,
+// and rewrites them when run with -update-fuzz-seeds.
+func TestFuzzSeeds(t *testing.T) {
+	dir := filepath.Join("testdata", "fuzz", "FuzzInferTypes")
+	if *updateSeeds {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, data := range fuzzGraphSeeds() {
+		body := []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data))
+		path := filepath.Join(dir, fmt.Sprintf("seed%02d", i))
+		if *updateSeeds {
+			if err := os.WriteFile(path, body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, body) {
+			t.Errorf("seed %s is missing or stale (run go test ./model -run TestFuzzSeeds -update-fuzz-seeds): %v", path, err)
+		}
+	}
 }

@@ -44,6 +44,9 @@ func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
 	if c.opset <= 0 {
 		c.opset = 21
 	}
+	if err := checkArity(n, c.opset); err != nil {
+		return nil, err
+	}
 	op := n.OpType
 	var (
 		v   ValueInfo

@@ -1083,7 +1083,11 @@ func (c *inferCtx) outDim(w *windowAttrs, i, d int) (int, error) {
 	in := int64(d)
 	switch w.autoPad {
 	case "SAME_UPPER", "SAME_LOWER":
-		return int((in + s - 1) / s), nil
+		q := in / s // rounded up, without overflowing in+s-1
+		if in%s != 0 {
+			q++
+		}
+		return int(q), nil
 	case "VALID":
 		if in < eff {
 			return 0, c.errf("input size %d smaller than kernel extent %d", in, eff)
@@ -1103,7 +1107,7 @@ func (c *inferCtx) outDim(w *windowAttrs, i, d int) (int, error) {
 	if w.ceil && span%s != 0 {
 		out++
 		// The last window must start inside the input or left padding.
-		if (out-1)*s >= in+w.pads[i] {
+		if p, ok := mulDim(out-1, s); !ok || p >= in+w.pads[i] {
 			out--
 		}
 	}

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"sync/atomic"
+
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -14,13 +16,15 @@ const (
 )
 
 // Model is a model compiled for the CPU. It is not safe for concurrent
-// use.
+// use: a call made while another is running on the same model returns an
+// error wrapping compute.ErrResourceUnavailable.
 type Model[In, Out any] struct {
 	prog  *program
 	label string
 	x     *exec
 	state int
 	meta  compute.ModelMetadata
+	busy  atomic.Bool // held by the running call (guard.go)
 
 	view  inView[In]
 	write outWriter[Out]
@@ -28,9 +32,10 @@ type Model[In, Out any] struct {
 
 // Init prepares the model's run-time state. Calling it again is a no-op.
 func (m *Model[In, Out]) Init() error {
-	if m == nil {
-		return errs.New(errs.NotInitialized, "cpu: nil model")
+	if err := m.enter(); err != nil {
+		return err
 	}
+	defer m.leave()
 	switch m.state {
 	case stateClosed:
 		return errs.New(errs.Closed, "%s: Init after Close", m.label)
@@ -58,6 +63,10 @@ func (m *Model[In, Out]) ready() error {
 // InferOne runs the model on in and writes the result to out, setting its
 // shape and growing its data only when too small.
 func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if err := m.ready(); err != nil {
 		return err
 	}
@@ -77,6 +86,10 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 // InferBatch runs the model on every item of in; out[i] gets exactly what
 // InferOne(in.At(i), &out[i]) gives.
 func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if err := m.ready(); err != nil {
 		return err
 	}
@@ -102,11 +115,21 @@ func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 }
 
 // Drain returns at once: CPU inference is synchronous.
-func (m *Model[In, Out]) Drain() error { return m.ready() }
+func (m *Model[In, Out]) Drain() error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
+	return m.ready()
+}
 
 // Reset drops the buffers grown for past shapes; the next call plans them
 // again.
 func (m *Model[In, Out]) Reset() error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if err := m.ready(); err != nil {
 		return err
 	}
@@ -123,11 +146,17 @@ func (m *Model[In, Out]) Metadata() compute.ModelMetadata {
 }
 
 // Close releases the model's buffers. Later calls return
-// compute.ErrClosed; closing twice is not an error.
+// compute.ErrClosed; closing twice is not an error. Closing while a call
+// runs on another goroutine fails with compute.ErrResourceUnavailable and
+// leaves the model open.
 func (m *Model[In, Out]) Close() error {
 	if m == nil {
 		return nil
 	}
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if m.x != nil {
 		m.x.release()
 		m.x = nil

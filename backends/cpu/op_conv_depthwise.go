@@ -23,8 +23,16 @@ type dwPlan struct {
 }
 
 // dwFits reports whether dwPlan runs geometry g: at most two spatial
-// dims.
-func dwFits(g *geom) bool { return g.k[0] == 1 && g.in[0] == 1 && g.out[0] == 1 }
+// dims, strides up to 8 (the plan keeps one phase per stride step) and a
+// padded plane near the input's size (the plan copies it into a buffer),
+// so that hostile strides and pads cannot size its buffers.
+func dwFits(g *geom) bool {
+	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[1] > 8 || g.s[2] > 8 {
+		return false
+	}
+	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	return ph <= (4*g.in[1]*g.in[2]+4096)/max(pw, 1)
+}
 
 // prepare sizes the plan for g.
 func (p *dwPlan) prepare(g *geom) {
@@ -35,7 +43,7 @@ func (p *dwPlan) prepare(g *geom) {
 	total := 0
 	for r := range s {
 		p.phaseOff[r] = total
-		p.phaseW[r] = max(0, (pw-r+s-1)/s)
+		p.phaseW[r] = ceilDiv(max(0, pw-r), s)
 		total += p.rows * p.phaseW[r]
 	}
 	if len(p.pad) < total {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/lintel-ml/lintel/model"
@@ -175,11 +176,14 @@ func (a *spatialAttrs) window(n *model.Node, g *geom, x, kern []int, pool bool) 
 		if a.dilations != nil {
 			d = int(a.dilations[i])
 		}
+		if k < 1 || (k > 1 && d > maxGeom/(k-1)) {
+			return shapeErr(n, "kernel %v with dilations %v overflows", kern, a.dilations)
+		}
 		dk := (k-1)*d + 1
 		var pb, pe, o int
 		switch a.autoPad {
 		case padSameUpper, padSameLower:
-			o = (in + s - 1) / s
+			o = ceilDiv(in, s)
 			total := max(0, (o-1)*s+dk-in)
 			if a.autoPad == padSameUpper {
 				pb = total / 2
@@ -191,13 +195,16 @@ func (a *spatialAttrs) window(n *model.Node, g *geom, x, kern []int, pool bool) 
 			if a.autoPad == padNotSet && a.pads != nil {
 				pb, pe = int(a.pads[i]), int(a.pads[i+nd])
 			}
+			if pb > maxGeom || pe > maxGeom || in > maxGeom {
+				return shapeErr(n, "pads %v overflow", a.pads)
+			}
 			num := in + pb + pe - dk
 			if num < 0 {
 				return shapeErr(n, "kernel %v (dilated) exceeds padded input %v", kern, x)
 			}
 			if pool && a.ceil {
-				o = (num+s-1)/s + 1
-				if (o-1)*s >= in+pb {
+				o = ceilDiv(num, s) + 1
+				if o-1 >= ceilDiv(in+pb, s) { // (o-1)*s >= in+pb, without overflowing
 					o--
 				}
 			} else {
@@ -214,14 +221,28 @@ func (a *spatialAttrs) window(n *model.Node, g *geom, x, kern []int, pool bool) 
 // clamped to [0, out).
 func tapRange(off, s, in, out int) (lo, hi int) {
 	if off < 0 {
-		lo = (-off + s - 1) / s
+		lo = ceilDiv(-off, s)
 	}
 	if in-off > 0 {
-		hi = (in - off + s - 1) / s
+		hi = ceilDiv(in-off, s)
 	}
 	hi = min(hi, out)
 	lo = min(lo, hi)
 	return lo, hi
+}
+
+// maxGeom bounds the sizes, pads and dilated kernel extents of a window,
+// so that sums of a few of them cannot overflow.
+const maxGeom = math.MaxInt / 4
+
+// ceilDiv returns a/b rounded up for a >= 0 and b > 0, without the
+// overflow of (a+b-1)/b when b is huge.
+func ceilDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 {
+		q++
+	}
+	return q
 }
 
 // intsOf converts an int64 attribute list for building shapes.

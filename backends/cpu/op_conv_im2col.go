@@ -211,7 +211,7 @@ func im2colRow[E float32 | float64](g *geom, xc []E, kd, kh, kw int, row []E) {
 			src := xc[(id*IH+ih)*IW : (id*IH+ih+1)*IW]
 			clear(dst[:lo])
 			clear(dst[hi:])
-			if g.s[2] == 1 {
+			if g.s[2] == 1 && lo < hi { // an empty range may have no valid offset
 				copy(dst[lo:hi], src[lo+offW:hi+offW])
 			} else {
 				for ow := lo; ow < hi; ow++ {
@@ -251,7 +251,7 @@ func col2im[E float32 | float64](g *geom, col []E, channels int, y []E) {
 							}
 							src := row[(od*OH+oh)*OW : (od*OH+oh+1)*OW]
 							dst := yc[(id*IH+ih)*IW : (id*IH+ih+1)*IW]
-							if g.s[2] == 1 {
+							if g.s[2] == 1 && lo < hi { // an empty range may have no valid offset
 								d := dst[lo+offW : hi+offW]
 								for i, v := range src[lo:hi] {
 									d[i] += v
@@ -296,7 +296,7 @@ func depthwiseConv[E float32 | float64](g *geom, x, w []E, b E, y []E) {
 						wv := w[(kd*KH+kh)*KW+kw]
 						off := kw*g.d[2] - g.pb[2]
 						lo, hi := tapRange(off, g.s[2], IW, OW)
-						if g.s[2] == 1 {
+						if g.s[2] == 1 && lo < hi { // an empty range may have no valid offset
 							s := src[lo+off : hi+off]
 							d := dst[lo:hi]
 							for i, v := range s {

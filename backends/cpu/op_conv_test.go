@@ -45,6 +45,9 @@ func (c convCase) String() string {
 func convCases() []convCase {
 	return []convCase{
 		{xs: []int{1, 1, 7}, ws: []int{1, 1, 3}},
+		// Leading pads wider than the output: some taps touch no input.
+		{xs: []int{1, 1, 1}, ws: []int{1, 1, 3}, pads: []int64{2, 0}},
+		{xs: []int{1, 2, 1, 1}, ws: []int{2, 1, 3, 3}, group: 2, pads: []int64{2, 2, 0, 0}, bias: true},
 		{xs: []int{2, 3, 17}, ws: []int{4, 3, 5}, strides: []int64{2}, pads: []int64{1, 3}, bias: true},
 		{xs: []int{1, 4, 20}, ws: []int{6, 2, 3}, group: 2, dils: []int64{3}, autoPad: "SAME_UPPER"},
 		{xs: []int{1, 3, 9}, ws: []int{3, 1, 4}, group: 3, strides: []int64{2}, autoPad: "SAME_LOWER", bias: true},

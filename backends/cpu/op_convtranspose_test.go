@@ -91,6 +91,8 @@ func refConvTranspose(x []float32, xs []int, w []float32, ws []int, b []float32,
 func TestConvTransposeAgainstReference(t *testing.T) {
 	cases := []convTCase{
 		{xs: []int{1, 2, 5}, ws: []int{2, 3, 3}, strides: []int64{2}},
+		// Pads that crop taps away entirely.
+		{xs: []int{1, 1, 1}, ws: []int{1, 1, 3}, pads: []int64{2, 0}},
 		{xs: []int{2, 4, 6}, ws: []int{4, 1, 4}, group: 2, strides: []int64{3}, pads: []int64{1, 2}, outPad: []int64{1}, bias: true},
 		{xs: []int{1, 3, 7}, ws: []int{3, 2, 3}, dils: []int64{2}, autoPad: "SAME_UPPER", strides: []int64{2}},
 		{xs: []int{1, 3, 7}, ws: []int{3, 2, 4}, autoPad: "SAME_LOWER", strides: []int64{2}, bias: true},

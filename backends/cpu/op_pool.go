@@ -133,7 +133,7 @@ func padCount(start, k, d, limit int) int {
 	if limit <= start {
 		return 0
 	}
-	return min(k, (limit-start+d-1)/d)
+	return min(k, ceilDiv(limit-start, d))
 }
 
 // poolRun pools every plane; lowest is the element type's most negative

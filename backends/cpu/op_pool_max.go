@@ -62,7 +62,7 @@ func maxPoolRow[E float32 | float64](dst []E, rows [][]E, s, k, pb int, lowest E
 		w = len(rows[0])
 	}
 	// Outputs [lo, hi) have their whole window inside the row.
-	lo := min((pb+s-1)/s, len(dst))
+	lo := min(ceilDiv(pb, s), len(dst))
 	hi := lo
 	if w-k+pb >= 0 {
 		hi = max(lo, min(len(dst), (w-k+pb)/s+1))

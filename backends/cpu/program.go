@@ -156,6 +156,9 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 		st.k = k
 		if a, ok := k.(aliaser); ok {
 			st.aliasOf = a.aliasInput()
+			if st.aliasOf >= len(st.in) || st.in[st.aliasOf] < 0 {
+				return nil, errs.New(errs.InvalidArtifact, "node %q (%s): input %d is missing", n.Label(), n.OpType, st.aliasOf)
+			}
 		}
 		for oi, name := range n.Outputs {
 			if name == "" {
