@@ -48,8 +48,10 @@ func TestBenchJSON(t *testing.T) {
 			t.Errorf("implausible result %+v", x)
 		}
 		// The CPU backend allocates nothing per call in steady state
-		// (ADR 4), payload.Multi outputs included.
-		if x.AllocsPerCall != 0 {
+		// (ADR 4), payload.Multi outputs included. The count is the
+		// process's, so other goroutines (the runtime, parallel tests)
+		// can add a fraction; a whole allocation per call is a failure.
+		if x.AllocsPerCall >= 1 {
 			t.Errorf("batch %d: %g allocations per call", x.Batch, x.AllocsPerCall)
 		}
 	}
