@@ -60,10 +60,12 @@ func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
 	}
 }
 
-// gemmWorker is one part's scratch.
+// gemmWorker is one part's scratch, padded so that two threads' edge
+// tiles never share a cache line.
 type gemmWorker struct {
 	a   []float32 // a packed gemmMC×gemmKC block of A
 	tmp [gemmMR * gemmNR]float32
+	_   [cacheLine]byte
 }
 
 // gemmCtx runs packed SGEMMs for the kernels of one model: its scratch is
