@@ -48,6 +48,18 @@ type gemmEpilogue struct {
 
 // applyRows applies e to rows [i0, i1) and columns [c0, c1) of C.
 func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
+	if e.act.act == actRelu && (e.bias == nil) != (e.rowBias == nil) {
+		// The common bias then Relu, in one pass over each row.
+		for i := i0; i < i1; i++ {
+			row := c[i*ldc+c0 : i*ldc+c1]
+			if e.bias != nil {
+				addVecRelu32(row, e.bias[c0:c1])
+			} else {
+				addConstRelu32(row, e.rowBias[i])
+			}
+		}
+		return
+	}
 	for i := i0; i < i1; i++ {
 		row := c[i*ldc+c0 : i*ldc+c1]
 		if e.bias != nil {
