@@ -76,6 +76,7 @@ func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
 // tiles never share a cache line.
 type gemmWorker struct {
 	a   []float32 // a packed gemmMC×gemmKC block of A
+	acc []float32 // rowBlocks' per-block sums, grown when too small
 	tmp [gemmMR * gemmNR]float32
 	_   [cacheLine]byte
 }
@@ -243,6 +244,10 @@ func (g *gemmCtx) runPart(part int) {
 		for i := range m {
 			scaleRow(cl.c[i*cl.ldc+c0:i*cl.ldc+c1], cl.beta)
 		}
+	}
+	if g.useRowBlocks(j0, j1) {
+		g.rowBlocks(w, bp, j0, j1)
+		return
 	}
 	for p0 := 0; p0 < k; p0 += gemmKC {
 		kcb := min(gemmKC, k-p0)
