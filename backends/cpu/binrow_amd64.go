@@ -30,3 +30,12 @@ func arithRow32(op binOp, d, a, b []float32, sa, sb int) bool {
 	arithRow(op, d[m:], a[m:], b, 1, 0)
 	return true
 }
+
+// mulConst32 sets d[i] *= c, in AVX where the CPU has it.
+func mulConst32(d []float32, c float32) {
+	if n := avxSplit(d); n > 0 {
+		addMulScalarAVX(true, &d[0], &d[0], n, c)
+		d = d[n:]
+	}
+	mulConstGo(d, c)
+}

@@ -134,3 +134,30 @@ func norm32(d, x, s, b []float32, mu, den float32) {
 	}
 	normGo(d, x, s, b, mu, den)
 }
+
+//go:noescape
+func addVecReluAVX(d, b *float32, n int)
+
+//go:noescape
+func addConstReluAVX(d *float32, n int, c float32)
+
+// addVecRelu32 is addVec32 then actRelu32, in one pass.
+func addVecRelu32(d, b []float32) {
+	b = b[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		addVecReluAVX(&d[0], &b[0], n)
+		d, b = d[n:], b[n:]
+	}
+	addVecGo(d, b)
+	actReluGo(d)
+}
+
+// addConstRelu32 is addConst32 then actRelu32, in one pass.
+func addConstRelu32(d []float32, c float32) {
+	if n := avxSplit(d); n > 0 {
+		addConstReluAVX(&d[0], n, c)
+		d = d[n:]
+	}
+	addConstGo(d, c)
+	actReluGo(d)
+}

@@ -256,3 +256,54 @@ norm_loop:
 norm_done:
 	VZEROUPPER
 	RET
+
+// func addVecReluAVX(d, b *float32, n int)
+//
+// d[i] = relu(d[i] + b[i]) for i < n, n a multiple of 8: addVecAVX then
+// actReluAVX in one pass.
+TEXT ·addVecReluAVX(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ addvr_done
+	VXORPS Y2, Y2, Y2
+
+addvr_loop:
+	VMOVUPS (DI), Y0
+	VADDPS (SI), Y0, Y0
+	VMAXPS Y2, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNE addvr_loop
+
+addvr_done:
+	VZEROUPPER
+	RET
+
+// func addConstReluAVX(d *float32, n int, c float32)
+//
+// d[i] = relu(d[i] + c) for i < n, n a multiple of 8: addConstAVX then
+// actReluAVX in one pass.
+TEXT ·addConstReluAVX(SB), NOSPLIT, $0-20
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y1
+	SHRQ $3, CX
+	JEQ addcr_done
+	VXORPS Y2, Y2, Y2
+
+addcr_loop:
+	VMOVUPS (DI), Y0
+	VADDPS Y1, Y0, Y0
+	VMAXPS Y2, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	DECQ CX
+	JNE addcr_loop
+
+addcr_done:
+	VZEROUPPER
+	RET

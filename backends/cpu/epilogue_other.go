@@ -13,6 +13,16 @@ func actHardSwishDiv6F32(d []float32)            { actHardSwishDiv6Go(d) }
 func addVec32(d, b []float32)           { addVecGo(d, b) }
 func addConst32(d []float32, c float32) { addConstGo(d, c) }
 
+func addVecRelu32(d, b []float32) {
+	addVecGo(d, b)
+	actReluGo(d)
+}
+
+func addConstRelu32(d []float32, c float32) {
+	addConstGo(d, c)
+	actReluGo(d)
+}
+
 func sum32(x []float32) float64 { return sumGo(x) }
 
 func norm32(d, x, s, b []float32, mu, den float32) { normGo(d, x, s, b, mu, den) }

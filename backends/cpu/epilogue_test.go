@@ -32,6 +32,9 @@ func TestActivationsMatchGo(t *testing.T) {
 		{"HardSwishDiv6", actHardSwishDiv6F32, actHardSwishDiv6Go},
 		{"AddConst", func(d []float32) { addConst32(d, 0.75) }, func(d []float32) { addConstGo(d, 0.75) }},
 		{"AddVec", func(d []float32) { addVec32(d, addend[:len(d)]) }, func(d []float32) { addVecGo(d, addend[:len(d)]) }},
+		{"MulConst", func(d []float32) { mulConst32(d, 0.3) }, func(d []float32) { scaleRow(d, 0.3) }},
+		{"AddConstRelu", func(d []float32) { addConstRelu32(d, -0.75) }, func(d []float32) { addConstGo(d, -0.75); actReluGo(d) }},
+		{"AddVecRelu", func(d []float32) { addVecRelu32(d, addend[:len(d)]) }, func(d []float32) { addVecGo(d, addend[:len(d)]); actReluGo(d) }},
 	}
 	specials := []float32{float32(math.NaN()), 0, negZero, float32(math.Inf(1)), float32(math.Inf(-1)), 3, -3, 6, -6, 0.5, -0.25, 1, -1, 2.5}
 	r := rand.New(rand.NewPCG(3, 4))

@@ -16,3 +16,19 @@ func maxPool2x2S2(dst, r0, r1 []float32, lowest float32) int {
 	maxPool2x2S2AVX(&dst[0], n, &r0[0], &r1[0], lowest)
 	return n
 }
+
+//go:noescape
+func maxPool2x2S2RowsAVX(dst *float32, n, rows int, x *float32, iw int, lowest float32)
+
+// maxPool2x2S2Rows sets rows output rows of n floats, dst[r*n:(r+1)*n],
+// to maxPool2x2 at stride 2 of input rows 2r and 2r+1 of x (iw floats
+// each, iw >= 2n), in one AVX call. It reports false, computing nothing,
+// when the CPU lacks AVX or n is not a multiple of 8.
+func maxPool2x2S2Rows(dst, x []float32, n, rows, iw int, lowest float32) bool {
+	if !hasAVX || n%8 != 0 || n == 0 || rows == 0 || iw < 2*n {
+		return false
+	}
+	_, _ = dst[rows*n-1], x[(2*rows-1)*iw+2*n-1]
+	maxPool2x2S2RowsAVX(&dst[0], n, rows, &x[0], iw, lowest)
+	return true
+}

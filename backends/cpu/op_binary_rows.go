@@ -271,3 +271,10 @@ func isFloatVal[E ewNum](_ E) bool {
 	h := 0.5
 	return float64(E(h)) == 0.5
 }
+
+// mulConstGo sets d[i] *= c.
+func mulConstGo(d []float32, c float32) {
+	for i := range d {
+		d[i] *= c
+	}
+}

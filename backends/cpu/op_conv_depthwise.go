@@ -73,7 +73,7 @@ func grow(s []int, n int) []int {
 }
 
 // conv convolves plane x with the taps w into y, from bias b, then
-// applies ep (nil: none) row by row.
+// applies ep's activation (nil: none) to the plane.
 func (p *dwPlan) conv(g *geom, x, w []float32, b float32, y []float32, ep *gemmEpilogue) {
 	s := g.s[2]
 	IH, IW := g.in[1], g.in[2]
@@ -106,11 +106,12 @@ func (p *dwPlan) conv(g *geom, x, w []float32, b float32, y []float32, ep *gemmE
 		for t, o := range p.off0 {
 			p.offs[t] = o + oh*p.step[t]
 		}
-		dst := y[oh*OW : (oh+1)*OW]
-		dwRowTrusted(dst, pad, p.offs, w, b)
-		if ep != nil {
-			ep.act.apply(dst)
-		}
+		dwRowTrusted(y[oh*OW:(oh+1)*OW], pad, p.offs, w, b)
+	}
+	if ep != nil {
+		// The activation is elementwise: one call over the plane keeps
+		// short rows in the vector loop.
+		ep.act.apply(y[:OH*OW])
 	}
 }
 

@@ -22,6 +22,9 @@ func maxPoolRun[E float32 | float64](k *poolKernel, x, y []E, lowest E) {
 		OD == 1 && ID == 1 && 2*OH <= IH && 2*OW <= IW {
 		// The common 2×2 stride-2 window inside the input: two rows per
 		// output row.
+		if maxPool2x2Rows(k.planes, x, y, inSz, outSz, OH, OW, IH, IW, lowest) {
+			return
+		}
 		for p := range k.planes {
 			xp := x[p*inSz : (p+1)*inSz]
 			yp := y[p*outSz : (p+1)*outSz]
@@ -50,6 +53,27 @@ func maxPoolRun[E float32 | float64](k *poolKernel, x, y []E, lowest E) {
 			}
 		}
 	}
+}
+
+// maxPool2x2Rows runs the 2×2 stride-2 pooling of planes planes in
+// whole-row assembly calls: one call for all planes when each plane's
+// rows pair up exactly (IH == 2*OH), else one per plane. It reports false,
+// computing nothing, where that kernel does not apply (float64, no AVX,
+// OW not a multiple of 8).
+func maxPool2x2Rows[E float32 | float64](planes int, x, y []E, inSz, outSz, OH, OW, IH, IW int, lowest E) bool {
+	if unsafe.Sizeof(lowest) != 4 {
+		return false
+	}
+	xf, yf, lo := f32s(x), f32s(y), float32(lowest)
+	if IH == 2*OH {
+		return maxPool2x2S2Rows(yf, xf, OW, planes*OH, IW, lo)
+	}
+	for p := range planes {
+		if !maxPool2x2S2Rows(yf[p*outSz:(p+1)*outSz], xf[p*inSz:(p+1)*inSz], OW, OH, IW, lo) {
+			return false
+		}
+	}
+	return true
 }
 
 // maxPoolRow sets dst[ow] to the maximum, from lowest, of the taps

@@ -131,7 +131,8 @@ func softmaxRow32(d, x []float32) bool {
 		return false
 	}
 	s := expSub32(d, x, m)
-	scaleRow(d, 1/s)
+	// s >= 1 (the maximum's term is 1), so this is scaleRow(d, 1/s).
+	mulConst32(d, 1/s)
 	return true
 }
 

@@ -1,18 +1,54 @@
 package cpu
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
 // poolTask is work split into parts; part 0 runs on the caller.
 type poolTask interface {
 	runPart(part int)
 }
 
+// poolSpin is how long a helper waits for the next task, and the caller
+// for its helpers, by polling before parking. A model's kernels follow
+// one another within microseconds, and waking a parked goroutine costs
+// several, so a short poll hands work over faster; parking afterwards
+// keeps an idle model off the CPU.
+const poolSpin = 50 * time.Microsecond
+
+// cacheLine pads per-helper state so that helpers polling their own
+// words do not share a cache line.
+const cacheLine = 64
+
+// poolHelper is one helper goroutine's mailbox.
+type poolHelper struct {
+	// seq counts the tasks posted to this helper; the helper runs one
+	// each time it changes.
+	seq atomic.Uint32
+	// parked is set by the helper before it blocks on wake; the poster
+	// that clears it sends on wake.
+	parked atomic.Bool
+	wake   chan struct{}
+	_      [cacheLine]byte
+}
+
 // workerPool is a model's persistent helper goroutines: run hands parts
 // 1..parts-1 of a task to them and runs part 0 itself. Nothing is started
 // or allocated per call. A nil pool is one thread.
 type workerPool struct {
-	work []chan poolTask
-	wg   sync.WaitGroup
+	helpers []poolHelper
+	task    poolTask
+	closed  atomic.Bool
+	_       [cacheLine]byte
+	// pending counts the helper parts of the current task not yet done.
+	pending atomic.Int32
+	// waiting is set by the caller before it blocks on done; the helper
+	// that finishes last and clears it sends on done.
+	waiting atomic.Bool
+	done    chan struct{}
 	// failed holds a helper's panic, re-raised on the caller by run.
 	failed any
 	mu     sync.Mutex
@@ -23,15 +59,10 @@ func newWorkerPool(threads int) *workerPool {
 	if threads <= 1 {
 		return nil
 	}
-	p := &workerPool{work: make([]chan poolTask, threads-1)}
-	for i := range p.work {
-		ch := make(chan poolTask)
-		p.work[i] = ch
-		go func(part int) {
-			for t := range ch {
-				p.runHelper(t, part)
-			}
-		}(i + 1)
+	p := &workerPool{helpers: make([]poolHelper, threads-1), done: make(chan struct{}, 1)}
+	for i := range p.helpers {
+		p.helpers[i].wake = make(chan struct{}, 1)
+		go p.helperLoop(i)
 	}
 	return p
 }
@@ -41,22 +72,41 @@ func (p *workerPool) size() int {
 	if p == nil {
 		return 1
 	}
-	return len(p.work) + 1
+	return len(p.helpers) + 1
 }
 
 // run runs parts [0, parts) of t, parts <= size, and waits for all.
 func (p *workerPool) run(t poolTask, parts int) {
-	p.wg.Add(parts - 1)
+	p.task = t
+	p.pending.Store(int32(parts - 1))
 	for i := 1; i < parts; i++ {
-		p.work[i-1] <- t
+		p.post(&p.helpers[i-1])
 	}
 	defer p.wait()
 	t.runPart(0)
 }
 
-// wait waits for the helpers and re-raises a helper's panic.
+// post hands the current task to h, waking it when it is parked.
+func (p *workerPool) post(h *poolHelper) {
+	h.seq.Add(1)
+	if h.parked.CompareAndSwap(true, false) {
+		h.wake <- struct{}{}
+	}
+}
+
+// wait waits for the helpers, polling briefly before parking, and
+// re-raises a helper's panic.
 func (p *workerPool) wait() {
-	p.wg.Wait()
+	if !spinUntil(func() bool { return p.pending.Load() == 0 }) {
+		p.waiting.Store(true)
+		if p.pending.Load() != 0 {
+			<-p.done
+		} else if !p.waiting.CompareAndSwap(true, false) {
+			// The last helper saw waiting and is sending.
+			<-p.done
+		}
+	}
+	p.task = nil
 	if p.failed != nil {
 		v := p.failed
 		p.failed = nil
@@ -64,9 +114,57 @@ func (p *workerPool) wait() {
 	}
 }
 
+// finish records that one helper part is done, waking a parked caller
+// after the last.
+func (p *workerPool) finish() {
+	if p.pending.Add(-1) == 0 && p.waiting.CompareAndSwap(true, false) {
+		p.done <- struct{}{}
+	}
+}
+
+// helperLoop runs helper i's parts (part i+1) until the pool closes.
+func (p *workerPool) helperLoop(i int) {
+	h := &p.helpers[i]
+	var last uint32
+	for {
+		if !spinUntil(func() bool { return h.seq.Load() != last }) {
+			h.parked.Store(true)
+			if h.seq.Load() == last {
+				<-h.wake
+			} else if !h.parked.CompareAndSwap(true, false) {
+				// A poster saw parked and is sending.
+				<-h.wake
+			}
+		}
+		last = h.seq.Load()
+		if p.closed.Load() {
+			return
+		}
+		p.runHelper(p.task, i+1)
+	}
+}
+
+// spinUntil polls cond for up to poolSpin and reports whether it held.
+func spinUntil(cond func() bool) bool {
+	var start time.Time
+	for n := 0; ; n++ {
+		if cond() {
+			return true
+		}
+		if n&63 == 63 {
+			if start.IsZero() {
+				start = time.Now()
+			} else if time.Since(start) > poolSpin {
+				return false
+			}
+			runtime.Gosched()
+		}
+	}
+}
+
 // runHelper runs one part on a helper, keeping a panic for run.
 func (p *workerPool) runHelper(t poolTask, part int) {
-	defer p.wg.Done()
+	defer p.finish()
 	defer func() {
 		if v := recover(); v != nil {
 			p.mu.Lock()
@@ -82,8 +180,8 @@ func (p *workerPool) close() {
 	if p == nil {
 		return
 	}
-	for _, ch := range p.work {
-		close(ch)
+	p.closed.Store(true)
+	for i := range p.helpers {
+		p.post(&p.helpers[i])
 	}
-	p.work = nil
 }

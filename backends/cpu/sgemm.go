@@ -48,6 +48,18 @@ type gemmEpilogue struct {
 
 // applyRows applies e to rows [i0, i1) and columns [c0, c1) of C.
 func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
+	if e.act.act == actRelu && (e.bias == nil) != (e.rowBias == nil) {
+		// The common bias then Relu, in one pass over each row.
+		for i := i0; i < i1; i++ {
+			row := c[i*ldc+c0 : i*ldc+c1]
+			if e.bias != nil {
+				addVecRelu32(row, e.bias[c0:c1])
+			} else {
+				addConstRelu32(row, e.rowBias[i])
+			}
+		}
+		return
+	}
 	for i := i0; i < i1; i++ {
 		row := c[i*ldc+c0 : i*ldc+c1]
 		if e.bias != nil {
@@ -60,10 +72,13 @@ func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
 	}
 }
 
-// gemmWorker is one part's scratch.
+// gemmWorker is one part's scratch, padded so that two threads' edge
+// tiles never share a cache line.
 type gemmWorker struct {
 	a   []float32 // a packed gemmMC×gemmKC block of A
+	acc []float32 // rowBlocks' per-block sums, grown when too small
 	tmp [gemmMR * gemmNR]float32
+	_   [cacheLine]byte
 }
 
 // gemmCtx runs packed SGEMMs for the kernels of one model: its scratch is
@@ -229,6 +244,10 @@ func (g *gemmCtx) runPart(part int) {
 		for i := range m {
 			scaleRow(cl.c[i*cl.ldc+c0:i*cl.ldc+c1], cl.beta)
 		}
+	}
+	if g.useRowBlocks(j0, j1) {
+		g.rowBlocks(w, bp, j0, j1)
+		return
 	}
 	for p0 := 0; p0 < k; p0 += gemmKC {
 		kcb := min(gemmKC, k-p0)

@@ -208,7 +208,7 @@ func TestPackedSgemmRowsAndThreads(t *testing.T) {
 	r := nnRng(13)
 	p3 := newWorkerPool(3)
 	defer p3.close()
-	for _, mnk := range [][3]int{{64, 512, 784}, {7, 100, 300}, {13, 33, 600}} {
+	for _, mnk := range [][3]int{{64, 512, 784}, {7, 100, 300}, {13, 33, 600}, {5, 10, 2048}, {3, 70, 1100}, {2, 20, 1024}} {
 		m, n, k := mnk[0], mnk[1], mnk[2]
 		a, b := nnRand(r, m*k), nnRand(r, k*n)
 		pb := prepackB(b, n, false, k, n)

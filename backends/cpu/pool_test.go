@@ -1,0 +1,92 @@
+package cpu
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// countTask counts the runs of each part, and panics in part panicAt.
+type countTask struct {
+	runs    [4]atomic.Int32
+	panicAt int
+}
+
+func (c *countTask) runPart(part int) {
+	c.runs[part].Add(1)
+	if part == c.panicAt {
+		panic("part failed")
+	}
+}
+
+// TestWorkerPool runs tasks back to back and after idle gaps long enough
+// for the helpers to park, and checks every part ran once per call.
+func TestWorkerPool(t *testing.T) {
+	tests := []struct {
+		name    string
+		threads int
+		parts   int
+		gap     time.Duration
+	}{
+		{"two threads back to back", 2, 2, 0},
+		{"two threads parked", 2, 2, 3 * poolSpin},
+		{"four threads three parts", 4, 3, 0},
+		{"four threads parked", 4, 4, 3 * poolSpin},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newWorkerPool(tc.threads)
+			defer p.close()
+			if got := p.size(); got != tc.threads {
+				t.Fatalf("size = %d, want %d", got, tc.threads)
+			}
+			task := &countTask{panicAt: -1}
+			const calls = 200
+			for range calls {
+				p.run(task, tc.parts)
+				if tc.gap > 0 {
+					time.Sleep(tc.gap)
+				}
+			}
+			for part := range 4 {
+				want := int32(0)
+				if part < tc.parts {
+					want = calls
+				}
+				if got := task.runs[part].Load(); got != want {
+					t.Errorf("part %d ran %d times, want %d", part, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestWorkerPoolPanic checks that a helper's panic is raised on the
+// caller and that the pool still works afterwards.
+func TestWorkerPoolPanic(t *testing.T) {
+	p := newWorkerPool(2)
+	defer p.close()
+	func() {
+		defer func() {
+			if v := recover(); v != "part failed" {
+				t.Errorf("recovered %v, want the helper's panic", v)
+			}
+		}()
+		p.run(&countTask{panicAt: 1}, 2)
+	}()
+	task := &countTask{panicAt: -1}
+	p.run(task, 2)
+	if task.runs[1].Load() != 1 {
+		t.Errorf("helper part did not run after a panic")
+	}
+}
+
+// TestWorkerPoolAllocs checks that a call allocates nothing.
+func TestWorkerPoolAllocs(t *testing.T) {
+	p := newWorkerPool(2)
+	defer p.close()
+	task := &countTask{panicAt: -1}
+	if n := testing.AllocsPerRun(100, func() { p.run(task, 2) }); n != 0 {
+		t.Errorf("run allocates %v times per call, want 0", n)
+	}
+}
