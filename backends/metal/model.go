@@ -1,6 +1,7 @@
 package metal
 
 import (
+	"github.com/lintel-ml/lintel/backends/internal/meta"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -336,39 +337,7 @@ func metadata(orig, g *model.Graph) compute.ModelMetadata {
 		PreferredOutput: memclass.Host,
 		AcceptedInput:   memclass.HostAccessible,
 	}
-	md.Inputs, md.MaxInputBytes = infos(orig.Inputs, nil)
-	md.Outputs, md.MaxOutputBytes = infos(g.Outputs, g.Values)
+	md.Inputs, md.MaxInputBytes = meta.Tensors(orig.Inputs, nil)
+	md.Outputs, md.MaxOutputBytes = meta.Tensors(g.Outputs, g.Values)
 	return md
-}
-
-func infos(vs []model.ValueInfo, known map[string]*model.ValueInfo) ([]compute.TensorInfo, int64) {
-	out := make([]compute.TensorInfo, len(vs))
-	var total int64
-	for i, v := range vs {
-		if k := known[v.Name]; k != nil {
-			v = *k
-		}
-		ti := compute.TensorInfo{Name: v.Name, DType: v.DType}
-		if v.RankKnown {
-			ti.Shape = append([]int{}, v.Shape...)
-		}
-		out[i] = ti
-		n := int64(1)
-		if !v.RankKnown {
-			n = -1
-		}
-		for _, d := range ti.Shape {
-			if d < 0 {
-				n = -1
-				break
-			}
-			n *= int64(d)
-		}
-		if n < 0 || total < 0 {
-			total = -1
-			continue
-		}
-		total += n * int64(v.DType.Size())
-	}
-	return out, total
 }
