@@ -269,14 +269,15 @@ type GatherArgs struct {
 	N, AxisLen, Inner, NIdx, Idx64, Pad0, Pad1, Pad2 uint32
 }
 
-// ConvArgs describes a 2-D convolution of x [N, C, H, W] with w [M,
-// C/Group, KH, KW] into y [N, M, OH, OW]: strides SH, SW, begin pads PH,
-// PW, dilations DH, DW. conv2d_f32 computes y directly (buffers x, w,
-// bias, y; bias read when HasBias). im2col_f32 takes the same struct and
-// writes col [N][Group][K][OH*OW] with K = (C/Group)*KH*KW: for item n,
-// group g, row k = c*KH*KW + kh*KW + kw, column p = oh*OW + ow holds
-// x[n][g*C/Group + c][oh*SH - PH + kh*DH][ow*SW - PW + kw*DW], zero
-// outside the image (buffers x, col; one thread per element of col).
+// ConvArgs describes a 2-D convolution of x [batch, C, H, W] with w [M,
+// C/Group, KH, KW] into y [batch, M, OH, OW]: strides SH, SW, begin pads
+// PH, PW, dilations DH, DW. N is the thread count. conv2d_f32 computes y
+// directly, N = batch*M*OH*OW (buffers x, w, bias, y; bias read when
+// HasBias). im2col_f32 takes the same struct and writes col
+// [batch][Group][K][OH*OW], K = (C/Group)*KH*KW, N its element count: for
+// item n and group g, row k = c*KH*KW + kh*KW + kw, column p = oh*OW + ow
+// holds x[n][g*C/Group + c][oh*SH - PH + kh*DH][ow*SW - PW + kw*DW], zero
+// outside the image (buffers x, col; HasBias unused).
 type ConvArgs struct {
 	N, C, H, W, M, OH, OW, KH, KW, Group uint32
 	SH, SW, PH, PW, DH, DW               int32

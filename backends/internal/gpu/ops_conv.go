@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import "github.com/lintel-ml/lintel/payload"
 
@@ -100,7 +100,7 @@ func buildConv(c *buildCtx) error {
 	h, wd := hw(x.shape[2:])
 	kh, kw := hw(w.shape[2:])
 	oh, ow := hw(y.shape[2:])
-	ca := convArgs{N: u32(y.numel()), C: u32(ch), H: u32(h), W: u32(wd), M: u32(m), OH: u32(oh), OW: u32(ow),
+	ca := ConvArgs{N: u32(y.numel()), C: u32(ch), H: u32(h), W: u32(wd), M: u32(m), OH: u32(oh), OW: u32(ow),
 		KH: u32(kh), KW: u32(kw), Group: uint32(group), SH: int32(win.sh), SW: int32(win.sw), PH: int32(win.ph),
 		PW: int32(win.pw), DH: int32(win.dh), DW: int32(win.dw)}
 	bias := w
@@ -117,7 +117,7 @@ func buildConv(c *buildCtx) error {
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kConv2D, pack(nil, &ca), y.numel(), x, w, bias, y)
+	c.emit1D(KConv2D, Pack(nil, &ca), y.numel(), x, w, bias, y)
 	return nil
 }
 
@@ -158,7 +158,7 @@ func buildPool(c *buildCtx) error {
 	h, wd := hw(x.shape[2:])
 	kh, kw := hw(k)
 	oh, ow := hw(y.shape[2:])
-	pa := poolArgs{N: u32(y.numel()), H: u32(h), W: u32(wd), OH: u32(oh), OW: u32(ow), KH: u32(kh), KW: u32(kw),
+	pa := PoolArgs{N: u32(y.numel()), H: u32(h), W: u32(wd), OH: u32(oh), OW: u32(ow), KH: u32(kh), KW: u32(kw),
 		SH: int32(win.sh), SW: int32(win.sw), PH: int32(win.ph), PW: int32(win.pw), PEH: int32(win.peh), PEW: int32(win.pew),
 		DH: int32(win.dh), DW: int32(win.dw)}
 	if c.n.OpType == "MaxPool" {
@@ -175,6 +175,6 @@ func buildPool(c *buildCtx) error {
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kPool2D, pack(nil, &pa), y.numel(), x, y)
+	c.emit1D(KPool2D, Pack(nil, &pa), y.numel(), x, y)
 	return nil
 }
