@@ -234,3 +234,35 @@ func splitAt(shape []int, axis int) (outer, mid, inner int) {
 	}
 	return
 }
+
+// temp returns a scratch value of the node, live only during its launches:
+// its arena space is reused by later nodes.
+func (c *buildCtx) temp(dt payload.DType, shape []int) (*val, error) {
+	pl := c.pl
+	name := ""
+	for i := 0; name == "" || pl.vals[name] != nil || pl.g.Const(name) != nil; i++ {
+		name = fmt.Sprintf("%s:scratch%d", c.n.Label(), i)
+	}
+	v := pl.newVal(name, dt, shape)
+	if err := pl.sized(v); err != nil {
+		return nil, err
+	}
+	v.last = pl.nstep
+	pl.order = append(pl.order, v)
+	return v, nil
+}
+
+// constOf returns a constant value made at planning time (index tables,
+// weights), uploaded with the plan's other constants.
+func (c *buildCtx) constOf(t *model.Tensor) *val {
+	pl := c.pl
+	v := pl.newVal(t.Name, t.DType, t.Shape)
+	v.c = t
+	v.size = len(t.Raw)
+	v.def = -1
+	idx := len(pl.p.consts)
+	pl.p.consts = append(pl.p.consts, t)
+	pl.constIdx[t] = idx
+	v.loc = loc{kind: locConst, idx: idx}
+	return v
+}

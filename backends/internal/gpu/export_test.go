@@ -56,3 +56,17 @@ func CheckArenaLayout(art *artifacts.Artifact, shapes [][]int, view, of string) 
 	}
 	return nil
 }
+
+// PlanKernels plans art's graph with cfg at shapes and returns the kernels
+// its steps launch, in order.
+func PlanKernels(cfg *Config, art *artifacts.Artifact, shapes [][]int) ([]KernelID, error) {
+	p, err := buildPlan(cfg, art.Graph().Clone(), shapes, "t", 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	var ks []KernelID
+	for _, st := range p.steps {
+		ks = append(ks, st.k)
+	}
+	return ks, nil
+}

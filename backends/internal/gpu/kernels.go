@@ -222,9 +222,14 @@ type CastArgs struct {
 // zero strides (a row vector: SCM = 0, SCN = 1; a column: SCM = 1, SCN =
 // 0) and the same for every b. The batch index b is decomposed in BShape
 // (BRank dims, row-major) and offA(b), offB(b) are its dot products with
-// BSA and BSB (zero strides broadcast). Buffers: A, B, C (bound to A when
-// HasC is 0), Y. A vendor library maps it to strided batched GEMM calls
-// when the batch strides are uniform, or one call per b.
+// BSA and BSB (zero strides broadcast). Buffers: A, B, C (when HasC is
+// 0 it is bound to Y and not read), Y. A vendor library maps it to strided
+// batched GEMM calls when the batch strides are uniform (one call per b
+// otherwise): row-major Y = A.B is column-major Y^T = B^T.A^T, so a
+// column-major library gets B as its first operand with leading dimension
+// SBK (or SBN when SBK is 1: transposed) and A second with SAM (or SAK).
+// Every launch the planner makes has Alpha 1 unless Gemm's alpha says
+// otherwise, and HasC only with Beta set from the op.
 type GemmArgs struct {
 	M, N, K, Batch, BRank uint32
 	SAM, SAK, SBK, SBN    int32

@@ -1,7 +1,13 @@
 package gpu_test
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/lintel-ml/lintel/artifacts"
+	ob "github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/payload"
 
 	"github.com/lintel-ml/lintel/backends/internal/gpu"
 	gt "github.com/lintel-ml/lintel/backends/internal/gpu/gputest"
@@ -22,5 +28,41 @@ func TestOpsMatchCPU(t *testing.T) {
 				gt.RunOpCases(t, gt.Config(open, im2col), 1e-5)
 			})
 		}
+	}
+}
+
+// With Im2Col set, a Conv with few groups lowers to im2col and GEMM (and a
+// bias add for several groups); a depthwise Conv, and any Conv without the
+// option, stays a direct convolution.
+func TestConvLowering(t *testing.T) {
+	cases := []struct {
+		name   string
+		group  int64
+		c, m   int64
+		im2col bool
+		want   []gpu.KernelID
+	}{
+		{"direct", 1, 4, 6, false, []gpu.KernelID{gpu.KConv2D}},
+		{"im2col", 1, 4, 6, true, []gpu.KernelID{gpu.KIm2Col, gpu.KGemm}},
+		{"im2col groups", 2, 4, 6, true, []gpu.KernelID{gpu.KIm2Col, gpu.KGemm, gpu.KBinary}},
+		{"depthwise", 4, 4, 4, true, []gpu.KernelID{gpu.KConv2D}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(3, 4))
+			b := gt.OneOp(13, "Conv", payload.Float32, []ob.Value{gt.In("x", payload.Float32, 1, tc.c, 5, 5)},
+				[]ob.Tensor{gt.W32("w", r, tc.m, tc.c/tc.group, 3, 3), gt.W32("b", r, tc.m)}, ob.AInt("group", tc.group))
+			art, err := artifacts.FromBytes(b, "conv.onnx")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ks, err := gpu.PlanKernels(gt.Config(gt.Open(gt.New), tc.im2col), art, [][]int{{1, int(tc.c), 5, 5}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ks, tc.want) {
+				t.Fatalf("kernels %v, want %v", ks, tc.want)
+			}
+		})
 	}
 }
