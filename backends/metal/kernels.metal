@@ -58,6 +58,7 @@ using namespace metal;
 #define P_CONSTANT 0
 #define P_REFLECT 1
 #define P_EDGE 2
+#define P_WRAP 3
 
 struct UnaryArgs {
     uint n;
@@ -827,7 +828,7 @@ kernel void resize_f32(constant ResizeArgs& a [[buffer(0)]],
 
 // pad_f32 pads (or crops, where before is negative) x into y, one thread
 // per element of y: constant fills with a.value, reflect mirrors without
-// repeating the edge, edge repeats it.
+// repeating the edge, edge repeats it, wrap repeats x periodically.
 kernel void pad_f32(constant PadArgs& a [[buffer(0)]],
                     device const float* x [[buffer(1)]],
                     device float* y [[buffer(2)]],
@@ -848,7 +849,9 @@ kernel void pad_f32(constant PadArgs& a [[buffer(0)]],
                 y[gid] = a.value;
                 return;
             }
-            if (a.mode == P_EDGE || n == 1) {
+            if (a.mode == P_WRAP) {
+                s = ((s % n) + n) % n;
+            } else if (a.mode == P_EDGE || n == 1) {
                 s = s < 0 ? 0 : n - 1;
             } else {
                 while (s < 0 || s >= n) {

@@ -239,11 +239,7 @@ func splitAt(shape []int, axis int) (outer, mid, inner int) {
 // its arena space is reused by later nodes.
 func (c *buildCtx) temp(dt payload.DType, shape []int) (*val, error) {
 	pl := c.pl
-	name := ""
-	for i := 0; name == "" || pl.vals[name] != nil || pl.g.Const(name) != nil; i++ {
-		name = fmt.Sprintf("%s:scratch%d", c.n.Label(), i)
-	}
-	v := pl.newVal(name, dt, shape)
+	v := pl.newVal(c.freshName("scratch"), dt, shape)
 	if err := pl.sized(v); err != nil {
 		return nil, err
 	}
@@ -256,6 +252,7 @@ func (c *buildCtx) temp(dt payload.DType, shape []int) (*val, error) {
 // weights), uploaded with the plan's other constants.
 func (c *buildCtx) constOf(t *model.Tensor) *val {
 	pl := c.pl
+	t.Name = c.freshName(t.Name)
 	v := pl.newVal(t.Name, t.DType, t.Shape)
 	v.c = t
 	v.size = len(t.Raw)
@@ -265,4 +262,15 @@ func (c *buildCtx) constOf(t *model.Tensor) *val {
 	pl.constIdx[t] = idx
 	v.loc = loc{kind: locConst, idx: idx}
 	return v
+}
+
+// freshName returns a value name of the node's, kind, that no value of the
+// graph or the plan has.
+func (c *buildCtx) freshName(kind string) string {
+	pl := c.pl
+	name := ""
+	for i := 0; name == "" || pl.vals[name] != nil || pl.g.Const(name) != nil || pl.g.Values[name] != nil; i++ {
+		name = fmt.Sprintf("%s:%s%d", c.n.Label(), kind, i)
+	}
+	return name
 }

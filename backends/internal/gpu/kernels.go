@@ -168,6 +168,7 @@ const (
 	PConstant uint32 = iota
 	PReflect
 	PEdge
+	PWrap
 )
 
 // The arguments structs. Each mirrors the kernel sources' struct of the
@@ -320,7 +321,8 @@ type ResizeArgs struct {
 
 // PadArgs: y of shape OShape (Rank dims, N elements) from x of shape
 // IShape placed at Before (negative Before crops): constant mode fills
-// with Value, reflect mirrors without repeating the edge, edge repeats it.
+// with Value, reflect mirrors without repeating the edge, edge repeats it,
+// wrap repeats the input periodically.
 // Buffers: x, y.
 type PadArgs struct {
 	N, Rank, Mode          uint32

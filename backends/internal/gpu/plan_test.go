@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -241,6 +242,10 @@ func TestErrors(t *testing.T) {
 		{"op", gt.OneOp(17, "Tile", f32, x23, []ob.Tensor{gt.Ints("r", 2, 1)})},
 		{"dtype", gt.OneOp(17, "Relu", payload.Float64, []ob.Value{gt.In("x", payload.Float64, 2, 3)}, nil)},
 		{"3-D conv", gt.OneOp(17, "Conv", f32, []ob.Value{gt.In("x", f32, 1, 1, 3, 3, 3)}, []ob.Tensor{ob.TensorOf("w", []int64{1, 1, 1, 1, 1}, []float32{1})})},
+		{"resize cubic", gt.OneOp(13, "Resize", f32, []ob.Value{gt.In("x", f32, 1, 1, 4, 4)}, []ob.Tensor{ob.TensorOf("roi", []int64{0}, []float32{}),
+			ob.TensorOf("scales", []int64{4}, []float32{1, 1, 2, 2})}, ob.AString("mode", "cubic"))},
+		{"resize int64", gt.OneOp(13, "Resize", payload.Int64, []ob.Value{gt.In("x", payload.Int64, 1, 1, 4, 4)}, []ob.Tensor{ob.TensorOf("roi", []int64{0}, []float32{}),
+			ob.TensorOf("scales", []int64{4}, []float32{1, 1, 2, 2})})},
 		{"auto_pad", gt.OneOp(17, "MaxPool", f32, []ob.Value{gt.In("x", f32, 1, 1, 4, 4)}, nil, ob.AInts("kernel_shape", 2, 2), ob.AString("auto_pad", "SAME_UPPER"))},
 	}
 	for _, tc := range cases {
@@ -251,6 +256,9 @@ func TestErrors(t *testing.T) {
 		_, err = gpu.Load[multi, multi](gt.Config(func() (gpu.Device, error) { return gt.New(), nil }, false), compute.Options{}, art)
 		if !gt.IsUnsupported(err) {
 			t.Errorf("%s: %v, want ErrUnsupported", tc.name, err)
+		}
+		if tc.name == "resize cubic" && !strings.Contains(err.Error(), `mode "cubic"`) {
+			t.Errorf("%s: %v does not name the mode", tc.name, err)
 		}
 	}
 	forModes(t, func(t *testing.T, md mode) {

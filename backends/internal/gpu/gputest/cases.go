@@ -132,6 +132,33 @@ func OpCases() []OpCase {
 			Attrs: []ob.Attr{ob.AInts("kernel_shape", 2, 2), ob.AInts("pads", 1, 1, 0, 0)}},
 		OpCase{Name: "GlobalAveragePool", Opset: 13, Op: "GlobalAveragePool", Out: f32, Ins: x(2, 3, 4, 5), Inits: none},
 		OpCase{Name: "GlobalMaxPool", Opset: 13, Op: "GlobalMaxPool", Out: f32, Ins: x(2, 3, 4, 5), Inits: none},
+		OpCase{Name: "Resize nearest scales", Opset: 13, Op: "Resize", Out: f32, Ins: x(1, 2, 3, 4), Inits: resizeInits([]float32{1, 1, 2, 1.5}, nil)},
+		OpCase{Name: "Resize nearest asymmetric floor", Opset: 13, Op: "Resize", Out: f32, Ins: x(2, 5, 7), Inits: resizeInits([]float32{1, 0.6, 1.7}, nil),
+			Attrs: []ob.Attr{ob.AString("coordinate_transformation_mode", "asymmetric"), ob.AString("nearest_mode", "floor")}},
+		OpCase{Name: "Resize linear half_pixel", Opset: 13, Op: "Resize", Out: f32, Ins: x(1, 2, 5, 6), Inits: resizeInits([]float32{1, 1, 1.5, 0.75}, nil),
+			Attrs: []ob.Attr{ob.AString("mode", "linear")}},
+		OpCase{Name: "Resize linear sizes align_corners", Opset: 13, Op: "Resize", Out: f32, Ins: x(1, 3, 4, 4), Inits: resizeInits(nil, []int64{1, 3, 7, 3}),
+			Attrs: []ob.Attr{ob.AString("mode", "linear"), ob.AString("coordinate_transformation_mode", "align_corners")}},
+		OpCase{Name: "Resize linear pytorch_half_pixel", Opset: 13, Op: "Resize", Out: f32, Ins: x(1, 1, 6, 5), Inits: resizeInits([]float32{1, 1, 0.5, 2}, nil),
+			Attrs: []ob.Attr{ob.AString("mode", "linear"), ob.AString("coordinate_transformation_mode", "pytorch_half_pixel")}},
+		OpCase{Name: "Resize tf_crop_and_resize", Opset: 13, Op: "Resize", Out: f32, Ins: x(1, 1, 5, 5), Inits: func(*rand.Rand) []ob.Tensor {
+			return []ob.Tensor{ob.TensorOf("roi", []int64{8}, []float32{0, 0, -0.2, 0.1, 1, 1, 0.9, 1.3}), ob.TensorOf("scales", []int64{0}, []float32{}), Ints("sizes", 1, 1, 6, 4)}
+		}, Attrs: []ob.Attr{ob.AString("mode", "linear"), ob.AString("coordinate_transformation_mode", "tf_crop_and_resize"), ob.AFloat("extrapolation_value", 3)}},
+		OpCase{Name: "Resize opset 10", Opset: 10, Op: "Resize", Out: f32, Ins: x(1, 2, 3, 3), Inits: func(*rand.Rand) []ob.Tensor {
+			return []ob.Tensor{ob.TensorOf("scales", []int64{4}, []float32{1, 1, 2, 2})}
+		}},
+		OpCase{Name: "Pad constant", Opset: 13, Op: "Pad", Out: f32, Ins: x(2, 3, 4), Inits: func(*rand.Rand) []ob.Tensor {
+			return []ob.Tensor{Ints("p", 0, 1, 2, 1, -1, 0), ob.Scalar[float32]("v", 1.5)}
+		}},
+		OpCase{Name: "Pad reflect", Opset: 13, Op: "Pad", Out: f32, Ins: x(1, 3, 5), Inits: func(*rand.Rand) []ob.Tensor { return []ob.Tensor{Ints("p", 0, 2, 4, 0, 1, 3)} },
+			Attrs: []ob.Attr{ob.AString("mode", "reflect")}},
+		OpCase{Name: "Pad edge", Opset: 13, Op: "Pad", Out: f32, Ins: x(3, 4), Inits: func(*rand.Rand) []ob.Tensor { return []ob.Tensor{Ints("p", 2, 0, 1, 3)} },
+			Attrs: []ob.Attr{ob.AString("mode", "edge")}},
+		OpCase{Name: "Pad wrap axes", Opset: 19, Op: "Pad", Out: f32, Ins: x(2, 3, 4), Inits: func(*rand.Rand) []ob.Tensor {
+			return []ob.Tensor{Ints("p", 1, 5, 2, 1), ob.Scalar[float32]("v", 0), Ints("a", 2, 0)}
+		}, Attrs: []ob.Attr{ob.AString("mode", "wrap")}},
+		OpCase{Name: "Pad opset 10", Opset: 10, Op: "Pad", Out: f32, Ins: x(2, 3), Inits: func(*rand.Rand) []ob.Tensor { return nil },
+			Attrs: []ob.Attr{ob.AInts("pads", 1, 0, 0, 2), ob.AFloat("value", -1)}},
 		OpCase{Name: "BatchNormalization", Opset: 15, Op: "BatchNormalization", Out: f32, Ins: x(2, 3, 4), Inits: func(r *rand.Rand) []ob.Tensor {
 			return []ob.Tensor{W32("s", r, 3), W32("b", r, 3), W32("m", r, 3), ob.TensorOf("v", []int64{3}, []float32{0.5, 1, 2})}
 		}},
@@ -172,5 +199,17 @@ func RunOpCases(t *testing.T, cfg *gpu.Config, tol float64) {
 				CompareOutputs(t, got, want, tol)
 			}
 		})
+	}
+}
+
+// resizeInits returns Resize-13's roi (empty), scales and sizes
+// initializers; an absent one is empty.
+func resizeInits(scales []float32, sizes []int64) func(*rand.Rand) []ob.Tensor {
+	return func(*rand.Rand) []ob.Tensor {
+		ts := []ob.Tensor{ob.TensorOf("roi", []int64{0}, []float32{}), ob.TensorOf("scales", []int64{int64(len(scales))}, append([]float32{}, scales...))}
+		if sizes != nil {
+			ts = append(ts, Ints("sizes", sizes...))
+		}
+		return ts
 	}
 }

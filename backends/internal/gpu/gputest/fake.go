@@ -874,6 +874,8 @@ outer:
 				case a.Mode == gpu.PConstant:
 					y[g] = a.Value
 					continue outer
+				case a.Mode == gpu.PWrap:
+					s = ((s % n) + n) % n
 				case a.Mode == gpu.PEdge || n == 1:
 					s = max(0, min(s, n-1))
 				default:
