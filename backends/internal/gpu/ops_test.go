@@ -66,3 +66,44 @@ func TestConvLowering(t *testing.T) {
 		})
 	}
 }
+
+// Ops computed from shapes alone (Shape, Size, ConstantOfShape, Constant)
+// need no kernel: they fold once the input shapes are known, also on a
+// free dim, and the model matches the CPU backend.
+func TestShapeOnlyOpsFold(t *testing.T) {
+	f32 := payload.Float32
+	m := ob.Model{Opset: 17, Graph: ob.Graph{
+		Inputs:  []ob.Value{gt.In("x", f32, -1, 3)},
+		Outputs: []ob.Value{{Name: "y", DType: f32, NoShape: true}},
+		Nodes: []ob.Node{
+			{Op: "Shape", Inputs: []string{"x"}, Outputs: []string{"s"}},
+			{Op: "ConstantOfShape", Inputs: []string{"s"}, Outputs: []string{"ones"}, Attrs: []ob.Attr{ob.ATensor("value", ob.TensorOf("", []int64{1}, []float32{1}))}},
+			{Op: "Size", Inputs: []string{"x"}, Outputs: []string{"n"}},
+			{Op: "Cast", Inputs: []string{"n"}, Outputs: []string{"nf"}, Attrs: []ob.Attr{ob.AInt("to", int64(f32))}},
+			{Op: "Constant", Outputs: []string{"half"}, Attrs: []ob.Attr{ob.ATensor("value", ob.TensorOf("", []int64{}, []float32{0.5}))}},
+			{Op: "Add", Inputs: []string{"x", "ones"}, Outputs: []string{"a"}},
+			{Op: "Mul", Inputs: []string{"a", "nf"}, Outputs: []string{"b"}},
+			{Op: "Mul", Inputs: []string{"b", "half"}, Outputs: []string{"y"}},
+		},
+	}}
+	b := m.Encode()
+	for _, md := range modes {
+		t.Run(md.name, func(t *testing.T) {
+			open := func() (gpu.Device, error) { d, _, _ := md.open(); return d, nil }
+			gm := gt.LoadOn(t, b, gt.Config(open, false))
+			cm := gt.LoadCPU(t, b)
+			r := rand.New(rand.NewPCG(5, 6))
+			for _, n := range []int{2, 5} {
+				in := payload.Multi{Tensors: []payload.Dynamic{gt.RandInput(r, "x", f32, []int{n, 3}, 0, 1)}}
+				var got, want payload.Multi
+				if err := cm.InferOne(&in, &want); err != nil {
+					t.Fatal(err)
+				}
+				if err := gm.InferOne(&in, &got); err != nil {
+					t.Fatal(err)
+				}
+				gt.CompareOutputs(t, got, want, 1e-6)
+			}
+		})
+	}
+}
