@@ -3,13 +3,17 @@ package gpu_test
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/lintel-ml/lintel/backends/internal/gpu"
+	gt "github.com/lintel-ml/lintel/backends/internal/gpu/gputest"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/memclass"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // deviceT returns a tensor of shape whose data lies in the fake
@@ -133,5 +137,32 @@ func TestDevicePayloadErrors(t *testing.T) {
 	dx := deviceT(t, rec, host.Data, 2, 16)
 	if err := shared.InferOne(&dx, &y); !errors.Is(err, compute.ErrShapeMismatch) {
 		t.Errorf("device input on a host-visible device: %v", err)
+	}
+}
+
+// payload.Multi carries device tensors too: the input by its Place, the
+// output by the tensor at its position before the call.
+func TestDevicePayloadsMulti(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 19))
+	b := mlp(r)
+	rec := gt.NewRecorder()
+	gm := gt.LoadOn(t, b, gt.Config(func() (gpu.Device, error) { return rec, nil }, false))
+	x := randT(r, 2, 16)
+	var want multi
+	if err := gm.InferOne(&multi{Tensors: []payload.Dynamic{payload.DynamicOf("x", x)}}, &want); err != nil {
+		t.Fatal(err)
+	}
+	in := multi{Tensors: []payload.Dynamic{{Name: "x", DType: payload.Float32, Shape: []int{2, 16}, Data: rec.DeviceBytes(4 * 32), Place: memclass.Device(0)}}}
+	copy(in.Tensors[0].Data, payload.AsBytes(x.Data))
+	out := multi{Tensors: []payload.Dynamic{{Data: rec.DeviceBytes(64), Place: memclass.Device(0)}}}
+	if err := gm.InferOne(&in, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.Tensors[0]
+	if got.Name != "y" || got.Place != memclass.Device(0) || len(got.Data) != 32 || !slices.Equal(got.Shape, []int{2, 4}) {
+		t.Fatalf("output %s %v %v, %d bytes", got.Name, got.Place, got.Shape, len(got.Data))
+	}
+	if !slices.Equal(got.Data, want.Tensors[0].Data) {
+		t.Fatal("device output differs from the host output")
 	}
 }
