@@ -142,7 +142,7 @@ func (x *exec) run(n int) error {
 	}
 	x.dispatchAll(n)
 	if err := x.dev.End(); err != nil {
-		return errs.Wrap(errs.ExecutionFailed, err, "command buffer")
+		return errs.Wrap(errs.ExecutionFailed, err, "submission")
 	}
 	return nil
 }
