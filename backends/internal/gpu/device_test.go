@@ -32,25 +32,35 @@ func deviceT(t *testing.T, dev interface{ DeviceBytes(int) []byte }, vals []floa
 }
 
 // A Recorder records a pass once per set of item plans and arena, and
-// replays it after; a new shape, a new batch or a larger arena records
-// again.
+// replays it after; it keeps the recent ones, so alternating shapes or
+// batches replay, and a larger arena records again.
 func TestRecorderReplays(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 13))
 	gm, dev, rec := loadTensorFake(t, mlp(r), modes[1])
 	x3, x5 := randT(r, 3, 16), randT(r, 5, 16)
 	var y f32t
+	bt := func(xs ...f32t) func() error {
+		return func() error { return gm.InferBatch(batch.Of(xs), make([]f32t, len(xs))) }
+	}
 	steps := []struct {
 		name    string
 		run     func() error
 		records int
 	}{
-		{"first call", func() error { return gm.InferOne(&x3, &y) }, 1},
+		{"largest batch first", bt(x5, x5, x5), 1},
+		{"one item", func() error { return gm.InferOne(&x3, &y) }, 1},
 		{"same shape", func() error { return gm.InferOne(&x3, &y) }, 0},
 		{"new shape", func() error { return gm.InferOne(&x5, &y) }, 1},
-		{"back to the first shape", func() error { return gm.InferOne(&x3, &y) }, 1},
-		{"batch", func() error { return gm.InferBatch(batch.Of([]f32t{x3, x5}), make([]f32t, 2)) }, 1},
-		{"same batch", func() error { return gm.InferBatch(batch.Of([]f32t{x3, x5}), make([]f32t, 2)) }, 0},
-		{"one item again", func() error { return gm.InferOne(&x3, &y) }, 1},
+		{"back to the first shape", func() error { return gm.InferOne(&x3, &y) }, 0},
+		{"batch", bt(x3, x5), 1},
+		{"same batch", bt(x3, x5), 0},
+		{"one item again", func() error { return gm.InferOne(&x3, &y) }, 0},
+		{"fifth combination", bt(x3, x3), 1},
+		{"sixth combination", bt(x5, x3), 1},
+		{"least recently used, evicted", func() error { return gm.InferOne(&x5, &y) }, 1},
+		{"recently used, kept", func() error { return gm.InferOne(&x3, &y) }, 0},
+		{"larger arena", bt(x5, x5, x5, x5), 1},
+		{"first shape, new arena", func() error { return gm.InferOne(&x3, &y) }, 1},
 	}
 	for _, st := range steps {
 		before, runs := rec.Records, rec.Runs

@@ -271,6 +271,7 @@ func (m *Model[In, Out]) adopt(p *plan) error {
 // own constants, which are distinct tensors.
 func (m *Model[In, Out]) dropRetired() {
 	for _, p := range m.retired {
+		m.x.forget(p)
 		m.drop(p)
 	}
 	clear(m.retired)
