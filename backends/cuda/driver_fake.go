@@ -33,8 +33,8 @@ func useFakeDriver() bool {
 // fakeGPU returns a gpu over the stand-in driver.
 func fakeGPU() *gpu { return &gpu{ctx: 1, devName: "stand-in"} }
 
-// fakeBlas returns a cuBLAS handle over the stand-in driver.
-func fakeBlas(g *gpu) *blas { return &blas{g: g, h: 1} }
+// fakeBlas returns a cuBLAS handle on s over the stand-in driver.
+func fakeBlas(g *gpu, s *stream) *blas { return &blas{g: g, s: s, h: 1} }
 
 // fakeFail makes the shim operation named op fail with code from now on
 // ("" for none). It reports whether op names an operation.

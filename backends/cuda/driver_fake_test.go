@@ -29,7 +29,7 @@ func fakeProgram(t *testing.T, g *gpu) *program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := g.newProgram(s, fakeBlas(g))
+	p := g.newProgram(s, fakeBlas(g, s))
 	params := packParams(nil, []devptr{0x1000, 0x2000}, &struct{ n uint32 }{64})
 	p.launch(function(1), [3]uint32{1, 1, 1}, [3]uint32{64, 1, 1}, 0, params)
 	p.gemm(gemmDesc{m: 2, n: 3, k: 4, alpha: 1, a: 0x1000, b: 0x2000, c: 0x3000, lda: 2, ldb: 4, ldc: 2})
@@ -166,7 +166,7 @@ func TestFakeRecordingErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := fakeBlas(g)
+			b := fakeBlas(g, s)
 			if tt.noBlas {
 				b = nil
 			}
@@ -179,6 +179,32 @@ func TestFakeRecordingErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestFakeProgramSetup(t *testing.T) {
+	g := fakeSetup(t)
+	s1, _ := g.newStream()
+	s2 := &stream{g: g, s: 2}
+	for _, tt := range []struct {
+		name string
+		p    *program
+		text string
+	}{
+		{"no stream", g.newProgram(nil, nil), "without a stream"},
+		{"other stream", g.newProgram(s2, fakeBlas(g, s1)), "another stream"},
+	} {
+		if err := g.run(tt.p, nil, nil); !errors.Is(err, compute.ErrExecutionFailed) || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("%s: run: %v", tt.name, err)
+		}
+		if err := tt.p.capture(); err == nil {
+			t.Errorf("%s: capture succeeded", tt.name)
+		}
+		tt.p.launch(1, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}, 0, nil)
+		tt.p.free()
+	}
+	if err := g.run(nil, nil, nil); !errors.Is(err, compute.ErrExecutionFailed) {
+		t.Errorf("run(nil): %v", err)
 	}
 }
 
