@@ -209,6 +209,12 @@ func TestFakeProgramSetup(t *testing.T) {
 	if err := g.run(nil, nil, nil); !errors.Is(err, compute.ErrExecutionFailed) {
 		t.Errorf("run(nil): %v", err)
 	}
+	other := fakeGPU()
+	p := other.newProgram(s1, nil)
+	defer p.free()
+	if err := g.run(p, nil, nil); !errors.Is(err, compute.ErrExecutionFailed) || !strings.Contains(err.Error(), "another device") {
+		t.Errorf("run of another gpu's program: %v", err)
+	}
 }
 
 func TestFakeCapture(t *testing.T) {

@@ -51,7 +51,9 @@ func openGPU(ordinal int) (*gpu, error) {
 	return g, nil
 }
 
-// close releases the primary context; later calls are no-ops.
+// close releases the primary context; later calls are no-ops. Free the
+// device's programs, handles, streams, modules and memory first: when the
+// last retain goes, the context and everything in it are destroyed.
 func (g *gpu) close() {
 	g.closeOne.Do(func() { C.lt_device_close(g.dev) })
 }
