@@ -263,6 +263,31 @@ func TestFakeCapture(t *testing.T) {
 	}
 }
 
+func TestFakeAllocSizes(t *testing.T) {
+	g := fakeSetup(t)
+	if p, err := g.alloc(0); p != 0 || err != nil {
+		t.Errorf("alloc(0) = %#x, %v", p, err)
+	}
+	if b, err := g.allocHost(0); b != nil || err != nil {
+		t.Errorf("allocHost(0) = %v, %v", b, err)
+	}
+	if _, err := g.alloc(-1); !errors.Is(err, compute.ErrExecutionFailed) {
+		t.Errorf("alloc(-1): %v", err)
+	}
+	if _, err := g.allocHost(-1); !errors.Is(err, compute.ErrExecutionFailed) {
+		t.Errorf("allocHost(-1): %v", err)
+	}
+	g.free(0)
+	g.freeHost(nil)
+	fakeFail("cuMemAlloc_v2", 2)
+	if _, err := g.alloc(64); !errors.Is(err, compute.ErrResourceUnavailable) || !strings.Contains(err.Error(), "cuMemAlloc_v2") {
+		t.Errorf("alloc with the driver out of memory: %v", err)
+	}
+	if g.broken() != nil {
+		t.Errorf("out of memory marked the device broken: %v", g.broken())
+	}
+}
+
 func TestFakeFreedProgram(t *testing.T) {
 	g := fakeSetup(t)
 	p := fakeProgram(t, g)
