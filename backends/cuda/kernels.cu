@@ -413,7 +413,8 @@ LT_INLINE bool lt_is_odd(float v) {
 
 // lt_powf is C's powf: e^(v ln|u|) in double, with C's special cases
 // (pow(u, 0) = pow(1, v) = 1, negative bases only to integer powers, the
-// sign of zero kept for odd powers).
+// sign of zero kept for odd powers, pow(-inf, v) = pow(inf, v) for
+// non-integer v).
 LT_INLINE float lt_powf(float u, float v) {
     if (v == 0.0f || u == 1.0f) {
         return 1.0f;
@@ -435,9 +436,13 @@ LT_INLINE float lt_powf(float u, float v) {
     bool neg = false;
     if (u < 0.0f) {
         if (!lt_is_int(v)) {
-            return lt_nanf();
+            // pow(-inf, v) is |u|^v for every non-integer v.
+            if (u != -lt_inff()) {
+                return lt_nanf();
+            }
+        } else {
+            neg = lt_is_odd(v);
         }
-        neg = lt_is_odd(v);
     }
     double r = lt_exp((double)v * lt_log(au));
     return (float)(neg ? -r : r);

@@ -8,8 +8,8 @@ package hostsim
 // sources change, go generate rewrites it and cmd/go rebuilds the
 // simulation (it does not track files included from outside the package).
 
-// #cgo CXXFLAGS: -DLINTEL_KERNELS_SHA256=185ecc074af8c385724cafe3007ced259ec00a6ada1ea2e09d9f21e27e1be9c1
+// #cgo CXXFLAGS: -DLINTEL_KERNELS_SHA256=5f8316dc43989da626f329b7e5cd3f719f7a017a129464c40434ca4420ecba47
 import "C"
 
 // sourceSHA256 is the hash of the sources this package was generated for.
-const sourceSHA256 = "185ecc074af8c385724cafe3007ced259ec00a6ada1ea2e09d9f21e27e1be9c1"
+const sourceSHA256 = "5f8316dc43989da626f329b7e5cd3f719f7a017a129464c40434ca4420ecba47"
