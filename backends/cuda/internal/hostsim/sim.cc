@@ -170,6 +170,9 @@ const entry entries[] = {
     LT_ENTRY(conv2d_f32),
     LT_ENTRY(pool2d_f32),
     LT_ENTRY(batchnorm_f32),
+    LT_ENTRY(resize_f32),
+    LT_ENTRY(im2col_f32),
+    LT_ENTRY(pad_f32),
 };
 
 const entry* find(const char* name) {
