@@ -676,6 +676,35 @@ LT_INLINE float lt_load_any(const uchar* p, uint t, uint i) {
     }
 }
 
+// lt_f2i and lt_f2ll convert toward zero, saturating out-of-range values
+// and giving 0 for NaN, as the GPU's cvt.rzi does, so that the host
+// simulation agrees with it where C++ leaves the conversion undefined.
+LT_INLINE int lt_f2i(float v) {
+    if (v != v) {
+        return 0;
+    }
+    if (v >= 2147483648.0f) {
+        return 2147483647;
+    }
+    if (v < -2147483648.0f) {
+        return -2147483647 - 1;
+    }
+    return int(v);
+}
+
+LT_INLINE long long lt_f2ll(float v) {
+    if (v != v) {
+        return 0;
+    }
+    if (v >= 9223372036854775808.0f) {
+        return 9223372036854775807LL;
+    }
+    if (v < -9223372036854775808.0f) {
+        return -9223372036854775807LL - 1;
+    }
+    return (long long)v;
+}
+
 extern "C" __global__ void cast_any(const uchar* x, uchar* y, const CastArgs a) {
     uint gid = lt_gid();
     if (gid >= a.n) {
@@ -683,9 +712,9 @@ extern "C" __global__ void cast_any(const uchar* x, uchar* y, const CastArgs a) 
     }
     float v = lt_load_any(x, a.from, gid);
     switch (a.to) {
-    case T_I32: ((int*)y)[gid] = int(v); break;
+    case T_I32: ((int*)y)[gid] = lt_f2i(v); break;
     case T_I64: {
-        long long l = (long long)v;
+        long long l = lt_f2ll(v);
         int* q = (int*)y;
         q[2 * gid] = int(l & 0xffffffff);
         q[2 * gid + 1] = int(l >> 32);
