@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/lintel-ml/lintel/backends/cuda/internal/hostsim"
 	"github.com/lintel-ml/lintel/backends/cuda/internal/ptxgen"
+	"github.com/lintel-ml/lintel/backends/internal/gpu"
 )
 
 // argsSizes are the byte sizes of the kernels' arguments structs, the
@@ -112,41 +114,50 @@ func TestPTXMatchesMetal(t *testing.T) {
 	}
 	for name := range ours {
 		if _, ok := metal[name]; !ok {
-			t.Logf("CUDA kernel %s has no Metal twin in this tree", name)
+			t.Errorf("CUDA kernel %s has no Metal twin", name)
 		}
 	}
 }
 
 // TestPTXMatchesPlanner checks the kernel table against the names the
-// shared planner launches (KernelNames in backends/internal/gpu), read
-// from its source so that this package need not import it: the same set.
+// shared planner launches (gpu.KernelNames): the same set.
 func TestPTXMatchesPlanner(t *testing.T) {
-	src, err := os.ReadFile("../internal/gpu/kernels.go")
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skip("no ../internal/gpu/kernels.go in this tree")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, block, ok := strings.Cut(string(src), "var KernelNames = [NumKernels]string{")
-	block, _, _ = strings.Cut(block, "}")
-	if !ok {
-		t.Fatal("no KernelNames table in ../internal/gpu/kernels.go")
-	}
-	planner := map[string]bool{}
-	for _, m := range regexp.MustCompile(`K\w+:\s*"(\w+)"`).FindAllStringSubmatch(block, -1) {
-		planner[m[1]] = true
-	}
 	ours := map[string]bool{}
 	for _, k := range ptxKernels {
 		ours[k.name] = true
-		if !planner[k.name] {
-			t.Errorf("CUDA kernel %s is not in the planner's KernelNames", k.name)
-		}
 	}
-	for name := range planner {
+	planner := map[string]bool{}
+	for _, name := range gpu.KernelNames {
+		planner[name] = true
 		if !ours[name] {
 			t.Errorf("the planner launches %s, which kernels.cu lacks", name)
+		}
+	}
+	for name := range ours {
+		if !planner[name] {
+			t.Errorf("CUDA kernel %s is not in the planner's KernelNames", name)
+		}
+	}
+}
+
+// TestArgStructs checks kernels.cu's arguments structs against the
+// planner's Go mirrors, field by field.
+func TestArgStructs(t *testing.T) {
+	src, err := os.ReadFile("kernels.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range gpu.CheckArgStructs(string(src)) {
+		t.Error(err)
+	}
+}
+
+// TestArgsSizes checks the struct sizes the PTX tests expect against the
+// planner's Go mirrors.
+func TestArgsSizes(t *testing.T) {
+	for k, name := range gpu.KernelNames {
+		if got, want := argsSizes[name], binary.Size(gpu.ArgStructs[gpu.KernelArgs[k]]); got != want {
+			t.Errorf("kernel %s: %d bytes of arguments here, the planner packs %d", name, got, want)
 		}
 	}
 }

@@ -2,146 +2,98 @@
 
 package hostsim
 
-// Go mirrors of the arguments structs of kernels.cu (and of the Metal
-// planner's, backends/metal/kernels.go), field by field: 4-byte fields
-// only, so that their little-endian encoding is the C layout.
+import "github.com/lintel-ml/lintel/backends/internal/gpu"
+
+// The planner's arguments structs and op codes (backends/internal/gpu),
+// under short names for the tests.
 
 const (
-	maxRank      = 6
-	maxBatchRank = 4
-	groupSize    = 256 // the one-dimensional kernels' block width
-	gemmTile     = 16
+	maxRank      = gpu.MaxRank
+	maxBatchRank = gpu.MaxBatchRank
+	groupSize    = gpu.GroupSize // the one-dimensional kernels' block width
+	gemmTile     = gpu.GemmTile
 )
 
-// Unary op codes (U_* in kernels.cu).
+// Unary op codes.
 const (
-	uCopy uint32 = iota
-	uRelu
-	uSigmoid
-	uTanh
-	uExp
-	uLog
-	uSqrt
-	uNeg
-	uAbs
-	uErf
-	uGelu
-	uGeluTanh
-	uLeaky
-	uClip
-	uHardSigmoid
-	uHardSwish
-	uReciprocal
-	numUnary
+	uCopy        = gpu.UCopy
+	uRelu        = gpu.URelu
+	uSigmoid     = gpu.USigmoid
+	uTanh        = gpu.UTanh
+	uExp         = gpu.UExp
+	uLog         = gpu.ULog
+	uSqrt        = gpu.USqrt
+	uNeg         = gpu.UNeg
+	uAbs         = gpu.UAbs
+	uErf         = gpu.UErf
+	uGelu        = gpu.UGelu
+	uGeluTanh    = gpu.UGeluTanh
+	uLeaky       = gpu.ULeaky
+	uClip        = gpu.UClip
+	uHardSigmoid = gpu.UHardSigmoid
+	uHardSwish   = gpu.UHardSwish
+	uReciprocal  = gpu.UReciprocal
+	numUnary     = uReciprocal + 1
 )
 
-// Binary op codes (B_* in kernels.cu).
+// Binary op codes.
 const (
-	bAdd uint32 = iota
-	bSub
-	bMul
-	bDiv
-	bPow
-	bMin
-	bMax
-	bEqual
-	bLess
-	bGreater
-	bLessEq
-	bGreaterEq
+	bAdd       = gpu.BAdd
+	bSub       = gpu.BSub
+	bMul       = gpu.BMul
+	bDiv       = gpu.BDiv
+	bPow       = gpu.BPow
+	bMin       = gpu.BMin
+	bMax       = gpu.BMax
+	bEqual     = gpu.BEqual
+	bLess      = gpu.BLess
+	bGreater   = gpu.BGreater
+	bLessEq    = gpu.BLessEq
+	bGreaterEq = gpu.BGreaterEq
 )
 
-// Reduce op codes (R_*).
+// Reduce op codes.
 const (
-	rSum uint32 = iota
-	rMean
-	rMax
-	rMin
+	rSum  = gpu.RSum
+	rMean = gpu.RMean
+	rMax  = gpu.RMax
+	rMin  = gpu.RMin
 )
 
-// Cast type codes (T_*).
+// Cast type codes.
 const (
-	tF32 uint32 = iota
-	tI32
-	tI64
-	tBool
+	tF32  = gpu.TF32
+	tI32  = gpu.TI32
+	tI64  = gpu.TI64
+	tBool = gpu.TBool
 )
 
-type unaryArgs struct {
-	N, Op       uint32
-	Alpha, Beta float32
-}
+// Pad modes.
+const (
+	pConstant = gpu.PConstant
+	pReflect  = gpu.PReflect
+	pEdge     = gpu.PEdge
+	pWrap     = gpu.PWrap
+)
 
-type binaryArgs struct {
-	N, Op, Rank, Pad0 uint32
-	Shape, SA, SB     [maxRank]int32
-}
-
-type whereArgs struct {
-	N, Rank, Pad0, Pad1 uint32
-	Shape, SC, SA, SB   [maxRank]int32
-}
-
-type copyArgs struct {
-	N, Rank          uint32
-	InOff, OutOff    int32
-	Shape, SIn, SOut [maxRank]int32
-}
-
-type castArgs struct {
-	N, From, To, Pad0 uint32
-}
-
-type gemmArgs struct {
-	M, N, K, Batch, BRank uint32
-	SAM, SAK, SBK, SBN    int32
-	SCM, SCN              int32
-	HasC                  uint32
-	Alpha, Beta           float32
-	Pad0, Pad1            uint32
-	BShape, BSA, BSB      [maxBatchRank]int32
-}
-
-type softmaxArgs struct {
-	Outer, Axis, Inner, UseLog uint32
-}
-
-type layerNormArgs struct {
-	Rows, Cols uint32
-	Eps        float32
-	HasBias    uint32
-}
-
-type reduceArgs struct {
-	N, Op, Rank, NRed                uint32
-	OShape, OStride, RShape, RStride [maxRank]int32
-}
-
-type argMaxArgs struct {
-	Outer, Axis, Inner, SelectLast uint32
-}
-
-type gatherArgs struct {
-	N, AxisLen, Inner, NIdx, Idx64, Pad0, Pad1, Pad2 uint32
-}
-
-type convArgs struct {
-	N, C, H, W, M, OH, OW, KH, KW, Group uint32
-	SH, SW, PH, PW, DH, DW               int32
-	HasBias, Pad0                        uint32
-}
-
-type poolArgs struct {
-	N, H, W, OH, OW, KH, KW  uint32
-	SH, SW, PH, PW, PEH, PEW int32
-	DH, DW                   int32
-	IsMax, IncludePad, Pad0  uint32
-}
-
-type batchNormArgs struct {
-	N, C, Inner uint32
-	Eps         float32
-}
+type (
+	unaryArgs     = gpu.UnaryArgs
+	binaryArgs    = gpu.BinaryArgs
+	whereArgs     = gpu.WhereArgs
+	copyArgs      = gpu.CopyArgs
+	castArgs      = gpu.CastArgs
+	gemmArgs      = gpu.GemmArgs
+	softmaxArgs   = gpu.SoftmaxArgs
+	layerNormArgs = gpu.LayerNormArgs
+	reduceArgs    = gpu.ReduceArgs
+	argMaxArgs    = gpu.ArgMaxArgs
+	gatherArgs    = gpu.GatherArgs
+	convArgs      = gpu.ConvArgs
+	poolArgs      = gpu.PoolArgs
+	batchNormArgs = gpu.BatchNormArgs
+	resizeArgs    = gpu.ResizeArgs
+	padArgs       = gpu.PadArgs
+)
 
 // strides returns the row-major strides of shape, with 0 for dimensions
 // of size 1 that broadcast against out (when out is given).
@@ -171,24 +123,4 @@ func i32s(v []int) []int32 {
 		out[i] = int32(x)
 	}
 	return out
-}
-
-// Pad modes (P_*).
-const (
-	pConstant uint32 = iota
-	pReflect
-	pEdge
-	pWrap
-)
-
-type resizeArgs struct {
-	N, Outer, NIn, NOut, Inner, K uint32
-	Extrap                        float32
-	Pad0                          uint32
-}
-
-type padArgs struct {
-	N, Rank, Mode          uint32
-	Value                  float32
-	OShape, IShape, Before [maxRank]int32
 }
