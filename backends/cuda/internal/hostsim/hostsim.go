@@ -7,10 +7,10 @@
 // kernels.cu is compiled here a second time, as plain C++ with the host
 // flavour of cudart_compat.h (from the copies kernels_cu.h and
 // cudart_compat.h that go generate writes here, so that cmd/go rebuilds
-// the simulation whenever they change): threadIdx and blockIdx are thread-locals,
-// and Launch runs the blocks of a grid one after another, each with
-// blockDim real threads, so that __syncthreads() is a real barrier and
-// shared memory is shared by the block's threads only.
+// the simulation whenever they change): threadIdx and blockIdx are
+// thread-locals, and Launch runs the blocks of a grid one after another,
+// each with blockDim real threads, so that __syncthreads() is a real
+// barrier and shared memory is shared by the block's threads only.
 //
 // Rules:
 //   - Launch takes what cuLaunchKernel takes: the kernel's name, the grid
@@ -21,8 +21,8 @@
 //   - Bad launches return errors matching internal/errs sentinels, never
 //     panic. Out-of-bounds accesses inside a kernel are not caught here:
 //     tests guard their buffers.
-//   - The simulation runs one launch at a time, and is for tests: a block
-//     of 256 threads costs 256 thread starts per launch.
+//   - The simulation runs one launch at a time, and is for tests: each
+//     launch starts blockDim threads, which run every block in turn.
 package hostsim
 
 // #cgo CXXFLAGS: -std=c++17 -O2 -pthread
