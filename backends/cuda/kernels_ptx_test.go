@@ -245,3 +245,41 @@ func TestPTXUpToDate(t *testing.T) {
 		t.Errorf("kernels.ptx is stale: run go generate -tags cuda ./backends/cuda and commit it")
 	}
 }
+
+// TestPTXAssembles runs NVIDIA's PTX assembler, where one is installed
+// ($LINTEL_PTXAS, or ptxas; Debian non-free's nvidia-cuda-toolkit has
+// one), on kernels.ptx for sm_80 and sm_90: the driver's JIT compiles
+// with the same assembler. It fails on any error, and logs each kernel's
+// registers and spills.
+func TestPTXAssembles(t *testing.T) {
+	ptxas := os.Getenv("LINTEL_PTXAS")
+	if ptxas == "" {
+		ptxas = "ptxas"
+	}
+	if _, err := exec.LookPath(ptxas); err != nil {
+		t.Skipf("no %s on this machine: the PTX is not assembled here", ptxas)
+	}
+	for _, arch := range []string{"sm_80", "sm_90"} {
+		out, err := exec.Command(ptxas, "-arch="+arch, "-O3", "-v", "-o", os.DevNull, "kernels.ptx").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s -arch=%s: %v\n%s", ptxas, arch, err, out)
+		}
+		if strings.Contains(string(out), "warning") {
+			t.Errorf("%s -arch=%s warns:\n%s", ptxas, arch, out)
+		}
+		spills := regexp.MustCompile(`(\d+) bytes spill stores`).FindAllStringSubmatch(string(out), -1)
+		for _, m := range spills {
+			if m[1] != "0" {
+				t.Logf("%s: a kernel spills registers:\n%s", arch, out)
+				break
+			}
+		}
+		regs := regexp.MustCompile(`Used (\d+) registers`).FindAllStringSubmatch(string(out), -1)
+		most := 0
+		for _, m := range regs {
+			n, _ := strconv.Atoi(m[1])
+			most = max(most, n)
+		}
+		t.Logf("%s: %d entries assembled, at most %d registers", arch, len(regs), most)
+	}
+}
