@@ -16,12 +16,14 @@ func TestGemm(t *testing.T) {
 		bshape  []int
 		aBatch  []int // A's batch dims (1 = broadcast)
 		bBatch  []int
+		transA  bool
 		transB  bool
 		hasC    bool
 	}{
 		{name: "plain", m: 37, n: 29, k: 45, hasC: false},
 		{name: "batched_broadcast_transB_bias", m: 19, n: 33, k: 17, bshape: []int{2, 3}, aBatch: []int{2, 1}, bBatch: []int{1, 3}, transB: true, hasC: true},
 		{name: "one_row", m: 1, n: 70, k: 300, hasC: true},
+		{name: "transA_transB_batched", m: 21, n: 18, k: 40, bshape: []int{5}, aBatch: []int{5}, bBatch: []int{5}, transA: true, transB: true, hasC: true},
 		{name: "tiny", m: 1, n: 1, k: 1},
 	}
 	for ci, c := range cases {
@@ -36,6 +38,9 @@ func TestGemm(t *testing.T) {
 				M: uint32(c.m), N: uint32(c.n), K: uint32(c.k), Batch: uint32(batch), BRank: uint32(len(c.bshape)),
 				SAM: int32(c.k), SAK: 1, SBK: int32(c.n), SBN: 1, SCM: 0, SCN: 1,
 				Alpha: 0.5, Beta: 2,
+			}
+			if c.transA { // A stored [k, m]
+				a.SAM, a.SAK = 1, int32(c.m)
 			}
 			if c.transB { // B stored [n, k]
 				a.SBK, a.SBN = 1, int32(c.k)
