@@ -1,0 +1,102 @@
+//go:build cuda && cgo
+
+package hostsim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/lintel-ml/lintel/backends/internal/gpu"
+	"github.com/lintel-ml/lintel/backends/internal/gpu/gputest"
+)
+
+// simDevice is a gpu.Device whose memory the host sees (as Metal's) and
+// whose launches run kernels.cu in the host simulation, each with the
+// packed parameter buffer the CUDA driver would get: the bindings'
+// addresses, then the planner's arguments struct.
+type simDevice struct {
+	mem     [][]byte
+	pending []simLaunch
+	params  []byte
+}
+
+type simLaunch struct {
+	k       gpu.KernelID
+	args    []byte
+	bufs    []gpu.Binding
+	groups  [3]uint32
+	threads [3]uint32
+}
+
+func (d *simDevice) Name() string { return "hostsim" }
+
+func (d *simDevice) Compile(ks []gpu.KernelID) error {
+	for _, k := range ks {
+		if ParamSize(gpu.KernelNames[k]) < 0 {
+			return fmt.Errorf("hostsim: no kernel %s", gpu.KernelNames[k])
+		}
+	}
+	return nil
+}
+
+func (d *simDevice) Alloc(n int) (gpu.BufID, []byte, error) {
+	b := make([]byte, n)
+	d.mem = append(d.mem, b)
+	return gpu.BufID(len(d.mem)), b, nil
+}
+
+func (d *simDevice) Wrap([]byte) (gpu.BufID, bool) { return 0, false }
+
+func (d *simDevice) Release(b gpu.BufID) { d.mem[b-1] = nil }
+
+func (d *simDevice) Upload(dst gpu.Binding, src []byte) error {
+	copy(d.mem[dst.Buf-1][dst.Off:], src)
+	return nil
+}
+
+func (d *simDevice) Begin() error {
+	d.pending = d.pending[:0]
+	return nil
+}
+
+func (d *simDevice) Dispatch(k gpu.KernelID, args []byte, bufs []gpu.Binding, groups, threads [3]uint32) {
+	d.pending = append(d.pending, simLaunch{k, args, append([]gpu.Binding(nil), bufs...), groups, threads})
+}
+
+func (d *simDevice) End() error {
+	for _, l := range d.pending {
+		var pin runtime.Pinner
+		p := d.params[:0]
+		for _, b := range l.bufs {
+			m := d.mem[b.Buf-1]
+			pin.Pin(&m[0])
+			p = binary.LittleEndian.AppendUint64(p, uint64(uintptr(unsafe.Pointer(&m[0]))+uintptr(b.Off)))
+		}
+		p = append(p, l.args...)
+		d.params = p
+		err := Launch(gpu.KernelNames[l.k], l.groups, l.threads, 0, p)
+		pin.Unpin()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *simDevice) Close() {}
+
+// TestPlannerOpCases runs the shared planner's op cases (gputest) on the
+// CUDA kernels in the host simulation and compares with the CPU backend:
+// real plans, real argument structs and launch geometry, the CUDA source.
+// Conv runs both directly and as im2col plus gemm_f32.
+func TestPlannerOpCases(t *testing.T) {
+	for _, im2col := range []bool{false, true} {
+		t.Run(fmt.Sprint("im2col=", im2col), func(t *testing.T) {
+			open := func() (gpu.Device, error) { return &simDevice{}, nil }
+			gputest.RunOpCases(t, gputest.Config(open, im2col), 1e-5)
+		})
+	}
+}
