@@ -88,8 +88,27 @@ func Free[E payload.Elem](t *payload.Tensor[E]) error {
 		return nil
 	}
 	if t.Place != memclass.Host && t.Data != nil {
-		return errs.New(errs.InvalidArtifact, "cuda: Free of a %s tensor this build did not allocate", t.Place)
+		return errs.New(errs.ShapeMismatch, "cuda: Free of a %s tensor this build did not allocate", t.Place)
 	}
 	*t = payload.Tensor[E]{}
+	return nil
+}
+
+// CopyTensor copies src's elements into dst, which must hold exactly as
+// many, and gives dst src's shape. In this build both must be host
+// tensors.
+func CopyTensor[E payload.Elem](dst, src *payload.Tensor[E]) error {
+	if dst == nil || src == nil {
+		return errs.New(errs.ShapeMismatch, "cuda: CopyTensor of a nil tensor")
+	}
+	if !src.Place.HostVisible() || !dst.Place.HostVisible() {
+		return errNotBuilt("copying device memory")
+	}
+	n := src.Len()
+	if n < 0 || n != len(src.Data) || n != len(dst.Data) {
+		return errs.New(errs.ShapeMismatch, "cuda: CopyTensor of shape %v (%d elements) into %d elements", src.Shape, len(src.Data), len(dst.Data))
+	}
+	copy(dst.Data, src.Data)
+	dst.Shape = append(dst.Shape[:0], src.Shape...)
 	return nil
 }
