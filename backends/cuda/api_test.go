@@ -35,6 +35,7 @@ var (
 	_ func(memclass.Class, ...int) (i64, error)                                                  = NewTensor[int64]
 	_ func(*f32) error                                                                           = Free[float32]
 	_ func(*i64) error                                                                           = Free[int64]
+	_ func(*f32, *f32) error                                                                     = CopyTensor[float32]
 	_ compute.ComputeModel[f32, f32]                                                             = (*Model[f32, f32])(nil)
 	_ compute.ComputeBackend[f32, f32, *Model[f32, f32]]                                         = (*Backend[f32, f32])(nil)
 	_ compute.ComputeModel[payload.Multi, payload.Multi]                                         = (*Model[payload.Multi, payload.Multi])(nil)
