@@ -35,7 +35,7 @@ const maxGemmCalls = 64
 // contiguous); the launch then runs the gemm_f32 kernel itself.
 func planGemm(a *core.GemmArgs) (gemmPlan, bool) {
 	m, n, k := int64(a.M), int64(a.N), int64(a.K)
-	if m == 0 || n == 0 || a.BRank > core.MaxBatchRank {
+	if m == 0 || n == 0 || k == 0 || a.BRank > core.MaxBatchRank {
 		return gemmPlan{}, false
 	}
 	// cuBLAS A (N×K column-major) reads B[k][n] = mem[k*SBK + n*SBN].
