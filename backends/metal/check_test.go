@@ -15,7 +15,7 @@ func TestCheckListsEveryRefusedNode(t *testing.T) {
 		Inputs:  []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, 1, 2, 4, 4)},
 		Outputs: []onnxbuild.Value{{Name: "y", DType: payload.Float32, NoShape: true}},
 		Nodes: []onnxbuild.Node{
-			{Name: "pad", Op: "Pad", Inputs: []string{"x", "pads"}, Outputs: []string{"p"}},
+			{Name: "prod", Op: "ReduceProd", Inputs: []string{"x"}, Outputs: []string{"p"}},
 			{Name: "relu", Op: "Relu", Inputs: []string{"p"}, Outputs: []string{"r"}},
 			{Name: "tile", Op: "Tile", Inputs: []string{"r", "reps"}, Outputs: []string{"y"}},
 		},
@@ -29,7 +29,7 @@ func TestCheckListsEveryRefusedNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	issues := Check(art, compute.Options{})
-	if len(issues) != 2 || issues[0].Node != "pad" || issues[1].Node != "tile" {
+	if len(issues) != 2 || issues[0].Node != "prod" || issues[1].Node != "tile" {
 		t.Fatalf("issues %+v", issues)
 	}
 	for _, is := range issues {

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego/objc"
+	"github.com/lintel-ml/lintel/backends/internal/gpu"
 	"github.com/lintel-ml/lintel/internal/errs"
 )
 
@@ -17,7 +18,7 @@ import (
 type mtlDevice struct {
 	caller
 	dev, queue uintptr
-	pipes      [numKernels]uintptr
+	pipes      [gpu.NumKernels]uintptr
 	page       int
 	// Per-call state, between begin and end.
 	pool, cb, enc uintptr
@@ -30,7 +31,7 @@ type mtlDevice struct {
 
 // openDevice returns the system's default Metal device with a fresh
 // command queue.
-func openDevice() (device, error) {
+func openDevice() (gpu.Device, error) {
 	if err := loadRuntime(); err != nil {
 		return nil, err
 	}
@@ -51,14 +52,14 @@ func openDevice() (device, error) {
 	return d, nil
 }
 
-func (d *mtlDevice) name() string {
+func (d *mtlDevice) Name() string {
 	return goString(d.send(d.dev, selName))
 }
 
 // compile builds the library from mslSource, fast math off so that exp,
 // tanh and division keep their IEEE behaviour, and one pipeline per
 // kernel. A compiler failure comes back with the compiler's log.
-func (d *mtlDevice) compile(ks []kernelID) error {
+func (d *mtlDevice) Compile(ks []gpu.KernelID) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	pool := d.call(poolPush)
@@ -76,19 +77,19 @@ func (d *mtlDevice) compile(ks []kernelID) error {
 	}
 	defer d.send(lib, selRelease)
 	for _, k := range ks {
-		fn := uintptr(objc.ID(lib).Send(selNewFunction, nsString(kernelNames[k])))
+		fn := uintptr(objc.ID(lib).Send(selNewFunction, nsString(gpu.KernelNames[k])))
 		if fn == 0 {
-			return errs.New(errs.ResourceUnavailable, "metal: kernel %s is missing from the compiled library", kernelNames[k])
+			return errs.New(errs.ResourceUnavailable, "metal: kernel %s is missing from the compiled library", gpu.KernelNames[k])
 		}
 		d.errOut = 0
 		p := uintptr(objc.ID(d.dev).Send(selNewPipeline, fn, unsafe.Pointer(&d.errOut)))
 		d.send(fn, selRelease)
 		if p == 0 {
-			return errs.New(errs.ResourceUnavailable, "metal: building the pipeline of %s failed: %s", kernelNames[k], errorText(d.errOut))
+			return errs.New(errs.ResourceUnavailable, "metal: building the pipeline of %s failed: %s", gpu.KernelNames[k], errorText(d.errOut))
 		}
-		if got := d.send(p, selMaxThreads); got < groupSize || got < gemmTile*gemmTile {
+		if got := d.send(p, selMaxThreads); got < gpu.GroupSize || got < gpu.GemmTile*gpu.GemmTile {
 			d.send(p, selRelease)
-			return errs.New(errs.ResourceUnavailable, "metal: kernel %s runs at most %d threads per threadgroup, the plans launch %d", kernelNames[k], got, groupSize)
+			return errs.New(errs.ResourceUnavailable, "metal: kernel %s runs at most %d threads per threadgroup, the plans launch %d", gpu.KernelNames[k], got, gpu.GroupSize)
 		}
 		if d.pipes[k] != 0 {
 			d.send(d.pipes[k], selRelease)
@@ -98,26 +99,36 @@ func (d *mtlDevice) compile(ks []kernelID) error {
 	return nil
 }
 
-func (d *mtlDevice) alloc(n int) (bufID, []byte, error) {
+func (d *mtlDevice) Alloc(n int) (gpu.BufID, []byte, error) {
 	b := d.send(d.dev, selNewBuffer, uintptr(n), 0)
 	if b == 0 {
 		return 0, nil, errs.New(errs.ResourceUnavailable, "metal: allocating a buffer of %d bytes failed", n)
 	}
-	return bufID(b), bytesAt(d.send(b, selContents), n), nil
+	return gpu.BufID(b), bytesAt(d.send(b, selContents), n), nil
 }
 
 // wrap binds b's memory without a copy when its start and length are
 // page-aligned, as newBufferWithBytesNoCopy requires. The caller keeps b
 // alive, and unchanged, until the buffer is released.
-func (d *mtlDevice) wrap(b []byte) (bufID, bool) {
+func (d *mtlDevice) Wrap(b []byte) (gpu.BufID, bool) {
 	if len(b) == 0 || len(b)%d.page != 0 || uintptr(unsafe.Pointer(&b[0]))%uintptr(d.page) != 0 {
 		return 0, false
 	}
 	buf := d.send(d.dev, selNewBufferNoCopy, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0, 0)
-	return bufID(buf), buf != 0
+	return gpu.BufID(buf), buf != 0
 }
 
-func (d *mtlDevice) release(b bufID) {
+// Upload copies src into dst's shared storage; the host sees it, so the
+// copy is a plain store.
+func (d *mtlDevice) Upload(dst gpu.Binding, src []byte) error {
+	if dst.Buf == 0 || len(src) == 0 {
+		return nil
+	}
+	copy(bytesAt(d.send(uintptr(dst.Buf), selContents)+uintptr(dst.Off), len(src)), src)
+	return nil
+}
+
+func (d *mtlDevice) Release(b gpu.BufID) {
 	if b != 0 {
 		d.send(uintptr(b), selRelease)
 	}
@@ -126,7 +137,7 @@ func (d *mtlDevice) release(b bufID) {
 // begin locks the goroutine to its thread (an autorelease pool belongs to
 // a thread), pushes a pool and opens a command buffer with one compute
 // encoder.
-func (d *mtlDevice) begin() error {
+func (d *mtlDevice) Begin() error {
 	runtime.LockOSThread()
 	d.pool = d.call(poolPush)
 	d.cb = d.send(d.queue, selCommandBuffer)
@@ -140,11 +151,11 @@ func (d *mtlDevice) begin() error {
 	return nil
 }
 
-func (d *mtlDevice) dispatch(k kernelID, args []byte, bufs []binding, groups, threads [3]uint32) {
+func (d *mtlDevice) Dispatch(k gpu.KernelID, args []byte, bufs []gpu.Binding, groups, threads [3]uint32) {
 	d.send(d.enc, selSetPipeline, d.pipes[k])
 	d.send(d.enc, selSetBytes, uintptr(unsafe.Pointer(&args[0])), uintptr(len(args)), 0)
 	for i, b := range bufs {
-		d.send(d.enc, selSetBuffer, uintptr(b.buf), uintptr(b.off), uintptr(i+1))
+		d.send(d.enc, selSetBuffer, uintptr(b.Buf), uintptr(b.Off), uintptr(i+1))
 	}
 	for i := range 3 {
 		d.sizes[0][i], d.sizes[1][i] = uint64(groups[i]), uint64(threads[i])
@@ -154,7 +165,7 @@ func (d *mtlDevice) dispatch(k kernelID, args []byte, bufs []binding, groups, th
 
 // end commits the command buffer, waits for it once, and reports a GPU
 // failure with the command buffer's error.
-func (d *mtlDevice) end() error {
+func (d *mtlDevice) End() error {
 	defer d.finish()
 	d.send(d.enc, selEndEncoding)
 	d.send(d.cb, selCommit)
@@ -173,7 +184,7 @@ func (d *mtlDevice) finish() {
 	runtime.UnlockOSThread()
 }
 
-func (d *mtlDevice) close() {
+func (d *mtlDevice) Close() {
 	for k, p := range d.pipes {
 		if p != 0 {
 			d.send(p, selRelease)

@@ -11,9 +11,11 @@
 //
 // The backend has been built and vetted but not yet run on Apple hardware.
 // Everything on the Go side (graph planning, arena layout, kernel argument
-// packing, payload binding) builds on every OS and is tested on Linux
-// against a fake device that runs the same plans with CPU twins of the
-// kernels.
+// packing, payload binding, the Model type) is the GPU backends' portable
+// layer, backends/internal/gpu, shared with the CUDA backend; it builds on
+// every OS and is tested on Linux against a fake device that runs the same
+// plans with CPU twins of the kernels. This package holds the Metal
+// driver, the kernels' MSL source (kernels.metal) and the Backend.
 //
 // Rules:
 //   - Everything a model cannot run is refused by LoadModel with

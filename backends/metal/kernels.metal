@@ -1,7 +1,7 @@
 // lintel's Metal kernels. Every kernel takes its arguments struct at
 // buffer(0) and its tensors at buffer(1) onward, in the order the Go
-// planner binds them (see kernels.go, which mirrors every struct here
-// field by field; a test checks that they agree). One-dimensional kernels
+// planner binds them (see backends/internal/gpu/kernels.go, which mirrors
+// every struct here field by field; a test checks that they agree). One-dimensional kernels
 // run one thread per output element and return when gid is past the end.
 #include <metal_stdlib>
 using namespace metal;
@@ -53,6 +53,12 @@ using namespace metal;
 #define T_I32 1
 #define T_I64 2
 #define T_BOOL 3
+
+// Pad modes (Go: PConstant...).
+#define P_CONSTANT 0
+#define P_REFLECT 1
+#define P_EDGE 2
+#define P_WRAP 3
 
 struct UnaryArgs {
     uint n;
@@ -211,6 +217,27 @@ struct BatchNormArgs {
     uint c;
     uint inner;
     float eps;
+};
+
+struct ResizeArgs {
+    uint n;
+    uint outer;
+    uint nin;
+    uint nout;
+    uint inner;
+    uint k;
+    float extrap;
+    uint pad0;
+};
+
+struct PadArgs {
+    uint n;
+    uint rank;
+    uint mode;
+    float value;
+    int oshape[MAX_RANK];
+    int ishape[MAX_RANK];
+    int before[MAX_RANK];
 };
 
 // erf_approx is Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7);
@@ -734,4 +761,106 @@ kernel void batchnorm_f32(constant BatchNormArgs& a [[buffer(0)]],
     }
     uint c = (gid / a.inner) % a.c;
     y[gid] = (x[gid] - mean[c]) / sqrt(var[c] + a.eps) * s[c] + bias[c];
+}
+
+// im2col_f32 writes the column matrix of a convolution, one thread per
+// element of col[n][g][k][p]: row k = c*kh*kw + ky*kw + kx of group g's
+// channels, column p = oy*ow + ox; zero where the tap falls in the
+// padding. a.n is the element count of col.
+kernel void im2col_f32(constant ConvArgs& a [[buffer(0)]],
+                       device const float* x [[buffer(1)]],
+                       device float* col [[buffer(2)]],
+                       uint gid [[thread_position_in_grid]]) {
+    if (gid >= a.n) {
+        return;
+    }
+    uint p = gid % (a.oh * a.ow);
+    uint t = gid / (a.oh * a.ow);
+    uint cg = a.c / a.group;
+    uint kk = cg * a.kh * a.kw;
+    uint k = t % kk;
+    t /= kk;
+    uint g = t % a.group;
+    uint b = t / a.group;
+    uint kx = k % a.kw;
+    uint ky = (k / a.kw) % a.kh;
+    uint c = g * cg + k / (a.kw * a.kh);
+    int iy = int(p / a.ow) * a.sh - a.ph + int(ky) * a.dh;
+    int ix = int(p % a.ow) * a.sw - a.pw + int(kx) * a.dw;
+    float v = 0.0f;
+    if (iy >= 0 && iy < int(a.h) && ix >= 0 && ix < int(a.w)) {
+        v = x[((b * a.c + c) * a.h + uint(iy)) * a.w + uint(ix)];
+    }
+    col[gid] = v;
+}
+
+// resize_f32 is one pass of a separable resize along one axis, one thread
+// per element of y[outer, nout, inner]: output index j sums its k taps
+// w[j*k+q] * x[idx[j*k+q]] in order; idx[j*k] < 0 extrapolates.
+kernel void resize_f32(constant ResizeArgs& a [[buffer(0)]],
+                       device const float* x [[buffer(1)]],
+                       device const int* idx [[buffer(2)]],
+                       device const float* w [[buffer(3)]],
+                       device float* y [[buffer(4)]],
+                       uint gid [[thread_position_in_grid]]) {
+    if (gid >= a.n) {
+        return;
+    }
+    uint ii = gid % a.inner;
+    uint t = gid / a.inner;
+    uint j = t % a.nout;
+    uint o = t / a.nout;
+    device const int* ti = idx + j * a.k;
+    device const float* tw = w + j * a.k;
+    if (ti[0] < 0) {
+        y[gid] = a.extrap;
+        return;
+    }
+    device const float* s = x + o * a.nin * a.inner + ii;
+    float sum = tw[0] * s[uint(ti[0]) * a.inner];
+    for (uint q = 1; q < a.k; q++) {
+        if (tw[q] != 0.0f) {
+            sum += tw[q] * s[uint(ti[q]) * a.inner];
+        }
+    }
+    y[gid] = sum;
+}
+
+// pad_f32 pads (or crops, where before is negative) x into y, one thread
+// per element of y: constant fills with a.value, reflect mirrors without
+// repeating the edge, edge repeats it, wrap repeats x periodically.
+kernel void pad_f32(constant PadArgs& a [[buffer(0)]],
+                    device const float* x [[buffer(1)]],
+                    device float* y [[buffer(2)]],
+                    uint gid [[thread_position_in_grid]]) {
+    if (gid >= a.n) {
+        return;
+    }
+    uint i = gid;
+    int off = 0;
+    int stride = 1;
+    for (int d = int(a.rank) - 1; d >= 0; d--) {
+        int c = int(i % uint(a.oshape[d]));
+        i /= uint(a.oshape[d]);
+        int n = a.ishape[d];
+        int s = c - a.before[d];
+        if (s < 0 || s >= n) {
+            if (a.mode == P_CONSTANT) {
+                y[gid] = a.value;
+                return;
+            }
+            if (a.mode == P_WRAP) {
+                s = ((s % n) + n) % n;
+            } else if (a.mode == P_EDGE || n == 1) {
+                s = s < 0 ? 0 : n - 1;
+            } else {
+                while (s < 0 || s >= n) {
+                    s = s < 0 ? -s : 2 * (n - 1) - s;
+                }
+            }
+        }
+        off += s * stride;
+        stride *= n;
+    }
+    y[gid] = x[off];
 }

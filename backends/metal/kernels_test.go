@@ -1,110 +1,39 @@
 package metal
 
 import (
-	"encoding/binary"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lintel-ml/lintel/backends/internal/gpu"
 )
-
-// mslStructs parses the argument structs of kernels.metal: name to field
-// list ("uint n", "int shape[6]"...).
-func mslStructs(t *testing.T) map[string][]string {
-	t.Helper()
-	out := map[string][]string{}
-	re := regexp.MustCompile(`(?s)struct (\w+) \{(.*?)\};`)
-	for _, m := range re.FindAllStringSubmatch(mslSource, -1) {
-		var fields []string
-		for _, line := range strings.Split(m[2], ";") {
-			if f := strings.TrimSpace(line); f != "" {
-				fields = append(fields, f)
-			}
-		}
-		out[m[1]] = fields
-	}
-	return out
-}
-
-var goArgs = map[string]any{
-	"UnaryArgs": unaryArgs{}, "BinaryArgs": binaryArgs{}, "WhereArgs": whereArgs{}, "CopyArgs": copyArgs{},
-	"CastArgs": castArgs{}, "GemmArgs": gemmArgs{}, "SoftmaxArgs": softmaxArgs{}, "LayerNormArgs": layerNormArgs{},
-	"ReduceArgs": reduceArgs{}, "ArgMaxArgs": argMaxArgs{}, "GatherArgs": gatherArgs{}, "ConvArgs": convArgs{},
-	"PoolArgs": poolArgs{}, "BatchNormArgs": batchNormArgs{},
-}
 
 // Every Go arguments struct has the fields of its MSL twin, in order, with
 // the same types and array lengths, so that its packed bytes are the MSL
 // layout; and every kernel the plans launch exists in the source with the
 // arguments struct the table names.
 func TestArgsMatchMSL(t *testing.T) {
-	msl := mslStructs(t)
-	for name, v := range goArgs {
-		fields, ok := msl[name]
-		if !ok {
-			t.Errorf("no struct %s in kernels.metal", name)
-			continue
-		}
-		rt := reflect.TypeOf(v)
-		if rt.NumField() != len(fields) {
-			t.Errorf("%s: Go has %d fields, MSL %d", name, rt.NumField(), len(fields))
-			continue
-		}
-		size := 0
-		for i, f := range fields {
-			parts := strings.Fields(f)
-			typ, fname := parts[0], parts[1]
-			n := 1
-			if k := strings.Index(fname, "["); k >= 0 {
-				switch fname[k+1 : len(fname)-1] {
-				case "MAX_RANK":
-					n = maxRank
-				case "MAX_BATCH_RANK":
-					n = maxBatchRank
-				default:
-					t.Fatalf("%s: array length %s", name, fname)
-				}
-				fname = fname[:k]
-			}
-			gf := rt.Field(i)
-			if norm(gf.Name) != norm(fname) {
-				t.Errorf("%s field %d: Go %s, MSL %s", name, i, gf.Name, fname)
-			}
-			gt := gf.Type
-			gn := 1
-			if gt.Kind() == reflect.Array {
-				gn, gt = gt.Len(), gt.Elem()
-			}
-			want := map[string]reflect.Kind{"uint": reflect.Uint32, "int": reflect.Int32, "float": reflect.Float32}[typ]
-			if gt.Kind() != want || gn != n {
-				t.Errorf("%s.%s: Go %v x%d, MSL %s x%d", name, fname, gt, gn, typ, n)
-			}
-			size += 4 * n
-		}
-		if got := binary.Size(v); got != size {
-			t.Errorf("%s packs to %d bytes, MSL layout is %d", name, got, size)
-		}
+	for _, err := range gpu.CheckArgStructs(mslSource) {
+		t.Error(err)
 	}
-	for k := range numKernels {
-		sig := regexp.MustCompile(`kernel void ` + kernelNames[k] + `\(constant (\w+)& a \[\[buffer\(0\)\]\]`)
+	for k := range gpu.NumKernels {
+		sig := regexp.MustCompile(`kernel void ` + gpu.KernelNames[k] + `\(constant (\w+)& a \[\[buffer\(0\)\]\]`)
 		m := sig.FindStringSubmatch(mslSource)
 		if m == nil {
-			t.Errorf("kernel %s is missing or does not take its arguments at buffer(0)", kernelNames[k])
+			t.Errorf("kernel %s is missing or does not take its arguments at buffer(0)", gpu.KernelNames[k])
 			continue
 		}
-		if m[1] != kernelArgs[k] {
-			t.Errorf("kernel %s takes %s, the table says %s", kernelNames[k], m[1], kernelArgs[k])
+		if m[1] != gpu.KernelArgs[k] {
+			t.Errorf("kernel %s takes %s, the table says %s", gpu.KernelNames[k], m[1], gpu.KernelArgs[k])
 		}
 	}
-	if n := strings.Count(mslSource, "kernel void "); n != int(numKernels) {
-		t.Errorf("kernels.metal has %d kernels, the table %d", n, numKernels)
+	if n := strings.Count(mslSource, "kernel void "); n != int(gpu.NumKernels) {
+		t.Errorf("kernels.metal has %d kernels, the table %d", n, gpu.NumKernels)
 	}
 }
-
-func norm(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 
 // mslShim is enough of the Metal standard library for a C++ compiler to
 // parse and type-check kernels.metal: address spaces and attributes vanish,

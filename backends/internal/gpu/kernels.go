@@ -168,6 +168,7 @@ const (
 	PConstant uint32 = iota
 	PReflect
 	PEdge
+	PWrap
 )
 
 // The arguments structs. Each mirrors the kernel sources' struct of the
@@ -222,9 +223,14 @@ type CastArgs struct {
 // zero strides (a row vector: SCM = 0, SCN = 1; a column: SCM = 1, SCN =
 // 0) and the same for every b. The batch index b is decomposed in BShape
 // (BRank dims, row-major) and offA(b), offB(b) are its dot products with
-// BSA and BSB (zero strides broadcast). Buffers: A, B, C (bound to A when
-// HasC is 0), Y. A vendor library maps it to strided batched GEMM calls
-// when the batch strides are uniform, or one call per b.
+// BSA and BSB (zero strides broadcast). Buffers: A, B, C (when HasC is
+// 0 it is bound to Y and not read), Y. A vendor library maps it to strided
+// batched GEMM calls when the batch strides are uniform (one call per b
+// otherwise): row-major Y = A.B is column-major Y^T = B^T.A^T, so a
+// column-major library gets B as its first operand with leading dimension
+// SBK (or SBN when SBK is 1: transposed) and A second with SAM (or SAK).
+// Every launch the planner makes has Alpha 1 unless Gemm's alpha says
+// otherwise, and HasC only with Beta set from the op.
 type GemmArgs struct {
 	M, N, K, Batch, BRank uint32
 	SAM, SAK, SBK, SBN    int32
@@ -269,14 +275,15 @@ type GatherArgs struct {
 	N, AxisLen, Inner, NIdx, Idx64, Pad0, Pad1, Pad2 uint32
 }
 
-// ConvArgs describes a 2-D convolution of x [N, C, H, W] with w [M,
-// C/Group, KH, KW] into y [N, M, OH, OW]: strides SH, SW, begin pads PH,
-// PW, dilations DH, DW. conv2d_f32 computes y directly (buffers x, w,
-// bias, y; bias read when HasBias). im2col_f32 takes the same struct and
-// writes col [N][Group][K][OH*OW] with K = (C/Group)*KH*KW: for item n,
-// group g, row k = c*KH*KW + kh*KW + kw, column p = oh*OW + ow holds
-// x[n][g*C/Group + c][oh*SH - PH + kh*DH][ow*SW - PW + kw*DW], zero
-// outside the image (buffers x, col; one thread per element of col).
+// ConvArgs describes a 2-D convolution of x [batch, C, H, W] with w [M,
+// C/Group, KH, KW] into y [batch, M, OH, OW]: strides SH, SW, begin pads
+// PH, PW, dilations DH, DW. N is the thread count. conv2d_f32 computes y
+// directly, N = batch*M*OH*OW (buffers x, w, bias, y; bias read when
+// HasBias). im2col_f32 takes the same struct and writes col
+// [batch][Group][K][OH*OW], K = (C/Group)*KH*KW, N its element count: for
+// item n and group g, row k = c*KH*KW + kh*KW + kw, column p = oh*OW + ow
+// holds x[n][g*C/Group + c][oh*SH - PH + kh*DH][ow*SW - PW + kw*DW], zero
+// outside the image (buffers x, col; HasBias unused).
 type ConvArgs struct {
 	N, C, H, W, M, OH, OW, KH, KW, Group uint32
 	SH, SW, PH, PW, DH, DW               int32
@@ -314,7 +321,8 @@ type ResizeArgs struct {
 
 // PadArgs: y of shape OShape (Rank dims, N elements) from x of shape
 // IShape placed at Before (negative Before crops): constant mode fills
-// with Value, reflect mirrors without repeating the edge, edge repeats it.
+// with Value, reflect mirrors without repeating the edge, edge repeats it,
+// wrap repeats the input periodically.
 // Buffers: x, y.
 type PadArgs struct {
 	N, Rank, Mode          uint32

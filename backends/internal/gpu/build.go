@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ var registry = map[string]builder{}
 func register(b builder, ops ...string) {
 	for _, op := range ops {
 		if _, dup := registry[op]; dup {
-			panic("metal: op registered twice: " + op)
+			panic("gpu: op registered twice: " + op)
 		}
 		registry[op] = b
 	}
@@ -38,7 +38,7 @@ func register(b builder, ops ...string) {
 
 // unsupported returns an errs.Unsupported error naming the node.
 func (c *buildCtx) unsupported(format string, args ...any) error {
-	return errs.New(errs.Unsupported, "node %q (%s): %s (metal backend)", c.n.Label(), c.n.OpType, fmt.Sprintf(format, args...))
+	return errs.New(errs.Unsupported, "node %q (%s): %s (%s backend)", c.n.Label(), c.n.OpType, fmt.Sprintf(format, args...), c.pl.cfg.Name)
 }
 
 // invalid returns an errs.InvalidArtifact error naming the node.
@@ -135,21 +135,21 @@ func (c *buildCtx) view(o, i int) error {
 
 // emit appends a launch of kernel k with packed args, binding vals at
 // buffer(1...) in order, over groups threadgroups of threads threads.
-func (c *buildCtx) emit(k kernelID, args []byte, groups, threads [3]uint32, vals ...*val) {
+func (c *buildCtx) emit(k KernelID, args []byte, groups, threads [3]uint32, vals ...*val) {
 	p := c.pl.p
 	p.steps = append(p.steps, step{k: k, node: c.n.Label(), args: args, bufs: make([]loc, len(vals)), groups: groups, threads: threads})
 	c.pl.pending = append(c.pl.pending, vals)
 	p.maxBufs = max(p.maxBufs, len(vals))
 }
 
-// emit1D launches k over n threads in groups of groupSize.
-func (c *buildCtx) emit1D(k kernelID, args []byte, n int, vals ...*val) {
+// emit1D launches k over n threads in groups of GroupSize.
+func (c *buildCtx) emit1D(k KernelID, args []byte, n int, vals ...*val) {
 	if n == 0 {
-		// Nothing to compute; Metal refuses empty dispatches.
+		// Nothing to compute; devices refuse empty launches.
 		return
 	}
-	g := uint32((n + groupSize - 1) / groupSize)
-	c.emit(k, args, [3]uint32{g, 1, 1}, [3]uint32{groupSize, 1, 1}, vals...)
+	g := uint32((n + GroupSize - 1) / GroupSize)
+	c.emit(k, args, [3]uint32{g, 1, 1}, [3]uint32{GroupSize, 1, 1}, vals...)
 }
 
 // u32 converts a size known to fit (tensor sizes are capped well below
@@ -212,8 +212,8 @@ func (c *buildCtx) axisOf(a int64, r int) (int, error) {
 // rankOK refuses ranks the strided kernels cannot index.
 func (c *buildCtx) rankOK(vs ...*val) error {
 	for _, v := range vs {
-		if v != nil && len(v.shape) > maxRank {
-			return c.unsupported("%q has rank %d; the kernels index at most %d", v.name, len(v.shape), maxRank)
+		if v != nil && len(v.shape) > MaxRank {
+			return c.unsupported("%q has rank %d; the kernels index at most %d", v.name, len(v.shape), MaxRank)
 		}
 	}
 	return nil
@@ -233,4 +233,44 @@ func splitAt(shape []int, axis int) (outer, mid, inner int) {
 		}
 	}
 	return
+}
+
+// temp returns a scratch value of the node, live only during its launches:
+// its arena space is reused by later nodes.
+func (c *buildCtx) temp(dt payload.DType, shape []int) (*val, error) {
+	pl := c.pl
+	v := pl.newVal(c.freshName("scratch"), dt, shape)
+	if err := pl.sized(v); err != nil {
+		return nil, err
+	}
+	v.last = pl.nstep
+	pl.order = append(pl.order, v)
+	return v, nil
+}
+
+// constOf returns a constant value made at planning time (index tables,
+// weights), uploaded with the plan's other constants.
+func (c *buildCtx) constOf(t *model.Tensor) *val {
+	pl := c.pl
+	t.Name = c.freshName(t.Name)
+	v := pl.newVal(t.Name, t.DType, t.Shape)
+	v.c = t
+	v.size = len(t.Raw)
+	v.def = -1
+	idx := len(pl.p.consts)
+	pl.p.consts = append(pl.p.consts, t)
+	pl.constIdx[t] = idx
+	v.loc = loc{kind: locConst, idx: idx}
+	return v
+}
+
+// freshName returns a value name of the node's, kind, that no value of the
+// graph or the plan has.
+func (c *buildCtx) freshName(kind string) string {
+	pl := c.pl
+	name := ""
+	for i := 0; name == "" || pl.vals[name] != nil || pl.g.Const(name) != nil || pl.g.Values[name] != nil; i++ {
+		name = fmt.Sprintf("%s:%s%d", c.n.Label(), kind, i)
+	}
+	return name
 }

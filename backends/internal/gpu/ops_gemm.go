@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import "github.com/lintel-ml/lintel/payload"
 
@@ -8,13 +8,13 @@ func init() {
 }
 
 // emitGemm launches the tiled gemm kernel over [batch, m, n] outputs.
-func (c *buildCtx) emitGemm(a *gemmArgs, x, w, bias, y *val) {
+func (c *buildCtx) emitGemm(a *GemmArgs, x, w, bias, y *val) {
 	if bias == nil {
 		// Buffer 3 is not read without has_c; bind something valid.
 		bias = y
 	}
-	groups := [3]uint32{u32((int(a.N) + gemmTile - 1) / gemmTile), u32((int(a.M) + gemmTile - 1) / gemmTile), max(a.Batch, 1)}
-	c.emit(kGemm, pack(nil, a), groups, [3]uint32{gemmTile, gemmTile, 1}, x, w, bias, y)
+	groups := [3]uint32{u32((int(a.N) + GemmTile - 1) / GemmTile), u32((int(a.M) + GemmTile - 1) / GemmTile), max(a.Batch, 1)}
+	c.emit(KGemm, Pack(nil, a), groups, [3]uint32{GemmTile, GemmTile, 1}, x, w, bias, y)
 }
 
 func buildGemm(c *buildCtx) error {
@@ -55,7 +55,7 @@ func buildGemm(c *buildCtx) error {
 		return err
 	}
 	m, k := x.shape[0], x.shape[1]
-	a := gemmArgs{Alpha: alpha, Beta: beta, Batch: 1}
+	a := GemmArgs{Alpha: alpha, Beta: beta, Batch: 1}
 	a.SAM, a.SAK = int32(k), 1
 	if ta != 0 {
 		m, k = k, m
@@ -125,8 +125,8 @@ func buildMatMul(c *buildCtx) error {
 	}
 	xb, wb := xs[:len(xs)-2], ws[:len(ws)-2]
 	rb := max(len(xb), len(wb))
-	if rb > maxBatchRank {
-		return c.unsupported("%d batch dims; the kernel takes at most %d", rb, maxBatchRank)
+	if rb > MaxBatchRank {
+		return c.unsupported("%d batch dims; the kernel takes at most %d", rb, MaxBatchRank)
 	}
 	bshape := make([]int, rb)
 	for i := range bshape {
@@ -152,7 +152,7 @@ func buildMatMul(c *buildCtx) error {
 	if batch*m*n != y.numel() {
 		return c.invalid("A %v and B %v do not give %v", x.shape, w.shape, y.shape)
 	}
-	a := gemmArgs{M: u32(m), N: u32(n), K: u32(k), Batch: u32(batch), BRank: u32(rb), Alpha: 1,
+	a := GemmArgs{M: u32(m), N: u32(n), K: u32(k), Batch: u32(batch), BRank: u32(rb), Alpha: 1,
 		SAM: int32(k), SAK: 1, SBK: int32(n), SBN: 1}
 	for i := range bshape {
 		bsa[i] *= m * k

@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import (
 	"math"
@@ -7,14 +7,14 @@ import (
 )
 
 var unaryCodes = map[string]uint32{
-	"Relu": uRelu, "Sigmoid": uSigmoid, "Tanh": uTanh, "Exp": uExp, "Log": uLog, "Sqrt": uSqrt,
-	"Neg": uNeg, "Abs": uAbs, "Erf": uErf, "Gelu": uGelu, "LeakyRelu": uLeaky, "Clip": uClip,
-	"HardSigmoid": uHardSigmoid, "HardSwish": uHardSwish, "Reciprocal": uReciprocal,
+	"Relu": URelu, "Sigmoid": USigmoid, "Tanh": UTanh, "Exp": UExp, "Log": ULog, "Sqrt": USqrt,
+	"Neg": UNeg, "Abs": UAbs, "Erf": UErf, "Gelu": UGelu, "LeakyRelu": ULeaky, "Clip": UClip,
+	"HardSigmoid": UHardSigmoid, "HardSwish": UHardSwish, "Reciprocal": UReciprocal,
 }
 
 var binaryCodes = map[string]uint32{
-	"Add": bAdd, "Sub": bSub, "Mul": bMul, "Div": bDiv, "Pow": bPow, "Min": bMin, "Max": bMax,
-	"Equal": bEqual, "Less": bLess, "Greater": bGreater, "LessOrEqual": bLessEq, "GreaterOrEqual": bGreaterEq,
+	"Add": BAdd, "Sub": BSub, "Mul": BMul, "Div": BDiv, "Pow": BPow, "Min": BMin, "Max": BMax,
+	"Equal": BEqual, "Less": BLess, "Greater": BGreater, "LessOrEqual": BLessEq, "GreaterOrEqual": BGreaterEq,
 }
 
 func init() {
@@ -39,7 +39,7 @@ func buildUnary(c *buildCtx) error {
 	if err := c.want(x, payload.Float32); err != nil {
 		return err
 	}
-	a := unaryArgs{N: u32(y.numel()), Op: unaryCodes[c.n.OpType]}
+	a := UnaryArgs{N: u32(y.numel()), Op: unaryCodes[c.n.OpType]}
 	switch c.n.OpType {
 	case "Gelu":
 		s, err := c.n.String("approximate", "none")
@@ -49,7 +49,7 @@ func buildUnary(c *buildCtx) error {
 		switch s {
 		case "none":
 		case "tanh":
-			a.Op = uGeluTanh
+			a.Op = UGeluTanh
 		default:
 			return c.unsupported("approximate %q", s)
 		}
@@ -86,21 +86,21 @@ func buildUnary(c *buildCtx) error {
 			a.Beta = v
 		}
 	}
-	c.emit1D(kUnary, pack(nil, &a), y.numel(), x, y)
+	c.emit1D(KUnary, Pack(nil, &a), y.numel(), x, y)
 	return nil
 }
 
 // binaryArgsFor fills the strides with which x and z are read for y.
-func (c *buildCtx) binaryArgsFor(op uint32, x, z, y *val) (binaryArgs, error) {
+func (c *buildCtx) binaryArgsFor(op uint32, x, z, y *val) (BinaryArgs, error) {
 	if err := c.rankOK(x, z, y); err != nil {
-		return binaryArgs{}, err
+		return BinaryArgs{}, err
 	}
 	sa, ok1 := broadcastStrides(x.shape, y.shape)
 	sb, ok2 := broadcastStrides(z.shape, y.shape)
 	if !ok1 || !ok2 {
-		return binaryArgs{}, c.invalid("shapes %v and %v do not broadcast to %v", x.shape, z.shape, y.shape)
+		return BinaryArgs{}, c.invalid("shapes %v and %v do not broadcast to %v", x.shape, z.shape, y.shape)
 	}
-	a := binaryArgs{N: u32(y.numel()), Op: op, Rank: u32(len(y.shape))}
+	a := BinaryArgs{N: u32(y.numel()), Op: op, Rank: u32(len(y.shape))}
 	fill(a.Shape[:], y.shape)
 	fill(a.SA[:], sa)
 	fill(a.SB[:], sb)
@@ -130,11 +130,11 @@ func buildBinary(c *buildCtx) error {
 	op := binaryCodes[c.n.OpType]
 	if len(ins) == 1 {
 		// A variadic Min or Max of one input copies it.
-		a := unaryArgs{N: u32(y.numel()), Op: uCopy}
-		c.emit1D(kUnary, pack(nil, &a), y.numel(), ins[0], y)
+		a := UnaryArgs{N: u32(y.numel()), Op: UCopy}
+		c.emit1D(KUnary, Pack(nil, &a), y.numel(), ins[0], y)
 		return nil
 	}
-	if len(ins) > 2 && op != bMin && op != bMax {
+	if len(ins) > 2 && op != BMin && op != BMax {
 		return c.invalid("%d inputs", len(ins))
 	}
 	acc := ins[0]
@@ -144,7 +144,7 @@ func buildBinary(c *buildCtx) error {
 		if err != nil {
 			return err
 		}
-		c.emit1D(kBinary, pack(nil, &a), y.numel(), acc, z, y)
+		c.emit1D(KBinary, Pack(nil, &a), y.numel(), acc, z, y)
 		acc = y
 	}
 	return nil
@@ -172,7 +172,7 @@ func buildCompare(c *buildCtx) error {
 	if err != nil {
 		return err
 	}
-	c.emit1D(kCompare, pack(nil, &a), y.numel(), x, z, y)
+	c.emit1D(KCompare, Pack(nil, &a), y.numel(), x, z, y)
 	return nil
 }
 
@@ -210,12 +210,12 @@ func buildWhere(c *buildCtx) error {
 	if !ok0 || !ok1 || !ok2 {
 		return c.invalid("shapes %v, %v and %v do not broadcast to %v", cond.shape, x.shape, z.shape, y.shape)
 	}
-	a := whereArgs{N: u32(y.numel()), Rank: u32(len(y.shape))}
+	a := WhereArgs{N: u32(y.numel()), Rank: u32(len(y.shape))}
 	fill(a.Shape[:], y.shape)
 	fill(a.SC[:], sc)
 	fill(a.SA[:], sa)
 	fill(a.SB[:], sb)
-	c.emit1D(kWhere, pack(nil, &a), y.numel(), cond, x, z, y)
+	c.emit1D(KWhere, Pack(nil, &a), y.numel(), cond, x, z, y)
 	return nil
 }
 
@@ -231,8 +231,8 @@ func buildNot(c *buildCtx) error {
 	if err := c.want(x, payload.Bool); err != nil {
 		return err
 	}
-	a := unaryArgs{N: u32(y.numel())}
-	c.emit1D(kNot, pack(nil, &a), y.numel(), x, y)
+	a := UnaryArgs{N: u32(y.numel())}
+	c.emit1D(KNot, Pack(nil, &a), y.numel(), x, y)
 	return nil
 }
 
@@ -240,13 +240,13 @@ func buildNot(c *buildCtx) error {
 func castCode(dt payload.DType) (uint32, bool) {
 	switch dt {
 	case payload.Float32:
-		return tF32, true
+		return TF32, true
 	case payload.Int32:
-		return tI32, true
+		return TI32, true
 	case payload.Int64:
-		return tI64, true
+		return TI64, true
 	case payload.Bool:
-		return tBool, true
+		return TBool, true
 	}
 	return 0, false
 }
@@ -267,10 +267,10 @@ func buildCast(c *buildCtx) error {
 	to, ok2 := castCode(y.dt)
 	// The kernel converts through float32, exact for everything but
 	// integers beyond 2^24, so integer-to-integer casts are refused.
-	if !ok1 || !ok2 || (from != tF32 && to != tF32 && from != tBool && to != tBool) {
+	if !ok1 || !ok2 || (from != TF32 && to != TF32 && from != TBool && to != TBool) {
 		return c.unsupported("cast from %s to %s", x.dt, y.dt)
 	}
-	a := castArgs{N: u32(y.numel()), From: from, To: to}
-	c.emit1D(kCast, pack(nil, &a), y.numel(), x, y)
+	a := CastArgs{N: u32(y.numel()), From: from, To: to}
+	c.emit1D(KCast, Pack(nil, &a), y.numel(), x, y)
 	return nil
 }

@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import "github.com/lintel-ml/lintel/payload"
 
@@ -57,14 +57,14 @@ func buildSoftmax(c *buildCtx) error {
 	} else {
 		outer, mid, inner = splitAt(x.shape, a)
 	}
-	sa := softmaxArgs{Outer: u32(outer), Axis: u32(mid), Inner: u32(inner)}
+	sa := SoftmaxArgs{Outer: u32(outer), Axis: u32(mid), Inner: u32(inner)}
 	if c.n.OpType == "LogSoftmax" {
 		sa.UseLog = 1
 	}
 	if x.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kSoftmax, pack(nil, &sa), outer*inner, x, y)
+	c.emit1D(KSoftmax, Pack(nil, &sa), outer*inner, x, y)
 	return nil
 }
 
@@ -94,7 +94,7 @@ func buildLayerNorm(c *buildCtx) error {
 	}
 	rows, _, _ := splitAt(x.shape, a)
 	cols := x.numel() / max(rows, 1)
-	la := layerNormArgs{Rows: u32(rows), Cols: u32(cols), Eps: eps}
+	la := LayerNormArgs{Rows: u32(rows), Cols: u32(cols), Eps: eps}
 	if scale.numel() != cols {
 		return c.unsupported("scale of shape %v for %d normalized elements", scale.shape, cols)
 	}
@@ -114,7 +114,7 @@ func buildLayerNorm(c *buildCtx) error {
 	if x.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kLayerNorm, pack(nil, &la), rows, x, scale, bias, y)
+	c.emit1D(KLayerNorm, Pack(nil, &la), rows, x, scale, bias, y)
 	return nil
 }
 
@@ -154,11 +154,11 @@ func buildBatchNorm(c *buildCtx) error {
 		ps = append(ps, v)
 	}
 	_, _, inner := splitAt(x.shape, 1)
-	ba := batchNormArgs{N: u32(x.numel()), C: u32(ch), Inner: u32(inner), Eps: eps}
+	ba := BatchNormArgs{N: u32(x.numel()), C: u32(ch), Inner: u32(inner), Eps: eps}
 	if x.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kBatchNorm, pack(nil, &ba), x.numel(), x, ps[0], ps[1], ps[2], ps[3], y)
+	c.emit1D(KBatchNorm, Pack(nil, &ba), x.numel(), x, ps[0], ps[1], ps[2], ps[3], y)
 	return nil
 }
 
@@ -182,7 +182,7 @@ func (c *buildCtx) emitReduce(op uint32, x, y *val, red []bool) error {
 	if payload.NumElems(oshape) != y.numel() {
 		return c.invalid("reducing %v gives %d elements, output %v", x.shape, payload.NumElems(oshape), y.shape)
 	}
-	ra := reduceArgs{N: u32(y.numel()), Op: op, Rank: u32(r), NRed: u32(nred)}
+	ra := ReduceArgs{N: u32(y.numel()), Op: op, Rank: u32(r), NRed: u32(nred)}
 	fill(ra.OShape[:], oshape)
 	fill(ra.OStride[:], ostride)
 	fill(ra.RShape[:], rshape)
@@ -190,11 +190,11 @@ func (c *buildCtx) emitReduce(op uint32, x, y *val, red []bool) error {
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kReduce, pack(nil, &ra), y.numel(), x, y)
+	c.emit1D(KReduce, Pack(nil, &ra), y.numel(), x, y)
 	return nil
 }
 
-var reduceCodes = map[string]uint32{"ReduceSum": rSum, "ReduceMean": rMean, "ReduceMax": rMax, "ReduceMin": rMin}
+var reduceCodes = map[string]uint32{"ReduceSum": RSum, "ReduceMean": RMean, "ReduceMax": RMax, "ReduceMin": RMin}
 
 func buildReduce(c *buildCtx) error {
 	x, y, err := c.f32io()
@@ -248,9 +248,9 @@ func buildGlobalPool(c *buildCtx) error {
 	for i := 2; i < len(red); i++ {
 		red[i] = true
 	}
-	op := rMean
+	op := RMean
 	if c.n.OpType == "GlobalMaxPool" {
-		op = rMax
+		op = RMax
 	}
 	return c.emitReduce(op, x, y, red)
 }
@@ -276,13 +276,13 @@ func buildArgMax(c *buildCtx) error {
 	if mid == 0 {
 		return c.invalid("ArgMax over an empty axis")
 	}
-	aa := argMaxArgs{Outer: u32(outer), Axis: u32(mid), Inner: u32(inner)}
+	aa := ArgMaxArgs{Outer: u32(outer), Axis: u32(mid), Inner: u32(inner)}
 	if last != 0 {
 		aa.SelectLast = 1
 	}
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kArgMax, pack(nil, &aa), outer*inner, x, y)
+	c.emit1D(KArgMax, Pack(nil, &aa), outer*inner, x, y)
 	return nil
 }

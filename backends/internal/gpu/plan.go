@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import (
 	"github.com/lintel-ml/lintel/backends/cpu"
@@ -44,7 +44,7 @@ func (v *val) numel() int { return payload.NumElems(v.shape) }
 
 // step is one kernel launch of a plan.
 type step struct {
-	k       kernelID
+	k       KernelID
 	node    string
 	args    []byte
 	bufs    []loc
@@ -75,18 +75,19 @@ type plan struct {
 	consts        []*model.Tensor
 	// constBufs are the device buffers of consts, set when a model adopts
 	// the plan.
-	constBufs []bufID
+	constBufs []BufID
 	outputs   []outInfo
 	// maxBufs is the most buffers one step binds.
 	maxBufs int
 }
 
 // arenaAlign is the alignment of every value in the arena, enough for
-// any buffer offset Metal accepts.
+// any buffer offset Metal or CUDA accepts.
 const arenaAlign = 256
 
 // planner builds a plan.
 type planner struct {
+	cfg      *Config
 	label    string
 	g        *model.Graph
 	vals     map[string]*val
@@ -119,17 +120,17 @@ func specialise(g *model.Graph, shapes [][]int) (*model.Graph, error) {
 }
 
 // buildPlan specialises g to the input shapes and plans it.
-func buildPlan(g *model.Graph, shapes [][]int, label string, maxBytes int) (p *plan, err error) {
+func buildPlan(cfg *Config, g *model.Graph, shapes [][]int, label string, maxBytes int) (p *plan, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, errs.New(errs.ExecutionFailed, "%s: metal: internal error while planning: %v", label, r)
+			p, err = nil, errs.New(errs.ExecutionFailed, "%s: %s: internal error while planning: %v", label, cfg.Name, r)
 		}
 	}()
 	s, err := specialise(g, shapes)
 	if err != nil {
 		return nil, err
 	}
-	pl := &planner{label: label, g: s, vals: map[string]*val{}, constIdx: map[*model.Tensor]int{}, maxBytes: maxBytes,
+	pl := &planner{cfg: cfg, label: label, g: s, vals: map[string]*val{}, constIdx: map[*model.Tensor]int{}, maxBytes: maxBytes,
 		p: &plan{inShapes: cloneShapes(shapes)}}
 	if err := pl.run(); err != nil {
 		return nil, err
@@ -199,12 +200,12 @@ func (pl *planner) newVal(name string, dt payload.DType, shape []int) *val {
 func (pl *planner) sized(v *val) error {
 	for _, d := range v.shape {
 		if d < 0 {
-			return errs.New(errs.Unsupported, "%s: metal: the shape of %q depends on values computed on the device", pl.label, v.name)
+			return errs.New(errs.Unsupported, "%s: %s: the shape of %q depends on values computed on the device", pl.label, pl.cfg.Name, v.name)
 		}
 	}
 	n := v.numel()
 	if n < 0 || n > pl.maxBytes/max(v.dt.Size(), 1) {
-		return errs.New(errs.ResourceUnavailable, "%s: metal: %q of shape %v exceeds the tensor size cap of %d bytes", pl.label, v.name, v.shape, pl.maxBytes)
+		return errs.New(errs.ResourceUnavailable, "%s: %s: %q of shape %v exceeds the tensor size cap of %d bytes", pl.label, pl.cfg.Name, v.name, v.shape, pl.maxBytes)
 	}
 	v.size = n * v.dt.Size()
 	return nil
@@ -217,7 +218,7 @@ func (pl *planner) get(name string) (*val, error) {
 	}
 	t := pl.g.Const(name)
 	if t == nil {
-		return nil, errs.New(errs.InvalidArtifact, "%s: metal: value %q is not defined", pl.label, name)
+		return nil, errs.New(errs.InvalidArtifact, "%s: %s: value %q is not defined", pl.label, pl.cfg.Name, name)
 	}
 	if err := t.Check(); err != nil {
 		return nil, err
@@ -239,11 +240,11 @@ func (pl *planner) get(name string) (*val, error) {
 // node plans one node of the specialised graph.
 func (pl *planner) node(n *model.Node) error {
 	if n.Domain != "" && n.Domain != "ai.onnx" {
-		return errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the metal backend", n.Label(), n.OpType, n.Domain)
+		return errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the %s backend", n.Label(), n.OpType, n.Domain, pl.cfg.Name)
 	}
 	b := registry[n.OpType]
 	if b == nil {
-		return errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the metal backend", n.Label(), n.OpType, n.OpType)
+		return errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the %s backend", n.Label(), n.OpType, n.OpType, pl.cfg.Name)
 	}
 	c := &buildCtx{pl: pl, n: n, opset: pl.g.Opset}
 	for _, name := range n.Inputs {

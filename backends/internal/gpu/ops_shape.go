@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import (
 	"github.com/lintel-ml/lintel/payload"
@@ -27,14 +27,14 @@ func buildView(c *buildCtx) error {
 }
 
 // copyKernel returns the strided copy kernel for an element type.
-func (c *buildCtx) copyKernel(dt payload.DType) (kernelID, error) {
+func (c *buildCtx) copyKernel(dt payload.DType) (KernelID, error) {
 	switch dt.Size() {
 	case 4:
-		return kCopy32, nil
+		return KCopy32, nil
 	case 8:
-		return kCopy64, nil
+		return KCopy64, nil
 	case 1:
-		return kCopy8, nil
+		return KCopy8, nil
 	}
 	return 0, c.unsupported("element type %s", dt)
 }
@@ -45,7 +45,7 @@ func (c *buildCtx) emitCopy(x, y *val, shape, sin, sout []int, inOff, outOff int
 	if err := c.rankOK(x, y); err != nil {
 		return err
 	}
-	if len(shape) > maxRank {
+	if len(shape) > MaxRank {
 		return c.unsupported("rank %d", len(shape))
 	}
 	k, err := c.copyKernel(y.dt)
@@ -56,11 +56,11 @@ func (c *buildCtx) emitCopy(x, y *val, shape, sin, sout []int, inOff, outOff int
 	if n == 0 {
 		return nil
 	}
-	a := copyArgs{N: u32(n), Rank: u32(len(shape)), InOff: int32(inOff), OutOff: int32(outOff)}
+	a := CopyArgs{N: u32(n), Rank: u32(len(shape)), InOff: int32(inOff), OutOff: int32(outOff)}
 	fill(a.Shape[:], shape)
 	fill(a.SIn[:], sin)
 	fill(a.SOut[:], sout)
-	c.emit1D(k, pack(nil, &a), n, x, y)
+	c.emit1D(k, Pack(nil, &a), n, x, y)
 	return nil
 }
 
@@ -323,13 +323,13 @@ func buildGather(c *buildCtx) error {
 	}
 	_, mid, inner := splitAt(x.shape, a)
 	nidx := idx.numel()
-	ga := gatherArgs{N: u32(y.numel()), AxisLen: u32(mid), Inner: u32(inner), NIdx: u32(max(nidx, 1))}
+	ga := GatherArgs{N: u32(y.numel()), AxisLen: u32(mid), Inner: u32(inner), NIdx: u32(max(nidx, 1))}
 	if idx.dt == payload.Int64 {
 		ga.Idx64 = 1
 	}
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kGather, pack(nil, &ga), y.numel(), x, idx, y)
+	c.emit1D(KGather, Pack(nil, &ga), y.numel(), x, idx, y)
 	return nil
 }

@@ -1,11 +1,9 @@
-package metal
+package gpu
 
 import (
-	"github.com/lintel-ml/lintel/backends/internal/meta"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
-	"github.com/lintel-ml/lintel/memclass"
 	"github.com/lintel-ml/lintel/model"
 )
 
@@ -19,21 +17,25 @@ const (
 // maxPlans is how many input-shape specialisations a model keeps.
 const maxPlans = 8
 
-// Model is a model compiled for an Apple GPU. It is not safe for
-// concurrent use.
+// Model is a model compiled for a GPU: the graph, the plans built for the
+// input shapes seen so far, their constants on the device and the arena
+// the calls run in. In and Out are the payload types it takes and gives.
+// It is not safe for concurrent use.
 type Model[In, Out any] struct {
+	cfg      *Config
 	g        *model.Graph
 	label    string
-	dev      device
+	dev      Device
 	state    int
 	meta     compute.ModelMetadata
 	maxBytes int
 
-	view  inView[In]
-	write outWriter[Out]
+	view     inView[In]
+	write    outWriter[Out]
+	outPlace outView[Out]
 
 	plans  []*plan
-	consts map[*model.Tensor]bufID
+	consts map[*model.Tensor]BufID
 	// retired are plans evicted during a call; their constants are
 	// released at the start of the next call, once nothing can use them.
 	retired []*plan
@@ -45,7 +47,7 @@ type Model[In, Out any] struct {
 // it again is a no-op.
 func (m *Model[In, Out]) Init() error {
 	if m == nil {
-		return errs.New(errs.NotInitialized, "metal: nil model")
+		return errs.New(errs.NotInitialized, "gpu: nil model")
 	}
 	switch m.state {
 	case stateClosed:
@@ -53,13 +55,13 @@ func (m *Model[In, Out]) Init() error {
 	case stateReady:
 		return nil
 	}
-	m.consts = map[*model.Tensor]bufID{}
-	m.x.init(len(m.g.Inputs))
+	m.consts = map[*model.Tensor]BufID{}
+	m.x.init(m.dev, len(m.g.Inputs), len(m.g.Outputs))
 	for _, p := range m.plans {
 		if err := m.adopt(p); err != nil {
 			return err
 		}
-		if err := m.x.growArena(m.dev, p.arenaSize); err != nil {
+		if err := m.x.growArena(p.arenaSize); err != nil {
 			return err
 		}
 	}
@@ -69,7 +71,7 @@ func (m *Model[In, Out]) Init() error {
 
 func (m *Model[In, Out]) ready() error {
 	if m == nil {
-		return errs.New(errs.NotInitialized, "metal: nil model")
+		return errs.New(errs.NotInitialized, "gpu: nil model")
 	}
 	switch m.state {
 	case stateReady:
@@ -82,7 +84,7 @@ func (m *Model[In, Out]) ready() error {
 
 // InferOne runs the model on in and writes the result to out, setting its
 // shape and growing its data only when too small. The whole forward pass
-// is one command buffer, waited on once.
+// is one submission (or one replay of a recorded pass), waited on once.
 func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 	if err := m.ready(); err != nil {
 		return err
@@ -94,18 +96,21 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 	if err := m.stage(0, in); err != nil {
 		return err
 	}
-	if err := m.x.run(m.dev, 1); err != nil {
-		m.x.unwrap(m.dev, 1)
+	if err := m.place(0, out); err != nil {
+		return err
+	}
+	if err := m.x.run(1); err != nil {
+		m.x.unwrap(1)
 		return m.failed(err)
 	}
 	m.write(&m.x, out, 0)
-	m.x.unwrap(m.dev, 1)
+	m.x.unwrap(1)
 	return nil
 }
 
 // InferBatch runs the model on every item of in; out[i] gets exactly what
 // InferOne(in.At(i), &out[i]) gives. Every item's forward pass is encoded
-// into one command buffer, each in its own part of the arena, with a
+// into one submission, each in its own part of the arena, with a
 // single wait for all of them.
 func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 	if err := m.ready(); err != nil {
@@ -124,21 +129,24 @@ func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 		if err := m.stage(i, in.At(i)); err != nil {
 			return err
 		}
+		if err := m.place(i, &out[i]); err != nil {
+			return err
+		}
 	}
-	if err := m.x.run(m.dev, n); err != nil {
-		m.x.unwrap(m.dev, n)
+	if err := m.x.run(n); err != nil {
+		m.x.unwrap(n)
 		return m.failed(err)
 	}
 	for i := range n {
 		m.write(&m.x, &out[i], i)
 	}
-	m.x.unwrap(m.dev, n)
+	m.x.unwrap(n)
 	return nil
 }
 
 // failed wraps a device error with the model's label.
 func (m *Model[In, Out]) failed(err error) error {
-	return errs.Wrap(errs.ExecutionFailed, err, "%s: metal", m.label)
+	return errs.Wrap(errs.ExecutionFailed, err, "%s: %s", m.label, m.cfg.Name)
 }
 
 // stage binds item i's inputs: it picks (or builds) the plan for their
@@ -147,7 +155,7 @@ func (m *Model[In, Out]) stage(i int, in *In) error {
 	x := &m.x
 	it := &x.its[i]
 	for j := range m.g.Inputs {
-		dt, shape, data, err := m.view(m, in, j)
+		dt, shape, data, place, err := m.view(m, in, j)
 		if err != nil {
 			return err
 		}
@@ -177,6 +185,15 @@ func (m *Model[In, Out]) stage(i int, in *In) error {
 		}
 		it.shapes[j] = shape
 		it.data[j] = data
+		it.place[j] = place
+		it.devAddr[j] = 0
+		if !place.HostVisible() && len(data) > 0 {
+			a, err := m.deviceAddr(data, "input", want.Name, place)
+			if err != nil {
+				return err
+			}
+			it.devAddr[j] = a
+		}
 	}
 	p, err := m.planFor(it.shapes)
 	if err != nil {
@@ -199,7 +216,7 @@ func (m *Model[In, Out]) planFor(shapes [][]int) (*plan, error) {
 			return p, nil
 		}
 	}
-	p, err := buildPlan(m.g, shapes, m.label, m.maxBytes)
+	p, err := buildPlan(m.cfg, m.g, shapes, m.label, m.maxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +247,7 @@ func sameShapes(a, b [][]int) bool {
 // Constants are shared by every plan that reads them; bytes whose start
 // and length suit the device are used in place.
 func (m *Model[In, Out]) adopt(p *plan) error {
-	p.constBufs = make([]bufID, len(p.consts))
+	p.constBufs = make([]BufID, len(p.consts))
 	for i, t := range p.consts {
 		b, ok := m.consts[t]
 		if !ok {
@@ -263,27 +280,37 @@ func (m *Model[In, Out]) drop(p *plan) {
 			continue
 		}
 		if b, ok := m.consts[t]; ok {
-			m.dev.release(b)
+			m.dev.Release(b)
 			delete(m.consts, t)
 		}
 	}
 }
 
 // uploadConst returns a device buffer holding raw: raw itself when the
-// device can wrap it, else a copy.
-func uploadConst(dev device, raw []byte) (bufID, error) {
-	if b, ok := dev.wrap(raw); ok {
+// device can wrap it, else a copy, written in place when the host sees the
+// buffer and uploaded when it does not.
+func uploadConst(dev Device, raw []byte) (BufID, error) {
+	if b, ok := dev.Wrap(raw); ok {
 		return b, nil
 	}
-	b, mem, err := dev.alloc(max(len(raw), 4))
+	b, mem, err := dev.Alloc(max(len(raw), 4))
 	if err != nil {
 		return 0, err
 	}
-	copy(mem, raw)
+	if mem != nil {
+		copy(mem, raw)
+		return b, nil
+	}
+	if len(raw) > 0 {
+		if err := dev.Upload(Binding{Buf: b}, raw); err != nil {
+			dev.Release(b)
+			return 0, err
+		}
+	}
 	return b, nil
 }
 
-// Drain returns at once: every call waits for its command buffer.
+// Drain returns at once: every call waits for its submission.
 func (m *Model[In, Out]) Drain() error { return m.ready() }
 
 // Reset drops the plans and buffers grown for past shapes; the next call
@@ -294,17 +321,17 @@ func (m *Model[In, Out]) Reset() error {
 	}
 	m.releaseAll()
 	m.plans = nil
-	m.consts = map[*model.Tensor]bufID{}
-	m.x.init(len(m.g.Inputs))
+	m.consts = map[*model.Tensor]BufID{}
+	m.x.init(m.dev, len(m.g.Inputs), len(m.g.Outputs))
 	return nil
 }
 
 func (m *Model[In, Out]) releaseAll() {
 	for _, b := range m.consts {
-		m.dev.release(b)
+		m.dev.Release(b)
 	}
 	m.consts = nil
-	m.x.release(m.dev)
+	m.x.release()
 }
 
 // Metadata describes the model's inputs and outputs.
@@ -323,21 +350,9 @@ func (m *Model[In, Out]) Close() error {
 	}
 	if m.dev != nil {
 		m.releaseAll()
-		m.dev.close()
+		m.dev.Close()
 		m.dev = nil
 	}
 	m.state = stateClosed
 	return nil
-}
-
-// metadata describes a model: payloads in shared memory are read in place.
-func metadata(orig, g *model.Graph) compute.ModelMetadata {
-	md := compute.ModelMetadata{
-		PreferredInput:  memclass.Shared,
-		PreferredOutput: memclass.Host,
-		AcceptedInput:   memclass.HostAccessible,
-	}
-	md.Inputs, md.MaxInputBytes = meta.Tensors(orig.Inputs, nil)
-	md.Outputs, md.MaxOutputBytes = meta.Tensors(g.Outputs, g.Values)
-	return md
 }

@@ -1,30 +1,39 @@
-package metal
+package gputest
 
 import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends/cpu"
+	"github.com/lintel-ml/lintel/backends/internal/gpu"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
-	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/memclass"
 	"github.com/lintel-ml/lintel/payload"
 )
 
 type multi = payload.Multi
 
-// loadOn loads model bytes on the Metal backend over devices from open.
-func loadOn(t testing.TB, b []byte, open func() (device, error)) *Model[multi, multi] {
+// Config returns a configuration of the portable layer named "fake" over
+// devices from open, lowering Conv through im2col when im2col is set.
+func Config(open func() (gpu.Device, error), im2col bool) *gpu.Config {
+	return &gpu.Config{Name: "fake", Open: open, Im2Col: im2col,
+		PreferredInput: memclass.Host, PreferredOutput: memclass.Host, AcceptedInput: memclass.HostAccessible}
+}
+
+// LoadOn loads model bytes with cfg and calls Init; the model is closed
+// when the test ends.
+func LoadOn(t testing.TB, b []byte, cfg *gpu.Config) *gpu.Model[payload.Multi, payload.Multi] {
 	t.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	be := newWith[multi, multi](compute.Options{}, open)
-	m, err := be.LoadModel(art)
+	m, err := gpu.Load[multi, multi](cfg, compute.Options{}, art)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +44,8 @@ func loadOn(t testing.TB, b []byte, open func() (device, error)) *Model[multi, m
 	return m
 }
 
-// loadCPU loads model bytes on the CPU backend, the reference.
-func loadCPU(t testing.TB, b []byte) *cpu.Model[multi, multi] {
+// LoadCPU loads model bytes on the CPU backend, the reference.
+func LoadCPU(t testing.TB, b []byte) *cpu.Model[multi, multi] {
 	t.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
@@ -53,9 +62,9 @@ func loadCPU(t testing.TB, b []byte) *cpu.Model[multi, multi] {
 	return m
 }
 
-// randInput returns a random tensor: floats in [-2, 2), bools, or int64
+// RandInput returns a random tensor: floats in [-2, 2), bools, or int64
 // indices in [lo, hi).
-func randInput(r *rand.Rand, name string, dt payload.DType, shape []int, lo, hi int64) payload.Dynamic {
+func RandInput(r *rand.Rand, name string, dt payload.DType, shape []int, lo, hi int64) payload.Dynamic {
 	n := payload.NumElems(shape)
 	switch dt {
 	case payload.Bool:
@@ -78,17 +87,17 @@ func randInput(r *rand.Rand, name string, dt payload.DType, shape []int, lo, hi 
 	return payload.DynamicOf(name, payload.Tensor[float32]{Shape: shape, Data: v})
 }
 
-// compareOutputs checks that got matches want: same names, types and
+// CompareOutputs checks that got matches want: same names, types and
 // shapes; integers and bools exactly, floats to a relative L2 error of
 // tol.
-func compareOutputs(t *testing.T, got, want multi, tol float64) {
+func CompareOutputs(t *testing.T, got, want multi, tol float64) {
 	t.Helper()
 	if len(got.Tensors) != len(want.Tensors) {
 		t.Fatalf("%d outputs, want %d", len(got.Tensors), len(want.Tensors))
 	}
 	for i := range want.Tensors {
 		g, w := got.Tensors[i], want.Tensors[i]
-		if g.Name != w.Name || g.DType != w.DType || !sameShape(g.Shape, w.Shape) {
+		if g.Name != w.Name || g.DType != w.DType || !slices.Equal(g.Shape, w.Shape) {
 			t.Fatalf("output %d: %s %s %v, want %s %s %v", i, g.Name, g.DType, g.Shape, w.Name, w.DType, w.Shape)
 		}
 		if w.DType != payload.Float32 {
@@ -115,9 +124,9 @@ func compareOutputs(t *testing.T, got, want multi, tol float64) {
 
 func head(v []float32) []float32 { return v[:min(len(v), 8)] }
 
-// oneOp returns a model of one node with the given inputs (x0, x1...),
+// OneOp returns a model of one node with the given inputs (x0, x1...),
 // constant initializers and attributes, and one output y.
-func oneOp(opset int64, op string, out payload.DType, ins []onnxbuild.Value, inits []onnxbuild.Tensor, attrs ...onnxbuild.Attr) []byte {
+func OneOp(opset int64, op string, out payload.DType, ins []onnxbuild.Value, inits []onnxbuild.Tensor, attrs ...onnxbuild.Attr) []byte {
 	names := make([]string, 0, len(ins)+len(inits))
 	for _, v := range ins {
 		names = append(names, v.Name)
@@ -134,14 +143,20 @@ func oneOp(opset int64, op string, out payload.DType, ins []onnxbuild.Value, ini
 	return m.Encode()
 }
 
-func isUnsupported(err error) bool { return errors.Is(err, compute.ErrUnsupported) }
+// IsUnsupported reports whether err is compute.ErrUnsupported.
+func IsUnsupported(err error) bool { return errors.Is(err, compute.ErrUnsupported) }
 
-type modelTensor = model.Tensor
-
-func cpuModel(art *artifacts.Artifact) (*cpu.Model[payload.Tensor[float32], payload.Tensor[float32]], error) {
+// CPUModel loads art on the CPU backend for one float32 tensor in and out.
+func CPUModel(art *artifacts.Artifact) (*cpu.Model[payload.Tensor[float32], payload.Tensor[float32]], error) {
 	m, err := cpu.New[payload.Tensor[float32], payload.Tensor[float32]](compute.Options{}).LoadModel(art)
 	if err != nil {
 		return nil, err
 	}
 	return m, m.Init()
+}
+
+// Open returns an open function for a gpu.Config that makes a fresh fake
+// device from mk (New or NewRecorder) per model.
+func Open[D gpu.Device](mk func() D) func() (gpu.Device, error) {
+	return func() (gpu.Device, error) { return mk(), nil }
 }

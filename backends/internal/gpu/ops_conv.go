@@ -1,4 +1,4 @@
-package metal
+package gpu
 
 import "github.com/lintel-ml/lintel/payload"
 
@@ -100,7 +100,7 @@ func buildConv(c *buildCtx) error {
 	h, wd := hw(x.shape[2:])
 	kh, kw := hw(w.shape[2:])
 	oh, ow := hw(y.shape[2:])
-	ca := convArgs{N: u32(y.numel()), C: u32(ch), H: u32(h), W: u32(wd), M: u32(m), OH: u32(oh), OW: u32(ow),
+	ca := ConvArgs{N: u32(y.numel()), C: u32(ch), H: u32(h), W: u32(wd), M: u32(m), OH: u32(oh), OW: u32(ow),
 		KH: u32(kh), KW: u32(kw), Group: uint32(group), SH: int32(win.sh), SW: int32(win.sw), PH: int32(win.ph),
 		PW: int32(win.pw), DH: int32(win.dh), DW: int32(win.dw)}
 	bias := w
@@ -117,7 +117,70 @@ func buildConv(c *buildCtx) error {
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kConv2D, pack(nil, &ca), y.numel(), x, w, bias, y)
+	if c.useIm2Col(&ca, x.shape[0]) {
+		var b *val
+		if ca.HasBias != 0 {
+			b = bias
+		}
+		return c.emitIm2ColConv(&ca, x.shape[0], x, w, b, y)
+	}
+	c.emit1D(KConv2D, Pack(nil, &ca), y.numel(), x, w, bias, y)
+	return nil
+}
+
+// im2colMaxGroups is the most groups a Conv may have to be lowered to
+// im2col and GEMM; depthwise and many-group convolutions stay direct.
+const im2colMaxGroups = 16
+
+// useIm2Col reports whether the configuration lowers a Conv through
+// im2col: not depthwise (more than one input channel per group), few
+// groups, and a column matrix within the tensor size cap.
+func (c *buildCtx) useIm2Col(ca *ConvArgs, batch int) bool {
+	if !c.pl.cfg.Im2Col || ca.Group > im2colMaxGroups || ca.C/ca.Group < 2 {
+		return false
+	}
+	k := int(ca.C/ca.Group) * int(ca.KH*ca.KW)
+	n := batch * int(ca.Group) * k * int(ca.OH*ca.OW)
+	return n > 0 && n <= c.pl.maxBytes/4
+}
+
+// emitIm2ColConv lowers a convolution to an im2col_f32 launch that writes
+// col [batch][group][K][OH*OW] (K = C/group*KH*KW) and one gemm_f32 step
+// batched over (item, group): y[n][g*Mg+m][p] = sum_k w[g*Mg+m][k] *
+// col[n][g][k][p], plus the bias: in the GEMM for one group, by a
+// broadcast add for several.
+func (c *buildCtx) emitIm2ColConv(ca *ConvArgs, batch int, x, w, bias, y *val) error {
+	g := int(ca.Group)
+	k := int(ca.C/ca.Group) * int(ca.KH*ca.KW)
+	p := int(ca.OH * ca.OW)
+	mg := int(ca.M) / g
+	n := batch * g * k * p
+	col, err := c.temp(payload.Float32, []int{batch, g, k, p})
+	if err != nil {
+		return err
+	}
+	ia := *ca
+	ia.N, ia.HasBias = u32(n), 0
+	c.emit1D(KIm2Col, Pack(nil, &ia), n, x, col)
+	ga := GemmArgs{M: u32(mg), N: u32(p), K: u32(k), Batch: u32(batch * g), BRank: 2,
+		SAM: int32(k), SAK: 1, SBK: int32(p), SBN: 1, Alpha: 1}
+	ga.BShape[0], ga.BShape[1] = int32(batch), int32(g)
+	ga.BSA[0], ga.BSA[1] = 0, int32(mg*k)
+	ga.BSB[0], ga.BSB[1] = int32(g*k*p), int32(k*p)
+	if bias != nil && g == 1 {
+		ga.HasC, ga.Beta, ga.SCM, ga.SCN = 1, 1, 1, 0
+		c.emitGemm(&ga, w, col, bias, y)
+		return nil
+	}
+	c.emitGemm(&ga, w, col, nil, y)
+	if bias == nil {
+		return nil
+	}
+	ba := BinaryArgs{N: u32(y.numel()), Op: BAdd, Rank: 3}
+	fill(ba.Shape[:], []int{batch, int(ca.M), p})
+	fill(ba.SA[:], []int{int(ca.M) * p, p, 1})
+	fill(ba.SB[:], []int{0, 1, 0})
+	c.emit1D(KBinary, Pack(nil, &ba), y.numel(), y, bias, y)
 	return nil
 }
 
@@ -158,7 +221,7 @@ func buildPool(c *buildCtx) error {
 	h, wd := hw(x.shape[2:])
 	kh, kw := hw(k)
 	oh, ow := hw(y.shape[2:])
-	pa := poolArgs{N: u32(y.numel()), H: u32(h), W: u32(wd), OH: u32(oh), OW: u32(ow), KH: u32(kh), KW: u32(kw),
+	pa := PoolArgs{N: u32(y.numel()), H: u32(h), W: u32(wd), OH: u32(oh), OW: u32(ow), KH: u32(kh), KW: u32(kw),
 		SH: int32(win.sh), SW: int32(win.sw), PH: int32(win.ph), PW: int32(win.pw), PEH: int32(win.peh), PEW: int32(win.pew),
 		DH: int32(win.dh), DW: int32(win.dw)}
 	if c.n.OpType == "MaxPool" {
@@ -175,6 +238,6 @@ func buildPool(c *buildCtx) error {
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emit1D(kPool2D, pack(nil, &pa), y.numel(), x, y)
+	c.emit1D(KPool2D, Pack(nil, &pa), y.numel(), x, y)
 	return nil
 }
