@@ -7,6 +7,8 @@ package cuda
 */
 import "C"
 
+import "github.com/lintel-ml/lintel/internal/errs"
+
 // blasWorkspace is the device workspace each cuBLAS handle owns, so GEMMs
 // captured into a graph never allocate (32 MiB, cuBLAS's recommendation
 // for Hopper).
@@ -15,6 +17,7 @@ const blasWorkspace = 32 << 20
 // blas is a cuBLAS handle bound to one stream, with its own workspace.
 type blas struct {
 	g  *gpu
+	s  *stream
 	h  C.uintptr_t
 	ws devptr
 }
@@ -24,6 +27,9 @@ type blas struct {
 func (g *gpu) openBlas(s *stream) (*blas, error) {
 	if err := g.broken(); err != nil {
 		return nil, err
+	}
+	if s == nil {
+		return nil, errs.New(errs.ExecutionFailed, "cuda: cuBLAS handle without a stream")
 	}
 	if err := loadBlas(); err != nil {
 		return nil, err
@@ -37,7 +43,7 @@ func (g *gpu) openBlas(s *stream) (*blas, error) {
 		g.free(ws)
 		return nil, err
 	}
-	return &blas{g: g, h: h, ws: ws}, nil
+	return &blas{g: g, s: s, h: h, ws: ws}, nil
 }
 
 // setTF32 lets float32 GEMMs use TF32 tensor cores

@@ -142,8 +142,9 @@ func (g *gpu) freeHost(b []byte) {
 // b must be pinned memory from allocHost (C memory the collector ignores).
 func hostAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
 
-// upload copies src to device address dst synchronously (cuMemcpyHtoD_v2),
-// for weights at load time.
+// upload copies src to device address dst (cuMemcpyHtoD_v2), for
+// weights at load time. It returns once the data has landed, so work on
+// any stream sees it.
 func (g *gpu) upload(dst devptr, src []byte) error {
 	if err := g.broken(); err != nil {
 		return err
@@ -154,8 +155,9 @@ func (g *gpu) upload(dst devptr, src []byte) error {
 	return g.check(C.lt_upload(g.ctx, C.uint64_t(dst), unsafe.Pointer(&src[0]), C.size_t(len(src))))
 }
 
-// download copies len(dst) bytes from device address src synchronously
-// (cuMemcpyDtoH_v2).
+// download copies len(dst) bytes from device address src (cuMemcpyDtoH_v2)
+// and returns once they have arrived. It does not wait for work on
+// program streams; run does.
 func (g *gpu) download(dst []byte, src devptr) error {
 	if err := g.broken(); err != nil {
 		return err
@@ -166,7 +168,7 @@ func (g *gpu) download(dst []byte, src devptr) error {
 	return g.check(C.lt_download(g.ctx, unsafe.Pointer(&dst[0]), C.uint64_t(src), C.size_t(len(dst))))
 }
 
-// memset zeroes n bytes at dst synchronously (cuMemsetD8_v2).
+// memset zeroes n bytes at dst (cuMemsetD8_v2) and returns once done.
 func (g *gpu) memset(dst devptr, n int) error {
 	if err := g.broken(); err != nil {
 		return err

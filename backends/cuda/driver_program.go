@@ -65,12 +65,20 @@ type program struct {
 // newProgram returns an empty program for stream s; b may be nil when
 // the program holds no GEMM.
 func (g *gpu) newProgram(s *stream, b *blas) *program {
+	p := &program{g: g, s: s, b: b}
+	switch {
+	case s == nil:
+		p.err = errs.New(errs.ExecutionFailed, "cuda: program without a stream")
+		return p
+	case b != nil && b.s != s:
+		p.err = errs.New(errs.ExecutionFailed, "cuda: program's cuBLAS handle is bound to another stream")
+		return p
+	}
 	var h C.uintptr_t
 	if b != nil {
 		h = b.h
 	}
-	p := &program{g: g, s: s, b: b, c: C.lt_prog_new(s.s, h)}
-	if p.c == nil {
+	if p.c = C.lt_prog_new(s.s, h); p.c == nil {
 		p.err = errs.New(errs.ResourceUnavailable, "cuda: out of host memory for a program")
 	}
 	return p

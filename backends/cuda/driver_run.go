@@ -9,7 +9,11 @@ import "C"
 
 import (
 	"unsafe"
+
+	"github.com/lintel-ml/lintel/internal/errs"
 )
+
+var errNilProgram = errs.New(errs.ExecutionFailed, "cuda: run of a nil program")
 
 // Transfer kinds of an xfer.
 const (
@@ -45,6 +49,9 @@ var (
 func (g *gpu) run(p *program, ins, outs []xfer) error {
 	if err := g.broken(); err != nil {
 		return err
+	}
+	if p == nil {
+		return errNilProgram
 	}
 	if p.err != nil {
 		return p.err

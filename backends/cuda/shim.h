@@ -217,4 +217,8 @@ void lt_prog_free(uintptr_t ctx, lt_prog *p);
 lt_status lt_run(uintptr_t ctx, lt_prog *p, const lt_xfer *ins, int nin,
 	const lt_xfer *outs, int nout);
 
+// The stand-in driver for tests (shim_fake.c).
+void lt_fake_install(void);
+void lt_fake_fail(int op, int code);
+
 #endif

@@ -68,9 +68,15 @@ lt_status lt_free_host(uintptr_t ctx, void *p) {
 	return LT_OK;
 }
 
+// lt_upload, lt_download and lt_memset work on the legacy default
+// stream. From pageable memory cuMemcpyHtoD may return before the DMA
+// lands, and cuMemsetD8 is asynchronous for device memory, and programs
+// run on non-blocking streams that do not wait for the legacy stream: so
+// upload and memset synchronize it before returning.
 lt_status lt_upload(uintptr_t ctx, uint64_t dst, const void *src, size_t n) {
 	LT_SET(ctx);
 	LT_CU(cuMemcpyHtoD_v2, dst, src, n);
+	LT_CU(cuStreamSynchronize, NULL);
 	return LT_OK;
 }
 
@@ -83,6 +89,7 @@ lt_status lt_download(uintptr_t ctx, void *dst, uint64_t src, size_t n) {
 lt_status lt_memset(uintptr_t ctx, uint64_t dst, size_t n) {
 	LT_SET(ctx);
 	LT_CU(cuMemsetD8_v2, dst, 0, n);
+	LT_CU(cuStreamSynchronize, NULL);
 	return LT_OK;
 }
 

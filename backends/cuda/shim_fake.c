@@ -1,0 +1,48 @@
+//go:build cuda && cgo
+
+// A stand-in driver and cuBLAS for tests on machines without a GPU: every
+// function succeeds without doing anything, except the one named by
+// lt_fake_fail, which returns the given code. It lets the Go side's
+// recording, run, error and fault paths run where libcuda does not.
+#include "shim_lib.h"
+
+static int lt_fake_op;
+static int lt_fake_code;
+
+static int lt_fake_result(int op) {
+	return op == lt_fake_op ? lt_fake_code : 0;
+}
+
+#define LT_FAKE_CU(name, params) \
+	static lt_CUresult lt_fake_##name params { return lt_fake_result(LT_OP_##name); }
+#define LT_FAKE_BLAS(name, params) \
+	static int lt_fake_##name params { return lt_fake_result(LT_OP_##name); }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+LT_CU_FUNCS(LT_FAKE_CU)
+LT_CU_OPTIONAL(LT_FAKE_CU)
+LT_BLAS_FUNCS(LT_FAKE_BLAS)
+#pragma GCC diagnostic pop
+#undef LT_FAKE_CU
+#undef LT_FAKE_BLAS
+
+// lt_fake_install points the function tables at the stand-ins. The Go
+// side calls it only when the real driver could not be loaded.
+void lt_fake_install(void) {
+#define LT_SET_FAKE(name, params) lt_cu.name = lt_fake_##name;
+	LT_CU_FUNCS(LT_SET_FAKE)
+	LT_CU_OPTIONAL(LT_SET_FAKE)
+#undef LT_SET_FAKE
+#define LT_SET_FAKE(name, params) lt_blas.name = lt_fake_##name;
+	LT_BLAS_FUNCS(LT_SET_FAKE)
+#undef LT_SET_FAKE
+	lt_blas.cublasGetStatusName = NULL;
+	lt_fake_op = 0;
+	lt_fake_code = 0;
+}
+
+// lt_fake_fail makes operation op fail with code from now on (op 0: none).
+void lt_fake_fail(int op, int code) {
+	lt_fake_op = op;
+	lt_fake_code = code;
+}
