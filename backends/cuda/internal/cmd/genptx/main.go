@@ -1,0 +1,34 @@
+// Command genptx compiles backends/cuda/kernels.cu to kernels.ptx with
+// clang, and writes the sources' hash for internal/hostsim. go generate
+// runs it in backends/cuda (see gen.go); $LINTEL_CLANG picks the clang.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lintel-ml/lintel/backends/cuda/internal/ptxgen"
+)
+
+func main() {
+	if err := run("."); err != nil {
+		fmt.Fprintln(os.Stderr, "genptx:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir string) error {
+	ptx, err := ptxgen.Generate(ptxgen.Clang(), dir)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kernels.ptx"), ptx, 0o644); err != nil {
+		return err
+	}
+	sum, err := ptxgen.SourceHash(dir)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "internal", "hostsim", "source_hash.go"), ptxgen.HostsimHashFile(sum), 0o644)
+}

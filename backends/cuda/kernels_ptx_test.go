@@ -1,0 +1,203 @@
+//go:build cuda && cgo
+
+package cuda
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lintel-ml/lintel/backends/cuda/internal/hostsim"
+	"github.com/lintel-ml/lintel/backends/cuda/internal/ptxgen"
+)
+
+// argsSizes are the byte sizes of the kernels' arguments structs, the
+// static_asserts of kernels.cu and the sizes of the Go mirrors.
+var argsSizes = map[string]int{
+	"unary_f32": 16, "not_u8": 16, "binary_f32": 88, "compare_f32": 88,
+	"where_f32": 112, "copy_b32": 88, "copy_b64": 88, "copy_b8": 88,
+	"cast_any": 16, "gemm_f32": 112, "softmax_f32": 16, "layernorm_f32": 16,
+	"reduce_f32": 112, "argmax_f32": 16, "gather_f32": 32, "conv2d_f32": 72,
+	"pool2d_f32": 72, "batchnorm_f32": 16,
+}
+
+// ptxEntry is what kernels.ptx declares about one entry.
+type ptxEntry struct {
+	pointers  int // leading .u64 parameters
+	argsBytes int // the trailing .b8 struct parameter's size, -1 if none
+	params    int
+}
+
+var (
+	entryRE = regexp.MustCompile(`(?m)^\.visible \.entry (\w+)\(\n((?:\s*\.param [^\n]*\n)*)\)`)
+	paramRE = regexp.MustCompile(`\.param (\.u64|\.align 4 \.b8) \w+_param_(\d+)(?:\[(\d+)\])?`)
+)
+
+func parseEntries(t *testing.T, ptx string) map[string]ptxEntry {
+	t.Helper()
+	out := map[string]ptxEntry{}
+	for _, m := range entryRE.FindAllStringSubmatch(ptx, -1) {
+		e := ptxEntry{argsBytes: -1}
+		for _, p := range paramRE.FindAllStringSubmatch(m[2], -1) {
+			e.params++
+			if p[1] == ".u64" && e.argsBytes < 0 {
+				e.pointers++
+				continue
+			}
+			n, err := strconv.Atoi(p[3])
+			if err != nil {
+				t.Fatalf("entry %s: parameter %q", m[1], p[0])
+			}
+			e.argsBytes = n
+		}
+		if got := strings.Count(m[2], ".param"); got != e.params {
+			t.Fatalf("entry %s: %d parameters, %d understood", m[1], got, e.params)
+		}
+		out[m[1]] = e
+	}
+	return out
+}
+
+// TestPTXEntries checks that every kernel the planner launches is an entry
+// of kernels.ptx taking its buffers' pointers, then its arguments struct,
+// and that kernels.ptx has no other entries.
+func TestPTXEntries(t *testing.T) {
+	entries := parseEntries(t, ptxSource)
+	if len(entries) != len(ptxKernels) {
+		t.Errorf("kernels.ptx has %d entries, the table %d", len(entries), len(ptxKernels))
+	}
+	for _, k := range ptxKernels {
+		e, ok := entries[k.name]
+		if !ok {
+			t.Errorf("no .entry %s( in kernels.ptx", k.name)
+			continue
+		}
+		want := ptxEntry{pointers: k.buffers, argsBytes: argsSizes[k.name], params: k.buffers + 1}
+		if e != want {
+			t.Errorf("entry %s: %+v, want %+v", k.name, e, want)
+		}
+	}
+}
+
+// TestPTXMatchesMetal checks the kernel table against the Metal kernels the
+// shared planner was written for: the same names, each binding the same
+// number of buffers after its arguments.
+func TestPTXMatchesMetal(t *testing.T) {
+	src, err := os.ReadFile("../metal/kernels.metal")
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skip("no ../metal/kernels.metal in this tree")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernelRE := regexp.MustCompile(`kernel void (\w+)\(([^)]*(?:\)[^{]*)?)\{`)
+	metal := map[string]int{}
+	for _, m := range kernelRE.FindAllStringSubmatch(string(src), -1) {
+		metal[m[1]] = strings.Count(m[2], "[[buffer(") - 1 // buffer(0) is the arguments struct
+	}
+	ours := map[string]int{}
+	for _, k := range ptxKernels {
+		ours[k.name] = k.buffers
+	}
+	for name, n := range metal {
+		if got, ok := ours[name]; !ok || got != n {
+			t.Errorf("Metal kernel %s binds %d buffers; the CUDA table has %d (present: %v)", name, n, got, ok)
+		}
+	}
+	for name := range ours {
+		if _, ok := metal[name]; !ok {
+			t.Errorf("CUDA kernel %s has no Metal twin", name)
+		}
+	}
+}
+
+// TestPTXHostsim checks that the host simulation runs the same kernels
+// with the same parameter buffers: 8-byte pointers, then the struct.
+func TestPTXHostsim(t *testing.T) {
+	names := hostsim.Kernels()
+	if len(names) != len(ptxKernels) {
+		t.Errorf("the simulation has %d kernels, the table %d", len(names), len(ptxKernels))
+	}
+	for _, k := range ptxKernels {
+		if got, want := hostsim.ParamSize(k.name), 8*k.buffers+argsSizes[k.name]; got != want {
+			t.Errorf("simulated %s takes %d bytes of parameters, want %d", k.name, got, want)
+		}
+	}
+}
+
+// TestPTXTarget checks the PTX version and target the driver JIT must
+// accept (PTX ISA below 9, sm_80, 64-bit addresses), and that the PTX
+// calls nothing outside itself (no libdevice, no C library).
+func TestPTXTarget(t *testing.T) {
+	m := regexp.MustCompile(`(?m)^\.version (\d+)\.(\d+)$`).FindStringSubmatch(ptxSource)
+	if m == nil {
+		t.Fatal("no .version line in kernels.ptx")
+	}
+	if major, _ := strconv.Atoi(m[1]); major < 6 || major > 9 {
+		t.Errorf("PTX ISA %s.%s; the driver the backend targets JITs PTX ISA up to 9.x", m[1], m[2])
+	}
+	for _, want := range []string{"\n.target " + ptxgen.Arch + "\n", "\n.address_size 64\n"} {
+		if !strings.Contains(ptxSource, want) {
+			t.Errorf("kernels.ptx lacks %q", strings.TrimSpace(want))
+		}
+	}
+	for _, bad := range []string{".extern", "call.uni", "call ", ".approx"} {
+		if strings.Contains(ptxSource, bad) {
+			t.Errorf("kernels.ptx contains %q: the kernels must call nothing and use only IEEE-rounded arithmetic", bad)
+		}
+	}
+}
+
+// TestPTXSourcesHash checks, without clang, that kernels.ptx and the host
+// simulation were generated from the sources as they are.
+func TestPTXSourcesHash(t *testing.T) {
+	h, err := ptxgen.ParseHeader(ptxSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := ptxgen.SourceHash(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.SourceSHA != sum {
+		t.Errorf("kernels.ptx was generated from other sources (sha256 %s, now %s): run go generate -tags cuda ./backends/cuda", h.SourceSHA, sum)
+	}
+	if got := hostsim.SourceSHA256(); got != sum {
+		t.Errorf("internal/hostsim/source_hash.go is for sources with sha256 %s, now %s: run go generate -tags cuda ./backends/cuda", got, sum)
+	}
+	if h.Flags != strings.Join(ptxgen.Flags, " ") {
+		t.Errorf("kernels.ptx was generated with flags %q, the generator now uses %q: run go generate", h.Flags, strings.Join(ptxgen.Flags, " "))
+	}
+}
+
+// TestPTXUpToDate regenerates kernels.ptx with the clang installed and
+// compares it with the committed one. It is skipped when there is no clang,
+// or another version than the one that generated the committed file.
+func TestPTXUpToDate(t *testing.T) {
+	clang := ptxgen.Clang()
+	if _, err := exec.LookPath(clang); err != nil {
+		t.Skipf("no %s on this machine (apt-get install clang): cannot regenerate kernels.ptx", clang)
+	}
+	h, err := ptxgen.ParseHeader(ptxSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, err := ptxgen.ClangVersion(clang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if version != h.Clang {
+		t.Skipf("kernels.ptx was generated by %q, this machine has %q: not comparing", h.Clang, version)
+	}
+	got, err := ptxgen.Generate(clang, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != ptxSource {
+		t.Errorf("kernels.ptx is stale: run go generate -tags cuda ./backends/cuda and commit it")
+	}
+}
