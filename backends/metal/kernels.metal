@@ -864,3 +864,48 @@ kernel void pad_f32(constant PadArgs& a [[buffer(0)]],
     }
     y[gid] = x[off];
 }
+
+// convtranspose2d_f32 is a transposed convolution gathered per output
+// element of y[n, m, oy, ox]: every tap whose input position is a whole
+// stride step inside x adds x * w; weights are [c, m/group, kh, kw].
+kernel void convtranspose2d_f32(constant ConvArgs& a [[buffer(0)]],
+                                device const float* x [[buffer(1)]],
+                                device const float* w [[buffer(2)]],
+                                device const float* bias [[buffer(3)]],
+                                device float* y [[buffer(4)]],
+                                uint gid [[thread_position_in_grid]]) {
+    if (gid >= a.n) {
+        return;
+    }
+    uint ox = gid % a.ow;
+    uint t = gid / a.ow;
+    uint oy = t % a.oh;
+    t /= a.oh;
+    uint m = t % a.m;
+    uint b = t / a.m;
+    uint cg = a.c / a.group;
+    uint mg = a.m / a.group;
+    uint g = m / mg;
+    uint mi = m % mg;
+    float acc = a.has_bias != 0 ? bias[m] : 0.0f;
+    for (uint ci = 0; ci < cg; ci++) {
+        uint c = g * cg + ci;
+        device const float* xp = x + (b * a.c + c) * a.h * a.w;
+        device const float* wp = w + ((c * mg + mi) * a.kh) * a.kw;
+        for (uint ky = 0; ky < a.kh; ky++) {
+            int ty = int(oy) + a.ph - int(ky) * a.dh;
+            if (ty < 0 || ty % a.sh != 0 || ty / a.sh >= int(a.h)) {
+                continue;
+            }
+            int iy = ty / a.sh;
+            for (uint kx = 0; kx < a.kw; kx++) {
+                int tx = int(ox) + a.pw - int(kx) * a.dw;
+                if (tx < 0 || tx % a.sw != 0 || tx / a.sw >= int(a.w)) {
+                    continue;
+                }
+                acc = fma(xp[iy * int(a.w) + tx / a.sw], wp[ky * a.kw + kx], acc);
+            }
+        }
+    }
+    y[gid] = acc;
+}

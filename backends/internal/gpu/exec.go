@@ -87,15 +87,17 @@ func (x *exec) growArena(n int) error {
 	if err != nil {
 		return err
 	}
-	x.arena, x.arenaMem, x.arenaLen = b, mem, n
-	x.gen++
 	if x.rec != nil {
-		if x.stage, err = x.rec.AllocStage(n); err != nil {
+		stage, err := x.rec.AllocStage(n)
+		if err != nil {
+			x.dev.Release(b)
 			return err
 		}
 		// The host reads and writes the arena's image in the stage.
-		x.arenaMem = x.stage
+		x.stage, mem = stage, stage
 	}
+	x.arena, x.arenaMem, x.arenaLen = b, mem, n
+	x.gen++
 	return nil
 }
 

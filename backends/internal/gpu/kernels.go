@@ -32,58 +32,61 @@ const (
 	KResize
 	KIm2Col
 	KPad
+	KConvTranspose
 	NumKernels
 )
 
 // KernelNames are the kernels' function names, indexed by KernelID.
 var KernelNames = [NumKernels]string{
-	KUnary:     "unary_f32",
-	KNot:       "not_u8",
-	KBinary:    "binary_f32",
-	KCompare:   "compare_f32",
-	KWhere:     "where_f32",
-	KCopy32:    "copy_b32",
-	KCopy64:    "copy_b64",
-	KCopy8:     "copy_b8",
-	KCast:      "cast_any",
-	KGemm:      "gemm_f32",
-	KSoftmax:   "softmax_f32",
-	KLayerNorm: "layernorm_f32",
-	KReduce:    "reduce_f32",
-	KArgMax:    "argmax_f32",
-	KGather:    "gather_f32",
-	KConv2D:    "conv2d_f32",
-	KPool2D:    "pool2d_f32",
-	KBatchNorm: "batchnorm_f32",
-	KResize:    "resize_f32",
-	KIm2Col:    "im2col_f32",
-	KPad:       "pad_f32",
+	KUnary:         "unary_f32",
+	KNot:           "not_u8",
+	KBinary:        "binary_f32",
+	KCompare:       "compare_f32",
+	KWhere:         "where_f32",
+	KCopy32:        "copy_b32",
+	KCopy64:        "copy_b64",
+	KCopy8:         "copy_b8",
+	KCast:          "cast_any",
+	KGemm:          "gemm_f32",
+	KSoftmax:       "softmax_f32",
+	KLayerNorm:     "layernorm_f32",
+	KReduce:        "reduce_f32",
+	KArgMax:        "argmax_f32",
+	KGather:        "gather_f32",
+	KConv2D:        "conv2d_f32",
+	KPool2D:        "pool2d_f32",
+	KBatchNorm:     "batchnorm_f32",
+	KResize:        "resize_f32",
+	KIm2Col:        "im2col_f32",
+	KPad:           "pad_f32",
+	KConvTranspose: "convtranspose2d_f32",
 }
 
 // KernelArgs names each kernel's arguments struct in the kernel sources;
 // the Go struct of the same name mirrors it (see CheckArgStructs).
 var KernelArgs = [NumKernels]string{
-	KUnary:     "UnaryArgs",
-	KNot:       "UnaryArgs",
-	KBinary:    "BinaryArgs",
-	KCompare:   "BinaryArgs",
-	KWhere:     "WhereArgs",
-	KCopy32:    "CopyArgs",
-	KCopy64:    "CopyArgs",
-	KCopy8:     "CopyArgs",
-	KCast:      "CastArgs",
-	KGemm:      "GemmArgs",
-	KSoftmax:   "SoftmaxArgs",
-	KLayerNorm: "LayerNormArgs",
-	KReduce:    "ReduceArgs",
-	KArgMax:    "ArgMaxArgs",
-	KGather:    "GatherArgs",
-	KConv2D:    "ConvArgs",
-	KPool2D:    "PoolArgs",
-	KBatchNorm: "BatchNormArgs",
-	KResize:    "ResizeArgs",
-	KIm2Col:    "ConvArgs",
-	KPad:       "PadArgs",
+	KUnary:         "UnaryArgs",
+	KNot:           "UnaryArgs",
+	KBinary:        "BinaryArgs",
+	KCompare:       "BinaryArgs",
+	KWhere:         "WhereArgs",
+	KCopy32:        "CopyArgs",
+	KCopy64:        "CopyArgs",
+	KCopy8:         "CopyArgs",
+	KCast:          "CastArgs",
+	KGemm:          "GemmArgs",
+	KSoftmax:       "SoftmaxArgs",
+	KLayerNorm:     "LayerNormArgs",
+	KReduce:        "ReduceArgs",
+	KArgMax:        "ArgMaxArgs",
+	KGather:        "GatherArgs",
+	KConv2D:        "ConvArgs",
+	KPool2D:        "PoolArgs",
+	KBatchNorm:     "BatchNormArgs",
+	KResize:        "ResizeArgs",
+	KIm2Col:        "ConvArgs",
+	KPad:           "PadArgs",
+	KConvTranspose: "ConvArgs",
 }
 
 // ArgStructs holds a zero value of every arguments struct, by name.
@@ -284,6 +287,12 @@ type GatherArgs struct {
 // item n and group g, row k = c*KH*KW + kh*KW + kw, column p = oh*OW + ow
 // holds x[n][g*C/Group + c][oh*SH - PH + kh*DH][ow*SW - PW + kw*DW], zero
 // outside the image (buffers x, col; HasBias unused).
+// convtranspose2d_f32 takes it for a transposed convolution of x [batch,
+// C, H, W] with w [C, M/Group, KH, KW] into y [batch, M, OH, OW], N =
+// batch*M*OH*OW, PH and PW the begin pads: y[n][m][oy][ox] = bias[m] +
+// the sum over the group's channels c and taps (kh, kw) with oy + PH -
+// kh*DH = iy*SH and ox + PW - kw*DW = ix*SW inside x of x[n][c][iy][ix] *
+// w[c][m mod M/Group][kh][kw] (buffers x, w, bias, y).
 type ConvArgs struct {
 	N, C, H, W, M, OH, OW, KH, KW, Group uint32
 	SH, SW, PH, PW, DH, DW               int32

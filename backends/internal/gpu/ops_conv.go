@@ -4,6 +4,7 @@ import "github.com/lintel-ml/lintel/payload"
 
 func init() {
 	register(buildConv, "Conv")
+	register(buildConvTranspose, "ConvTranspose")
 	register(buildPool, "MaxPool", "AveragePool")
 }
 
@@ -239,5 +240,141 @@ func buildPool(c *buildCtx) error {
 		return nil
 	}
 	c.emit1D(KPool2D, Pack(nil, &pa), y.numel(), x, y)
+	return nil
+}
+
+// buildConvTranspose lowers a 1-D or 2-D ConvTranspose to one
+// convtranspose2d_f32 launch. The begin pads come from pads, or from
+// auto_pad or output_shape as the CPU backend splits them; the output
+// shape is the specialised graph's.
+func buildConvTranspose(c *buildCtx) error {
+	x, y, err := c.f32io()
+	if err != nil {
+		return err
+	}
+	w, err := c.input(1)
+	if err != nil {
+		return err
+	}
+	if err := c.want(w, payload.Float32); err != nil {
+		return err
+	}
+	r := len(x.shape)
+	if r < 3 || len(w.shape) != r || len(y.shape) != r {
+		return c.invalid("X %v, W %v, Y %v", x.shape, w.shape, y.shape)
+	}
+	nd := r - 2
+	if nd > 2 {
+		return c.unsupported("%d spatial dims; the kernels take 1 or 2", nd)
+	}
+	group, err := c.n.Int("group", 1)
+	if err != nil {
+		return err
+	}
+	ch := x.shape[1]
+	if group < 1 || w.shape[0] != ch || ch%int(group) != 0 {
+		return c.invalid("X %v, W %v, group %d", x.shape, w.shape, group)
+	}
+	m := w.shape[1] * int(group)
+	if y.shape[1] != m {
+		return c.invalid("Y %v for %d output channels", y.shape, m)
+	}
+	ap, err := c.n.String("auto_pad", "NOTSET")
+	if err != nil {
+		return err
+	}
+	switch ap {
+	case "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER":
+	default:
+		return c.unsupported("auto_pad %s", ap)
+	}
+	ints := func(name string, n int, def int64) ([]int64, error) {
+		d := make([]int64, n)
+		for i := range d {
+			d[i] = def
+		}
+		v, err := c.n.Ints(name, d)
+		if err == nil && len(v) != n {
+			err = c.invalid("%s %v for %d spatial dims", name, v, nd)
+		}
+		return v, err
+	}
+	strides, err := ints("strides", nd, 1)
+	if err != nil {
+		return err
+	}
+	dils, err := ints("dilations", nd, 1)
+	if err != nil {
+		return err
+	}
+	pads, err := ints("pads", 2*nd, 0)
+	if err != nil {
+		return err
+	}
+	outPad, err := ints("output_padding", nd, 0)
+	if err != nil {
+		return err
+	}
+	outShape, err := c.n.Ints("output_shape", nil)
+	if err != nil {
+		return err
+	}
+	pb := make([]int, nd)
+	for i := range nd {
+		in, kk := x.shape[i+2], w.shape[i+2]
+		s, d := int(strides[i]), int(dils[i])
+		if s < 1 || d < 1 || outPad[i] < 0 {
+			return c.invalid("strides %v, dilations %v, output_padding %v", strides, dils, outPad)
+		}
+		full := s*(in-1) + int(outPad[i]) + (kk-1)*d + 1
+		switch {
+		case outShape != nil || ap == "SAME_UPPER" || ap == "SAME_LOWER":
+			o := in * s
+			if outShape != nil {
+				if len(outShape) < nd {
+					return c.invalid("output_shape %v for %d spatial dims", outShape, nd)
+				}
+				o = int(outShape[len(outShape)-nd+i])
+			}
+			total := full - o
+			if total < 0 && outShape == nil {
+				total = 0
+			}
+			switch {
+			case total < 0:
+				pb[i] = 0
+			case ap == "SAME_UPPER":
+				pb[i] = total / 2
+			default:
+				pb[i] = total - total/2
+			}
+		case ap == "NOTSET":
+			pb[i] = int(pads[i])
+		}
+	}
+	h, wd := hw(x.shape[2:])
+	kh, kw := hw(w.shape[2:])
+	oh, ow := hw(y.shape[2:])
+	ca := ConvArgs{N: u32(y.numel()), C: u32(ch), H: u32(h), W: u32(wd), M: u32(m), OH: u32(oh), OW: u32(ow),
+		KH: u32(kh), KW: u32(kw), Group: uint32(group), SH: 1, SW: int32(strides[nd-1]), DH: 1, DW: int32(dils[nd-1]),
+		PW: int32(pb[nd-1])}
+	if nd == 2 {
+		ca.SH, ca.DH, ca.PH = int32(strides[0]), int32(dils[0]), int32(pb[0])
+	}
+	bias := w
+	if len(c.in) > 2 && c.in[2] != nil {
+		bias = c.in[2]
+		if err := c.want(bias, payload.Float32); err != nil {
+			return err
+		}
+		if bias.numel() != m {
+			return c.invalid("bias of %d elements for %d output channels", bias.numel(), m)
+		}
+		ca.HasBias = 1
+	}
+	if y.numel() == 0 {
+		return nil
+	}
+	c.emit1D(KConvTranspose, Pack(nil, &ca), y.numel(), x, w, bias, y)
 	return nil
 }

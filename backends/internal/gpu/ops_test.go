@@ -107,3 +107,22 @@ func TestShapeOnlyOpsFold(t *testing.T) {
 		})
 	}
 }
+
+// Every op of the CPU backend's first tier runs on the GPU backends: it has
+// a lowering, or it is computed from shapes alone and folds away once the
+// input shapes are known.
+func TestTierOneCoverage(t *testing.T) {
+	tier1 := []string{"Abs", "Add", "ArgMax", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant",
+		"ConstantOfShape", "Conv", "ConvTranspose", "Div", "Dropout", "Equal", "Erf", "Exp", "Expand", "Flatten", "Gather",
+		"Gelu", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "Greater", "HardSigmoid", "HardSwish", "Identity",
+		"LayerNormalization", "LeakyRelu", "Less", "Log", "LogSoftmax", "MatMul", "Max", "MaxPool", "Min", "Mul", "Neg",
+		"Not", "Pad", "Pow", "ReduceMax", "ReduceMean", "ReduceSum", "Relu", "Reshape", "Resize", "Shape", "Sigmoid",
+		"Size", "Slice", "Softmax", "Split", "Sqrt", "Squeeze", "Sub", "Tanh", "Transpose", "Unsqueeze", "Where"}
+	folded := map[string]bool{"Constant": true, "ConstantOfShape": true, "Shape": true, "Size": true}
+	ops := gpu.SupportedOps()
+	for _, op := range tier1 {
+		if !folded[op] && !slices.Contains(ops, op) {
+			t.Errorf("op %s has no GPU lowering", op)
+		}
+	}
+}

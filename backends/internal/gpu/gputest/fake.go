@@ -695,6 +695,8 @@ func (d *Device) exec(l *launch) error {
 		d.resize(l)
 	case gpu.KPad:
 		d.pad(l)
+	case gpu.KConvTranspose:
+		d.convTranspose(l)
 	default:
 		return fmt.Errorf("fake: kernel %d has no twin", l.k)
 	}
@@ -892,5 +894,44 @@ outer:
 			stride *= n
 		}
 		y[g] = x[off]
+	}
+}
+
+func (d *Device) convTranspose(l *launch) {
+	a := decode[gpu.ConvArgs](d, l.args)
+	x, w, bias, y := f32s(d.view(l, 0)), f32s(d.view(l, 1)), f32s(d.view(l, 2)), f32s(d.view(l, 3))
+	threads := int(l.groups[0]) * int(l.threads[0])
+	H, W, SH, SW := int(a.H), int(a.W), int(a.SH), int(a.SW)
+	for g := range min(threads, int(a.N)) {
+		ox := g % int(a.OW)
+		t := g / int(a.OW)
+		oy := t % int(a.OH)
+		t /= int(a.OH)
+		m, b := t%int(a.M), t/int(a.M)
+		cg, mg := int(a.C/a.Group), int(a.M/a.Group)
+		grp, mi := m/mg, m%mg
+		var acc float32
+		if a.HasBias != 0 {
+			acc = bias[m]
+		}
+		for ci := range cg {
+			c := grp*cg + ci
+			xp := x[(b*int(a.C)+c)*H*W:]
+			wp := w[((c*mg+mi)*int(a.KH))*int(a.KW):]
+			for ky := range int(a.KH) {
+				ty := oy + int(a.PH) - ky*int(a.DH)
+				if ty < 0 || ty%SH != 0 || ty/SH >= H {
+					continue
+				}
+				for kx := range int(a.KW) {
+					tx := ox + int(a.PW) - kx*int(a.DW)
+					if tx < 0 || tx%SW != 0 || tx/SW >= W {
+						continue
+					}
+					acc = float32(math.FMA(float64(xp[(ty/SH)*W+tx/SW]), float64(wp[ky*int(a.KW)+kx]), float64(acc)))
+				}
+			}
+		}
+		y[g] = acc
 	}
 }
