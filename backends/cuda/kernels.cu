@@ -60,6 +60,12 @@
 #define R_MAX 2
 #define R_MIN 3
 
+// Pad modes (Go: PConstant...).
+#define P_CONSTANT 0
+#define P_REFLECT 1
+#define P_EDGE 2
+#define P_WRAP 3
+
 // Element type codes for cast (Go: castType).
 #define T_F32 0
 #define T_I32 1
@@ -228,6 +234,27 @@ struct BatchNormArgs {
     float eps;
 };
 
+struct ResizeArgs {
+    uint n;
+    uint outer;
+    uint nin;
+    uint nout;
+    uint inner;
+    uint k;
+    float extrap;
+    uint pad0;
+};
+
+struct PadArgs {
+    uint n;
+    uint rank;
+    uint mode;
+    float value;
+    int oshape[MAX_RANK];
+    int ishape[MAX_RANK];
+    int before[MAX_RANK];
+};
+
 // The structs' sizes, which the Go mirrors must match.
 static_assert(sizeof(UnaryArgs) == 16, "UnaryArgs");
 static_assert(sizeof(BinaryArgs) == 88, "BinaryArgs");
@@ -243,6 +270,8 @@ static_assert(sizeof(GatherArgs) == 32, "GatherArgs");
 static_assert(sizeof(ConvArgs) == 72, "ConvArgs");
 static_assert(sizeof(PoolArgs) == 72, "PoolArgs");
 static_assert(sizeof(BatchNormArgs) == 16, "BatchNormArgs");
+static_assert(sizeof(ResizeArgs) == 32, "ResizeArgs");
+static_assert(sizeof(PadArgs) == 88, "PadArgs");
 
 // A pair of 32-bit words: 64-bit elements are moved and read as two
 // words, so that they need only 4-byte alignment, as in the Metal kernels.
@@ -354,25 +383,25 @@ LT_INLINE double lt_tanh(double x) {
     return x < 0.0 ? -r : r;
 }
 
-// lt_erfc_large is erfc(a) for a >= 4 by Laplace's continued fraction,
-// e^-a^2/sqrt(pi) / (a + (1/2)/(a + (2/2)/(a + (3/2)/(a + ...)))), 40
-// terms (relative error far below float precision for a >= 4).
+// lt_erfc_large is erfc(a) for a >= 2 by Laplace's continued fraction,
+// e^-a^2/sqrt(pi) / (a + (1/2)/(a + (2/2)/(a + (3/2)/(a + ...)))), 50
+// terms (relative error below 1e-15 for a >= 2).
 LT_INLINE double lt_erfc_large(double a) {
     double k = a;
-    for (int n = 40; n >= 1; n--) {
+    for (int n = 50; n >= 1; n--) {
         k = a + (0.5 * (double)n) / k;
     }
     return lt_exp(-a * a) * LT_1_SQRTPI / k;
 }
 
-// lt_erf_series is erf(a) for 0 <= a < 4 by the series of positive terms
+// lt_erf_series is erf(a) for 0 <= a < 2 by the series of positive terms
 // 2/sqrt(pi) e^-a^2 sum_n (2a^2)^n a / (1*3*...*(2n+1)), summed until a
-// term no longer changes the sum (at most about 80 terms at a = 4).
+// term no longer changes the sum (at most about 31 terms).
 LT_INLINE double lt_erf_series(double a) {
     double a2 = 2.0 * a * a;
     double term = a;
     double sum = a;
-    for (int n = 0; n < 200; n++) {
+    for (int n = 0; n < 64; n++) {
         term *= a2 / (double)(2 * n + 3);
         sum += term;
         if (term < sum * 1e-17) {
@@ -388,7 +417,7 @@ LT_INLINE double lt_erf(double x) {
     if (a != a) {
         return x;
     }
-    double r = a < 4.0 ? lt_erf_series(a) : 1.0 - lt_erfc_large(a);
+    double r = a < 2.0 ? lt_erf_series(a) : 1.0 - lt_erfc_large(a);
     return x < 0.0 ? -r : r;
 }
 
@@ -397,7 +426,7 @@ LT_INLINE double lt_erfc(double x) {
     if (x != x) {
         return x;
     }
-    if (x >= 4.0) {
+    if (x >= 2.0) {
         return lt_erfc_large(x);
     }
     return 1.0 - lt_erf(x);
@@ -943,4 +972,98 @@ extern "C" __global__ void batchnorm_f32(const float* x, const float* s, const f
     }
     uint c = (gid / a.inner) % a.c;
     y[gid] = (x[gid] - mean[c]) / lt_sqrtf(var[c] + a.eps) * s[c] + bias[c];
+}
+
+// im2col_f32 writes the column matrix of a convolution, one thread per
+// element of col[n][g][k][p]: row k = c*kh*kw + ky*kw + kx of group g's
+// channels, column p = oy*ow + ox; zero where the tap falls in the
+// padding. a.n is the element count of col.
+extern "C" __global__ void im2col_f32(const float* x, float* col, const ConvArgs a) {
+    uint gid = lt_gid();
+    if (gid >= a.n) {
+        return;
+    }
+    uint p = gid % (a.oh * a.ow);
+    uint t = gid / (a.oh * a.ow);
+    uint cg = a.c / a.group;
+    uint kk = cg * a.kh * a.kw;
+    uint k = t % kk;
+    t /= kk;
+    uint g = t % a.group;
+    uint b = t / a.group;
+    uint kx = k % a.kw;
+    uint ky = (k / a.kw) % a.kh;
+    uint c = g * cg + k / (a.kw * a.kh);
+    int iy = int(p / a.ow) * a.sh - a.ph + int(ky) * a.dh;
+    int ix = int(p % a.ow) * a.sw - a.pw + int(kx) * a.dw;
+    float v = 0.0f;
+    if (iy >= 0 && iy < int(a.h) && ix >= 0 && ix < int(a.w)) {
+        v = x[((b * a.c + c) * a.h + uint(iy)) * a.w + uint(ix)];
+    }
+    col[gid] = v;
+}
+
+// resize_f32 is one pass of a separable resize along one axis, one thread
+// per element of y[outer, nout, inner]: output index j sums its k taps
+// w[j*k+q] * x[idx[j*k+q]] in order; idx[j*k] < 0 extrapolates.
+extern "C" __global__ void resize_f32(const float* x, const int* idx, const float* w, float* y, const ResizeArgs a) {
+    uint gid = lt_gid();
+    if (gid >= a.n) {
+        return;
+    }
+    uint ii = gid % a.inner;
+    uint t = gid / a.inner;
+    uint j = t % a.nout;
+    uint o = t / a.nout;
+    const int* ti = idx + j * a.k;
+    const float* tw = w + j * a.k;
+    if (ti[0] < 0) {
+        y[gid] = a.extrap;
+        return;
+    }
+    const float* s = x + o * a.nin * a.inner + ii;
+    float sum = tw[0] * s[uint(ti[0]) * a.inner];
+    for (uint q = 1; q < a.k; q++) {
+        if (tw[q] != 0.0f) {
+            sum += tw[q] * s[uint(ti[q]) * a.inner];
+        }
+    }
+    y[gid] = sum;
+}
+
+// pad_f32 pads (or crops, where before is negative) x into y, one thread
+// per element of y: constant fills with a.value, reflect mirrors without
+// repeating the edge, edge repeats it, wrap repeats x periodically.
+extern "C" __global__ void pad_f32(const float* x, float* y, const PadArgs a) {
+    uint gid = lt_gid();
+    if (gid >= a.n) {
+        return;
+    }
+    uint i = gid;
+    int off = 0;
+    int stride = 1;
+    for (int d = int(a.rank) - 1; d >= 0; d--) {
+        int c = int(i % uint(a.oshape[d]));
+        i /= uint(a.oshape[d]);
+        int n = a.ishape[d];
+        int s = c - a.before[d];
+        if (s < 0 || s >= n) {
+            if (a.mode == P_CONSTANT) {
+                y[gid] = a.value;
+                return;
+            }
+            if (a.mode == P_WRAP) {
+                s = ((s % n) + n) % n;
+            } else if (a.mode == P_EDGE || n == 1) {
+                s = s < 0 ? 0 : n - 1;
+            } else {
+                while (s < 0 || s >= n) {
+                    s = s < 0 ? -s : 2 * (n - 1) - s;
+                }
+            }
+        }
+        off += s * stride;
+        stride *= n;
+    }
+    y[gid] = x[off];
 }

@@ -41,4 +41,7 @@ var ptxKernels = []ptxKernel{
 	{"conv2d_f32", 4},
 	{"pool2d_f32", 2},
 	{"batchnorm_f32", 6},
+	{"resize_f32", 4},
+	{"im2col_f32", 2},
+	{"pad_f32", 2},
 }

@@ -172,3 +172,23 @@ func i32s(v []int) []int32 {
 	}
 	return out
 }
+
+// Pad modes (P_*).
+const (
+	pConstant uint32 = iota
+	pReflect
+	pEdge
+	pWrap
+)
+
+type resizeArgs struct {
+	N, Outer, NIn, NOut, Inner, K uint32
+	Extrap                        float32
+	Pad0                          uint32
+}
+
+type padArgs struct {
+	N, Rank, Mode          uint32
+	Value                  float32
+	OShape, IShape, Before [maxRank]int32
+}

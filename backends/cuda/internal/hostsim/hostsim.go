@@ -5,7 +5,9 @@
 // GPU or a CUDA toolkit.
 //
 // kernels.cu is compiled here a second time, as plain C++ with the host
-// flavour of cudart_compat.h: threadIdx and blockIdx are thread-locals,
+// flavour of cudart_compat.h (from the copies kernels_cu.h and
+// cudart_compat.h that go generate writes here, so that cmd/go rebuilds
+// the simulation whenever they change): threadIdx and blockIdx are thread-locals,
 // and Launch runs the blocks of a grid one after another, each with
 // blockDim real threads, so that __syncthreads() is a real barrier and
 // shared memory is shared by the block's threads only.
@@ -85,7 +87,3 @@ func Launch(name string, grid, block [3]uint32, shmem int, params []byte) error 
 	}
 	return errs.New(errs.ExecutionFailed, "hostsim: kernel %s: launch returned %d", name, int(rc))
 }
-
-// SourceSHA256 returns the hash of kernels.cu and cudart_compat.h that
-// go generate recorded for this build of the simulation.
-func SourceSHA256() string { return sourceSHA256 }

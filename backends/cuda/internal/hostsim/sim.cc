@@ -1,7 +1,8 @@
 //go:build cuda && cgo
 
 // The host simulation of kernels.cu: the kernels compiled as plain C++
-// (the host flavour of cudart_compat.h) and a launcher that runs a grid the
+// (the host flavour of cudart_compat.h; both included from the copies go
+// generate writes into this directory) and a launcher that runs a grid the
 // way the GPU would, block after block, each block's threads as real
 // threads so that __syncthreads() is a real barrier.
 #define LINTEL_CUDA_HOST 1
@@ -15,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../../cudart_compat.h"
+#include "cudart_compat.h"
 #include "sim.h"
 
 thread_local lt_dim3 lt_thread_idx;
@@ -78,7 +79,7 @@ void lt_host_sync() {
     block_sync.wait([] {});
 }
 
-#include "../../kernels.cu"
+#include "kernels_cu.h"
 
 namespace {
 
@@ -169,6 +170,9 @@ const entry entries[] = {
     LT_ENTRY(conv2d_f32),
     LT_ENTRY(pool2d_f32),
     LT_ENTRY(batchnorm_f32),
+    LT_ENTRY(resize_f32),
+    LT_ENTRY(im2col_f32),
+    LT_ENTRY(pad_f32),
 };
 
 const entry* find(const char* name) {

@@ -1,5 +1,5 @@
 // Command genptx compiles backends/cuda/kernels.cu to kernels.ptx with
-// clang, and writes the sources' hash for internal/hostsim. go generate
+// clang, and copies the sources into internal/hostsim for its cgo build. go generate
 // runs it in backends/cuda (see gen.go); $LINTEL_CLANG picks the clang.
 package main
 
@@ -26,9 +26,14 @@ func run(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, "kernels.ptx"), ptx, 0o644); err != nil {
 		return err
 	}
-	sum, err := ptxgen.SourceHash(dir)
+	copies, err := ptxgen.HostsimCopies(dir)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "internal", "hostsim", "source_hash.go"), ptxgen.HostsimHashFile(sum), 0o644)
+	for name, b := range copies {
+		if err := os.WriteFile(filepath.Join(dir, "internal", "hostsim", name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
