@@ -1,15 +1,21 @@
 package cuda
 
 import (
+	core "github.com/lintel-ml/lintel/backends/internal/gpu"
 	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/memclass"
 	"github.com/lintel-ml/lintel/payload"
 )
 
 // Name is the backend's name.
 const Name = "cuda"
 
-// computeTypes are the element types the kernels compute in.
-var computeTypes = []payload.DType{payload.Float32, payload.Int64, payload.Bool}
+// The memory classes models prefer and accept: payloads in pinned host
+// memory move by DMA, and device payloads from NewTensor stay on the GPU.
+var (
+	preferred = memclass.Pinned
+	accepted  = memclass.SetOf(memclass.Host, memclass.Pinned, memclass.Device(0))
+)
 
 // capabilities says what the CUDA backend supports; the stub reports the
 // same, so that a build without cgo describes the backend it stands for.
@@ -17,6 +23,6 @@ func capabilities() compute.BackendCapabilities {
 	return compute.BackendCapabilities{
 		Name:          Name,
 		DeviceStreams: 1,
-		DTypes:        append([]payload.DType(nil), computeTypes...),
+		DTypes:        append([]payload.DType(nil), core.ComputeTypes...),
 	}
 }

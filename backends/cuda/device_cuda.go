@@ -191,8 +191,12 @@ func (d *device) Dispatch(k core.KernelID, args []byte, bufs []core.Binding, gro
 	if d.cur == nil || d.err != nil {
 		return
 	}
-	if k >= core.NumKernels || d.fns[k] == 0 {
-		d.err = errs.New(errs.ExecutionFailed, "cuda: kernel %d was not compiled", k)
+	if k >= core.NumKernels {
+		d.err = errs.New(errs.Unsupported, "cuda: no kernel %d", k)
+		return
+	}
+	if d.fns[k] == 0 {
+		d.err = errs.New(errs.Unsupported, "cuda: kernel %s is not in the embedded PTX", core.KernelNames[k])
 		return
 	}
 	if k == core.KGemm && len(bufs) == 4 && d.gemm(args, bufs) {

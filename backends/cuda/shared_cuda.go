@@ -49,13 +49,23 @@ func openShared() (*gpu, error) {
 	return g, nil
 }
 
+// inPTX reports whether the embedded PTX has the kernel.
+func inPTX(name string) bool {
+	for _, k := range ptxKernels {
+		if k.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // compileShared loads the embedded PTX into the device once and looks up
 // the kernels asked for; the driver compiles PTX for the GPU it finds.
 func compileShared(g *gpu, kernels []core.KernelID) ([core.NumKernels]function, error) {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	if shared.mod == nil {
-		mod, err := g.loadModule(kernelsPTX)
+		mod, err := g.loadModule([]byte(ptxSource))
 		if err != nil {
 			return shared.fns, err
 		}
@@ -65,7 +75,8 @@ func compileShared(g *gpu, kernels []core.KernelID) ([core.NumKernels]function, 
 		if k >= core.NumKernels {
 			return shared.fns, errs.New(errs.Unsupported, "cuda: no kernel %d", k)
 		}
-		if shared.fns[k] != 0 {
+		if shared.fns[k] != 0 || !inPTX(core.KernelNames[k]) {
+			// A kernel the PTX lacks is refused when a plan launches it.
 			continue
 		}
 		fn, err := shared.mod.function(core.KernelNames[k])
