@@ -44,7 +44,7 @@ func (s *standIn) Alloc(n int) (core.BufID, []byte, error) {
 	return b, nil, nil
 }
 
-func (s *standIn) Release(core.BufID)                 {}
+func (s *standIn) Release(core.BufID)               {}
 func (s *standIn) AllocStage(n int) ([]byte, error) { return make([]byte, n), nil }
 func (s *standIn) FreeStage([]byte)                 {}
 
