@@ -36,8 +36,9 @@ type inferer interface {
 
 // BenchmarkModels runs each case on the GPU with graph replay, on the GPU
 // enqueuing launches one by one, and on the CPU backend (one thread), on
-// the same inputs.
+// the same inputs. It skips without a GPU.
 func BenchmarkModels(b *testing.B) {
+	requireGPU(b)
 	for _, c := range benchCases {
 		onnx := c.onnx()
 		r := rand.New(rand.NewPCG(9, 9))
@@ -72,7 +73,6 @@ func BenchmarkModels(b *testing.B) {
 				name = c.name + "/cuda_stream"
 			}
 			b.Run(name, func(b *testing.B) {
-				requireGPU(b)
 				defer func(old bool) { useGraphs = old }(useGraphs)
 				useGraphs = graphs
 				run(b, loadCUDA[f32, f32](b, onnx, compute.Options{}))
