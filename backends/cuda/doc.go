@@ -35,13 +35,15 @@
 //     of input shapes (the first call at a shape allocates and records a
 //     graph); a call at a known shape allocates nothing on the Go heap.
 //   - Payloads may live in host, pinned or device memory. NewTensor
-//     allocates pinned host tensors (memclass.Pinned, copied to the device
-//     by DMA without a staging copy) and device tensors
+//     allocates pinned host tensors (memclass.Pinned, page-locked, which
+//     the GPU reads by DMA) and device tensors
 //     (memclass.Device(0), whose Data addresses GPU memory and must never
 //     be read or written on the host); Free releases them. A model takes a
 //     device tensor only when NewTensor allocated it, and refuses any other
 //     with an error: chaining models on the GPU is passing one model's
-//     device output to the next as input. See docs/adr/0018.
+//     device output to the next as input. Host and pinned payloads go
+//     through the model's pinned staging memory, device payloads device to
+//     device, all inside the one call. See docs/adr/0018.
 //   - float32 matrix products run in full float32 precision by default;
 //     compute.Options.TF32 lets cuBLAS use TF32 tensor cores (about 1e-3
 //     relative error).

@@ -35,7 +35,7 @@ func ExampleNewTensor() {
 			return nil, err
 		}
 
-		in, err := cuda.NewTensor[float32](memclass.Pinned, 1, 784) // DMA without staging
+		in, err := cuda.NewTensor[float32](memclass.Pinned, 1, 784) // page-locked host memory
 		if err != nil {
 			return nil, err
 		}

@@ -14,8 +14,7 @@ import (
 // of class c:
 //   - memclass.Host: ordinary Go memory, as payload.NewTensor gives;
 //   - memclass.Pinned: page-locked host memory (cuMemHostAlloc), read and
-//     written on the host as usual; a model copies it to and from the GPU
-//     by DMA, without a staging copy;
+//     written on the host as usual, which the GPU reads and writes by DMA;
 //   - memclass.Device(0): GPU memory. Data's address is a device address:
 //     its length and capacity are right, but reading or writing an element
 //     on the host crashes the process. Pass it to a model, as input or
