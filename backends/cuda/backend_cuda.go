@@ -6,6 +6,7 @@ import (
 	"github.com/lintel-ml/lintel/artifacts"
 	core "github.com/lintel-ml/lintel/backends/internal/gpu"
 	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/memclass"
 )
 
 // Model is a model compiled for an NVIDIA GPU: the graph, its plans per
@@ -33,6 +34,13 @@ func New[In, Out any](opts compute.Options) *Backend[In, Out] {
 	}
 	return &Backend[In, Out]{opts: opts, cfg: config(opts)}
 }
+
+// The memory classes models prefer and accept: payloads in pinned host
+// memory move by DMA, and device payloads from NewTensor stay on the GPU.
+var (
+	preferred = memclass.Pinned
+	accepted  = memclass.SetOf(memclass.Host, memclass.Pinned, memclass.Device(ordinal))
+)
 
 // config is the CUDA backend's configuration of the portable layer:
 // convolutions lowered to im2col and a matrix product (which runs on

@@ -10,6 +10,9 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
+// regions is the process's record of NewTensor's allocations.
+var regions regionSet
+
 // NewTensor returns a tensor of the given shape with zeroed data in memory
 // of class c:
 //   - memclass.Host: ordinary Go memory, as payload.NewTensor gives;

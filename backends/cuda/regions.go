@@ -23,9 +23,6 @@ type regionSet struct {
 	rs []region // sorted by addr, disjoint
 }
 
-// regions is the process's record of NewTensor's allocations.
-var regions regionSet
-
 // add records r.
 func (s *regionSet) add(r region) {
 	s.mu.Lock()
