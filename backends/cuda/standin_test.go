@@ -180,6 +180,11 @@ func TestStandInAllocatesNothing(t *testing.T) {
 	if out.Place != memclass.Host || len(out.Data) != 10 {
 		t.Fatalf("host output: %v, %d elements", out.Place, len(out.Data))
 	}
+	md := m.Metadata()
+	if md.PreferredInput != memclass.Pinned || md.PreferredOutput != memclass.Pinned || !md.AcceptedInput.Contains(memclass.Device(0)) ||
+		!md.AcceptedInput.Contains(memclass.Pinned) || !md.AcceptedInput.Contains(memclass.Host) || md.AcceptedInput.Contains(memclass.Device(1)) {
+		t.Fatalf("metadata classes: %+v", md)
+	}
 	forged := f32{Shape: []int{1, 784}, Data: make([]float32, 784), Place: memclass.Device(0)}
 	if err := m.InferOne(&forged, &out); !errors.Is(err, compute.ErrShapeMismatch) {
 		t.Fatalf("forged device input: %v", err)
