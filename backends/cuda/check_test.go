@@ -29,8 +29,8 @@ func TestCheck(t *testing.T) {
 		}
 	}
 	m := ob.Model{Opset: 17, Graph: ob.Graph{
-		Inputs:  []ob.Value{ob.Input("x", payload.Float32, 2, 8)},
-		Outputs: []ob.Value{{Name: "v", DType: payload.Float32, NoShape: true}, {Name: "i", DType: payload.Int64, NoShape: true}},
+		Inputs:       []ob.Value{ob.Input("x", payload.Float32, 2, 8)},
+		Outputs:      []ob.Value{{Name: "v", DType: payload.Float32, NoShape: true}, {Name: "i", DType: payload.Int64, NoShape: true}},
 		Initializers: []ob.Tensor{ob.TensorOf("k", []int64{1}, []int64{3})},
 		Nodes:        []ob.Node{{Name: "top", Op: "TopK", Inputs: []string{"x", "k"}, Outputs: []string{"v", "i"}}},
 	}}
