@@ -3,13 +3,17 @@ package gpu_test
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/lintel-ml/lintel/backends/internal/gpu"
+	gt "github.com/lintel-ml/lintel/backends/internal/gpu/gputest"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/memclass"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // deviceT returns a tensor of shape whose data lies in the fake
@@ -28,25 +32,35 @@ func deviceT(t *testing.T, dev interface{ DeviceBytes(int) []byte }, vals []floa
 }
 
 // A Recorder records a pass once per set of item plans and arena, and
-// replays it after; a new shape, a new batch or a larger arena records
-// again.
+// replays it after; it keeps the recent ones, so alternating shapes or
+// batches replay, and a larger arena records again.
 func TestRecorderReplays(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 13))
 	gm, dev, rec := loadTensorFake(t, mlp(r), modes[1])
 	x3, x5 := randT(r, 3, 16), randT(r, 5, 16)
 	var y f32t
+	bt := func(xs ...f32t) func() error {
+		return func() error { return gm.InferBatch(batch.Of(xs), make([]f32t, len(xs))) }
+	}
 	steps := []struct {
 		name    string
 		run     func() error
 		records int
 	}{
-		{"first call", func() error { return gm.InferOne(&x3, &y) }, 1},
+		{"largest batch first", bt(x5, x5, x5), 1},
+		{"one item", func() error { return gm.InferOne(&x3, &y) }, 1},
 		{"same shape", func() error { return gm.InferOne(&x3, &y) }, 0},
 		{"new shape", func() error { return gm.InferOne(&x5, &y) }, 1},
-		{"back to the first shape", func() error { return gm.InferOne(&x3, &y) }, 1},
-		{"batch", func() error { return gm.InferBatch(batch.Of([]f32t{x3, x5}), make([]f32t, 2)) }, 1},
-		{"same batch", func() error { return gm.InferBatch(batch.Of([]f32t{x3, x5}), make([]f32t, 2)) }, 0},
-		{"one item again", func() error { return gm.InferOne(&x3, &y) }, 1},
+		{"back to the first shape", func() error { return gm.InferOne(&x3, &y) }, 0},
+		{"batch", bt(x3, x5), 1},
+		{"same batch", bt(x3, x5), 0},
+		{"one item again", func() error { return gm.InferOne(&x3, &y) }, 0},
+		{"fifth combination", bt(x3, x3), 1},
+		{"sixth combination", bt(x5, x3), 1},
+		{"least recently used, evicted", func() error { return gm.InferOne(&x5, &y) }, 1},
+		{"recently used, kept", func() error { return gm.InferOne(&x3, &y) }, 0},
+		{"larger arena", bt(x5, x5, x5, x5), 1},
+		{"first shape, new arena", func() error { return gm.InferOne(&x3, &y) }, 1},
 	}
 	for _, st := range steps {
 		before, runs := rec.Records, rec.Runs
@@ -133,5 +147,32 @@ func TestDevicePayloadErrors(t *testing.T) {
 	dx := deviceT(t, rec, host.Data, 2, 16)
 	if err := shared.InferOne(&dx, &y); !errors.Is(err, compute.ErrShapeMismatch) {
 		t.Errorf("device input on a host-visible device: %v", err)
+	}
+}
+
+// payload.Multi carries device tensors too: the input by its Place, the
+// output by the tensor at its position before the call.
+func TestDevicePayloadsMulti(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 19))
+	b := mlp(r)
+	rec := gt.NewRecorder()
+	gm := gt.LoadOn(t, b, gt.Config(func() (gpu.Device, error) { return rec, nil }, false))
+	x := randT(r, 2, 16)
+	var want multi
+	if err := gm.InferOne(&multi{Tensors: []payload.Dynamic{payload.DynamicOf("x", x)}}, &want); err != nil {
+		t.Fatal(err)
+	}
+	in := multi{Tensors: []payload.Dynamic{{Name: "x", DType: payload.Float32, Shape: []int{2, 16}, Data: rec.DeviceBytes(4 * 32), Place: memclass.Device(0)}}}
+	copy(in.Tensors[0].Data, payload.AsBytes(x.Data))
+	out := multi{Tensors: []payload.Dynamic{{Data: rec.DeviceBytes(64), Place: memclass.Device(0)}}}
+	if err := gm.InferOne(&in, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.Tensors[0]
+	if got.Name != "y" || got.Place != memclass.Device(0) || len(got.Data) != 32 || !slices.Equal(got.Shape, []int{2, 4}) {
+		t.Fatalf("output %s %v %v, %d bytes", got.Name, got.Place, got.Shape, len(got.Data))
+	}
+	if !slices.Equal(got.Data, want.Tensors[0].Data) {
+		t.Fatal("device output differs from the host output")
 	}
 }

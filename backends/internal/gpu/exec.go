@@ -26,12 +26,13 @@ type item struct {
 	outAddr []uintptr
 }
 
-// recording is the pass a Recorder holds: valid for the items' plans, in
-// order, over the arena of generation gen.
+// recording is a pass a Recorder holds: valid for the items' plans, in
+// order, over the arena of generation gen; used orders them by last use.
 type recording struct {
 	prog  ProgID
 	plans []*plan
 	gen   int
+	used  uint64
 }
 
 // exec is a model's run-time state: the arena (one buffer for every
@@ -57,7 +58,8 @@ type exec struct {
 	binds    []Binding
 	ins      []Transfer
 	outs     []Transfer
-	recd     recording
+	recs     [maxRecordings]recording
+	clock    uint64
 }
 
 func (x *exec) init(dev Device, nin, nout int) {
@@ -142,7 +144,7 @@ func (x *exec) run(n int) error {
 	}
 	x.dispatchAll(n)
 	if err := x.dev.End(); err != nil {
-		return errs.Wrap(errs.ExecutionFailed, err, "command buffer")
+		return errs.Wrap(errs.ExecutionFailed, err, "submission")
 	}
 	return nil
 }
@@ -162,9 +164,9 @@ func (x *exec) dispatchAll(n int) {
 	}
 }
 
-// replay runs n items on a Recorder: it records the pass when the items'
-// plans or the arena changed since the last recording, stages the inputs
-// and replays it in one call.
+// replay runs n items on a Recorder: it records the pass unless a
+// recording for the items' plans over this arena is kept, stages the
+// inputs and replays it in one call.
 func (x *exec) replay(n int) error {
 	for i := range n {
 		it := &x.its[i]
@@ -172,11 +174,15 @@ func (x *exec) replay(n int) error {
 			it.in[j] = Binding{Buf: x.arena, Off: it.base + it.p.inOff[j]}
 		}
 	}
-	if !x.recorded(n) {
-		if err := x.record(n); err != nil {
+	r := x.find(n)
+	if r == nil {
+		var err error
+		if r, err = x.record(n); err != nil {
 			return err
 		}
 	}
+	x.clock++
+	r.used = x.clock
 	x.ins, x.outs = x.ins[:0], x.outs[:0]
 	for i := range n {
 		it := &x.its[i]
@@ -207,56 +213,97 @@ func (x *exec) replay(n int) error {
 			x.outs = append(x.outs, Transfer{At: b, Host: x.stage[b.Off : b.Off+o.size], Size: o.size})
 		}
 	}
-	if err := x.rec.Run(x.recd.prog, x.ins, x.outs); err != nil {
+	if err := x.rec.Run(r.prog, x.ins, x.outs); err != nil {
 		return errs.Wrap(errs.ExecutionFailed, err, "replaying the recorded pass")
 	}
 	return nil
 }
 
-// recorded reports whether the recording is for the first n items' plans
-// over the current arena.
-func (x *exec) recorded(n int) bool {
-	r := &x.recd
-	if r.prog == 0 || r.gen != x.gen || len(r.plans) != n {
-		return false
-	}
-	for i := range n {
-		if r.plans[i] != x.its[i].p {
-			return false
-		}
-	}
-	return true
-}
+// maxRecordings is how many recorded passes a Recorder model keeps: one
+// per recent combination of item plans (batch composition).
+const maxRecordings = 4
 
-// record records the first n items' steps as the Recorder's program,
-// dropping the previous one.
-func (x *exec) record(n int) error {
-	x.dropRecording()
-	if err := x.rec.BeginRecord(); err != nil {
-		return err
-	}
-	x.dispatchAll(n)
-	p, err := x.rec.EndRecord()
-	if err != nil {
-		return errs.Wrap(errs.ExecutionFailed, err, "recording the pass")
-	}
-	r := &x.recd
-	r.prog, r.gen = p, x.gen
-	r.plans = r.plans[:0]
-	for i := range n {
-		r.plans = append(r.plans, x.its[i].p)
+// find returns the recording for the first n items' plans over the
+// current arena, or nil.
+func (x *exec) find(n int) *recording {
+	for k := range x.recs {
+		r := &x.recs[k]
+		if r.prog == 0 || r.gen != x.gen || len(r.plans) != n {
+			continue
+		}
+		same := true
+		for i := range n {
+			if r.plans[i] != x.its[i].p {
+				same = false
+				break
+			}
+		}
+		if same {
+			return r
+		}
 	}
 	return nil
 }
 
-// dropRecording frees the recorded program, if any.
-func (x *exec) dropRecording() {
-	if x.recd.prog != 0 {
-		x.rec.Drop(x.recd.prog)
+// record records the first n items' steps as a Recorder program, in a
+// free slot or in place of the least recently used recording.
+func (x *exec) record(n int) (*recording, error) {
+	r := &x.recs[0]
+	for k := range x.recs {
+		if q := &x.recs[k]; q.prog == 0 || q.used < r.used {
+			r = q
+			if q.prog == 0 {
+				break
+			}
+		}
 	}
-	x.recd.prog = 0
-	clear(x.recd.plans)
-	x.recd.plans = x.recd.plans[:0]
+	x.drop(r)
+	if err := x.rec.BeginRecord(); err != nil {
+		return nil, err
+	}
+	x.dispatchAll(n)
+	p, err := x.rec.EndRecord()
+	if err != nil {
+		return nil, errs.Wrap(errs.ExecutionFailed, err, "recording the pass")
+	}
+	r.prog, r.gen = p, x.gen
+	for i := range n {
+		r.plans = append(r.plans, x.its[i].p)
+	}
+	return r, nil
+}
+
+// drop frees one recording's program.
+func (x *exec) drop(r *recording) {
+	if r.prog != 0 {
+		x.rec.Drop(r.prog)
+	}
+	r.prog, r.used = 0, 0
+	clear(r.plans)
+	r.plans = r.plans[:0]
+}
+
+// forget drops the recordings that run plan p, which the model evicted.
+func (x *exec) forget(p *plan) {
+	if x.rec == nil {
+		return
+	}
+	for k := range x.recs {
+		r := &x.recs[k]
+		for _, q := range r.plans {
+			if q == p {
+				x.drop(r)
+				break
+			}
+		}
+	}
+}
+
+// dropRecordings frees every recorded program.
+func (x *exec) dropRecordings() {
+	for k := range x.recs {
+		x.drop(&x.recs[k])
+	}
 }
 
 // resolve returns the buffer and offset of a location for an item.
@@ -312,10 +359,10 @@ func (x *exec) unwrap(n int) {
 	}
 }
 
-// release frees the arena, its stage and the recording over it.
+// release frees the arena, its stage and the recordings over it.
 func (x *exec) release() {
 	if x.rec != nil {
-		x.dropRecording()
+		x.dropRecordings()
 		if x.stage != nil {
 			x.rec.FreeStage(x.stage)
 		}

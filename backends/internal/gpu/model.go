@@ -85,6 +85,10 @@ func (m *Model[In, Out]) ready() error {
 // InferOne runs the model on in and writes the result to out, setting its
 // shape and growing its data only when too small. The whole forward pass
 // is one submission (or one replay of a recorded pass), waited on once.
+// On a Recorder, payloads in the device's memory (Place memclass.Device)
+// move device to device: an input is read at its address, an output
+// payload in device memory, which must hold enough elements, receives its
+// bytes in place.
 func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 	if err := m.ready(); err != nil {
 		return err
@@ -267,6 +271,7 @@ func (m *Model[In, Out]) adopt(p *plan) error {
 // own constants, which are distinct tensors.
 func (m *Model[In, Out]) dropRetired() {
 	for _, p := range m.retired {
+		m.x.forget(p)
 		m.drop(p)
 	}
 	clear(m.retired)

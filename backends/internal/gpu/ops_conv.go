@@ -163,11 +163,18 @@ func (c *buildCtx) emitIm2ColConv(ca *ConvArgs, batch int, x, w, bias, y *val) e
 	ia := *ca
 	ia.N, ia.HasBias = u32(n), 0
 	c.emit1D(KIm2Col, Pack(nil, &ia), n, x, col)
-	ga := GemmArgs{M: u32(mg), N: u32(p), K: u32(k), Batch: u32(batch * g), BRank: 2,
+	ga := GemmArgs{M: u32(mg), N: u32(p), K: u32(k), Batch: u32(batch * g), BRank: 1,
 		SAM: int32(k), SAK: 1, SBK: int32(p), SBN: 1, Alpha: 1}
-	ga.BShape[0], ga.BShape[1] = int32(batch), int32(g)
-	ga.BSA[0], ga.BSA[1] = 0, int32(mg*k)
-	ga.BSB[0], ga.BSB[1] = int32(g*k*p), int32(k*p)
+	// One group: a batch of items sharing the weights (A's batch stride
+	// 0, B's K*P), which a vendor library runs as one strided batched
+	// GEMM. Several: the batch is (item, group).
+	ga.BShape[0], ga.BSA[0], ga.BSB[0] = int32(batch), 0, int32(k*p)
+	if g > 1 {
+		ga.BRank = 2
+		ga.BShape[1] = int32(g)
+		ga.BSA[1] = int32(mg * k)
+		ga.BSB[0], ga.BSB[1] = int32(g*k*p), int32(k*p)
+	}
 	if bias != nil && g == 1 {
 		ga.HasC, ga.Beta, ga.SCM, ga.SCN = 1, 1, 1, 0
 		c.emitGemm(&ga, w, col, bias, y)
