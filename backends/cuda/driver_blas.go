@@ -61,7 +61,7 @@ func (b *blas) setTF32(on bool) error {
 }
 
 // close destroys the handle and frees its workspace; later calls are
-// no-ops.
+// no-ops. Programs recorded with the handle must be freed first.
 func (b *blas) close() {
 	if b.h != 0 {
 		C.lt_blas_destroy(b.g.ctx, b.h)

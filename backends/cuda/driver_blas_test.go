@@ -5,6 +5,7 @@ package cuda
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/x448/float16"
@@ -164,8 +165,16 @@ func gemmRun(t *testing.T, g *gpu, b *blas, s *stream, r rowGemm, dt uint8, capt
 	return worst / math.Sqrt(float64(r.k))
 }
 
+// openTestBlas opens cuBLAS on a new stream. Without cuBLAS it skips, or
+// fails under REQUIRE_CUDA=1, like requireGPU.
 func openTestBlas(t *testing.T, g *gpu) (*blas, *stream) {
 	t.Helper()
+	if err := loadBlas(); err != nil {
+		if os.Getenv("REQUIRE_CUDA") == "1" {
+			t.Fatalf("REQUIRE_CUDA=1 but no cuBLAS (LINTEL_CUBLAS names the file): %v", err)
+		}
+		t.Skipf("no cuBLAS (LINTEL_CUBLAS names the file): %v", err)
+	}
 	s, err := g.newStream()
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,9 @@ func TestFakeRunAllocs(t *testing.T) {
 	if err := p.capture(); err != nil {
 		t.Fatal(err)
 	}
+	if !p.captured() {
+		t.Fatal("capture did not make a graph")
+	}
 	ins := []xfer{{dev: 0x1000, host: 0x9000, n: 16, kind: xferH2D}, {dev: 0x2000, host: 0x5000, n: 16, kind: xferD2D}}
 	outs := []xfer{{dev: 0x3000, host: 0x9100, n: 24, kind: xferD2H}, {dev: 0x3000, host: 0x6000, n: 24, kind: xferD2D}}
 	var err error
@@ -205,6 +208,83 @@ func TestFakeProgramSetup(t *testing.T) {
 	}
 	if err := g.run(nil, nil, nil); !errors.Is(err, compute.ErrExecutionFailed) {
 		t.Errorf("run(nil): %v", err)
+	}
+	other := fakeGPU()
+	p := other.newProgram(s1, nil)
+	defer p.free()
+	if err := g.run(p, nil, nil); !errors.Is(err, compute.ErrExecutionFailed) || !strings.Contains(err.Error(), "another device") {
+		t.Errorf("run of another gpu's program: %v", err)
+	}
+}
+
+func TestFakeCapture(t *testing.T) {
+	tests := []struct {
+		op   string
+		code int
+		kind error
+	}{
+		{"cuStreamBeginCapture_v2", 900, compute.ErrExecutionFailed},
+		{"cuStreamEndCapture", 901, compute.ErrExecutionFailed},
+		{"cuGraphInstantiateWithFlags", 2, compute.ErrResourceUnavailable},
+		{"cuLaunchKernel", 1, compute.ErrExecutionFailed},
+		{"cublasGemmStridedBatchedEx", 7, compute.ErrExecutionFailed},
+		{"cuStreamSynchronize", 1, compute.ErrExecutionFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.op, func(t *testing.T) {
+			g := fakeSetup(t)
+			p := fakeProgram(t, g)
+			defer p.free()
+			fakeFail(tt.op, tt.code)
+			err := p.capture()
+			if err == nil || !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.op) {
+				t.Fatalf("capture: %v, want %v naming %s", err, tt.kind, tt.op)
+			}
+			if p.captured() {
+				t.Fatal("failed capture left a graph")
+			}
+			fakeFail("", 0)
+			if err := p.capture(); err != nil || !p.captured() {
+				t.Fatalf("second capture: %v, captured %v", err, p.captured())
+			}
+			if err := p.capture(); err != nil || !p.captured() {
+				t.Fatalf("capture of a captured program: %v", err)
+			}
+			fakeFail("cuGraphLaunch", 1)
+			if err := g.run(p, nil, nil); err == nil || !strings.Contains(err.Error(), "cuGraphLaunch") {
+				t.Errorf("run of a captured program with cuGraphLaunch failing: %v", err)
+			}
+			fakeFail("", 0)
+			p.zero(0x3000, 4)
+			if err := g.run(p, nil, nil); err == nil || !strings.Contains(err.Error(), "after capture") {
+				t.Errorf("run after recording into a captured program: %v", err)
+			}
+		})
+	}
+}
+
+func TestFakeAllocSizes(t *testing.T) {
+	g := fakeSetup(t)
+	if p, err := g.alloc(0); p != 0 || err != nil {
+		t.Errorf("alloc(0) = %#x, %v", p, err)
+	}
+	if b, err := g.allocHost(0); b != nil || err != nil {
+		t.Errorf("allocHost(0) = %v, %v", b, err)
+	}
+	if _, err := g.alloc(-1); !errors.Is(err, compute.ErrExecutionFailed) {
+		t.Errorf("alloc(-1): %v", err)
+	}
+	if _, err := g.allocHost(-1); !errors.Is(err, compute.ErrExecutionFailed) {
+		t.Errorf("allocHost(-1): %v", err)
+	}
+	g.free(0)
+	g.freeHost(nil)
+	fakeFail("cuMemAlloc_v2", 2)
+	if _, err := g.alloc(64); !errors.Is(err, compute.ErrResourceUnavailable) || !strings.Contains(err.Error(), "cuMemAlloc_v2") {
+		t.Errorf("alloc with the driver out of memory: %v", err)
+	}
+	if g.broken() != nil {
+		t.Errorf("out of memory marked the device broken: %v", g.broken())
 	}
 }
 

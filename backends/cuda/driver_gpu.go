@@ -51,7 +51,9 @@ func openGPU(ordinal int) (*gpu, error) {
 	return g, nil
 }
 
-// close releases the primary context; later calls are no-ops.
+// close releases the primary context; later calls are no-ops. Free the
+// device's programs, handles, streams, modules and memory first: when the
+// last retain goes, the context and everything in it are destroyed.
 func (g *gpu) close() {
 	g.closeOne.Do(func() { C.lt_device_close(g.dev) })
 }
@@ -92,12 +94,16 @@ func (g *gpu) check(st C.lt_status) error {
 	return err
 }
 
-// alloc allocates n bytes of device memory (cuMemAlloc_v2).
+// alloc allocates n bytes of device memory (cuMemAlloc_v2). Zero bytes
+// give address 0 and no error.
 func (g *gpu) alloc(n int) (devptr, error) {
 	if err := g.broken(); err != nil {
 		return 0, err
 	}
 	if n <= 0 {
+		if n == 0 {
+			return 0, nil
+		}
 		return 0, errs.New(errs.ExecutionFailed, "cuda: allocation of %d bytes", n)
 	}
 	var p C.uint64_t
@@ -116,12 +122,16 @@ func (g *gpu) free(p devptr) {
 
 // allocHost allocates n bytes of pinned host memory
 // (cuMemHostAlloc(CU_MEMHOSTALLOC_PORTABLE)). The slice views C memory:
-// release it with freeHost, never let Go pointers be stored in it.
+// release it with freeHost, never let Go pointers be stored in it. Zero
+// bytes give a nil slice and no error.
 func (g *gpu) allocHost(n int) ([]byte, error) {
 	if err := g.broken(); err != nil {
 		return nil, err
 	}
 	if n <= 0 {
+		if n == 0 {
+			return nil, nil
+		}
 		return nil, errs.New(errs.ExecutionFailed, "cuda: pinned allocation of %d bytes", n)
 	}
 	var p unsafe.Pointer

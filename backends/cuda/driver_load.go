@@ -82,6 +82,9 @@ func loadBlasOnce() error {
 	case 0:
 		return nil
 	case 1:
+		if override != nil {
+			return errs.New(errs.ResourceUnavailable, "cuda: cannot load cuBLAS from LINTEL_CUBLAS: %s", C.GoString(&msg[0]))
+		}
 		return errs.New(errs.ResourceUnavailable, "cuda: cannot load cuBLAS (libcublas.so.13 or .12): %s", C.GoString(&msg[0]))
 	default:
 		return errs.New(errs.ResourceUnavailable, "cuda: cuBLAS lacks %s", C.GoString(&msg[0]))

@@ -103,7 +103,7 @@ func (p *program) recording(what string) bool {
 	if p.err != nil {
 		return false
 	}
-	if C.lt_prog_captured(p.c) != 0 {
+	if p.captured() {
 		p.fail(errs.New(errs.ExecutionFailed, "cuda: %s recorded after capture", what))
 		return false
 	}
@@ -201,6 +201,9 @@ func (p *program) zero(dst devptr, n int) {
 	}
 	p.grown(C.lt_prog_zero(p.c, C.uint64_t(dst), C.size_t(n)))
 }
+
+// captured reports whether capture has made the program a graph.
+func (p *program) captured() bool { return p.c != nil && C.lt_prog_captured(p.c) != 0 }
 
 // ops is the number of recorded ops.
 func (p *program) ops() int {

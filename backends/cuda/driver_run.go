@@ -13,7 +13,10 @@ import (
 	"github.com/lintel-ml/lintel/internal/errs"
 )
 
-var errNilProgram = errs.New(errs.ExecutionFailed, "cuda: run of a nil program")
+var (
+	errNilProgram     = errs.New(errs.ExecutionFailed, "cuda: run of a nil program")
+	errForeignProgram = errs.New(errs.ExecutionFailed, "cuda: run of another device's program")
+)
 
 // Transfer kinds of an xfer.
 const (
@@ -52,6 +55,9 @@ func (g *gpu) run(p *program, ins, outs []xfer) error {
 	}
 	if p == nil {
 		return errNilProgram
+	}
+	if p.g != g {
+		return errForeignProgram
 	}
 	if p.err != nil {
 		return p.err

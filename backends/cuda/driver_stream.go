@@ -34,7 +34,8 @@ func (s *stream) sync() error {
 	return s.g.check(C.lt_stream_sync(s.g.ctx, s.s))
 }
 
-// destroy destroys the stream; later calls are no-ops.
+// destroy destroys the stream; later calls are no-ops. Programs and
+// cuBLAS handles on the stream must be freed first.
 func (s *stream) destroy() {
 	if s.s != 0 {
 		C.lt_stream_destroy(s.g.ctx, s.s)

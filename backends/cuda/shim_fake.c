@@ -26,6 +26,24 @@ LT_BLAS_FUNCS(LT_FAKE_BLAS)
 #undef LT_FAKE_CU
 #undef LT_FAKE_BLAS
 
+// Capture hands out dummy graph handles, so programs over the stand-in
+// replay through cuGraphLaunch as they would on a GPU.
+static lt_CUresult lt_fake_end_capture(lt_CUstream s, lt_CUgraph *g) {
+	(void)s;
+	*g = (lt_CUgraph)(uintptr_t)0x6a;
+	return lt_fake_result(LT_OP_cuStreamEndCapture);
+}
+
+static lt_CUresult lt_fake_instantiate(lt_CUgraphExec *e, lt_CUgraph g, unsigned long long flags) {
+	(void)g;
+	(void)flags;
+	int r = lt_fake_result(LT_OP_cuGraphInstantiateWithFlags);
+	if (r == 0) {
+		*e = (lt_CUgraphExec)(uintptr_t)0x6b;
+	}
+	return r;
+}
+
 // lt_fake_install points the function tables at the stand-ins. The Go
 // side calls it only when the real driver could not be loaded.
 void lt_fake_install(void) {
@@ -33,6 +51,8 @@ void lt_fake_install(void) {
 	LT_CU_FUNCS(LT_SET_FAKE)
 	LT_CU_OPTIONAL(LT_SET_FAKE)
 #undef LT_SET_FAKE
+	lt_cu.cuStreamEndCapture = lt_fake_end_capture;
+	lt_cu.cuGraphInstantiateWithFlags = lt_fake_instantiate;
 #define LT_SET_FAKE(name, params) lt_blas.name = lt_fake_##name;
 	LT_BLAS_FUNCS(LT_SET_FAKE)
 #undef LT_SET_FAKE

@@ -208,11 +208,11 @@ lt_status lt_prog_capture(uintptr_t ctx, lt_prog *p) {
 	lt_prog_drop_graph(p);
 	lt_status st = lt_enqueue(p);
 	lt_CUresult r = lt_cu.cuStreamSynchronize(p->stream);
+	if (r != LT_CUDA_SUCCESS) {
+		return lt_fail(r, LT_OP_cuStreamSynchronize); // as in lt_run
+	}
 	if (st.op != 0) {
 		return st;
-	}
-	if (r != LT_CUDA_SUCCESS) {
-		return lt_fail(r, LT_OP_cuStreamSynchronize);
 	}
 	LT_CU(cuStreamBeginCapture_v2, p->stream, LT_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
 	st = lt_enqueue(p);
