@@ -8,8 +8,10 @@ package cuda
 //
 //	go generate -tags cuda ./backends/cuda
 //
-// after editing either source, and commit kernels.ptx and
-// internal/hostsim/source_hash.go with it. TestPTXUpToDate fails when they
-// are stale.
+// after editing either source, and commit kernels.ptx and the copies of
+// the sources it writes into internal/hostsim (kernels_cu.h,
+// cudart_compat.h) with it. TestPTXSourcesHash fails when any of them is
+// stale, and TestPTXUpToDate when kernels.ptx differs from what the
+// installed clang (if it is the recorded version) generates.
 //
 //go:generate go run ./internal/cmd/genptx

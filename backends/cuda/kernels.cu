@@ -676,6 +676,35 @@ LT_INLINE float lt_load_any(const uchar* p, uint t, uint i) {
     }
 }
 
+// lt_f2i and lt_f2ll convert toward zero, saturating out-of-range values
+// and giving 0 for NaN, as the GPU's cvt.rzi does, so that the host
+// simulation agrees with it where C++ leaves the conversion undefined.
+LT_INLINE int lt_f2i(float v) {
+    if (v != v) {
+        return 0;
+    }
+    if (v >= 2147483648.0f) {
+        return 2147483647;
+    }
+    if (v < -2147483648.0f) {
+        return -2147483647 - 1;
+    }
+    return int(v);
+}
+
+LT_INLINE long long lt_f2ll(float v) {
+    if (v != v) {
+        return 0;
+    }
+    if (v >= 9223372036854775808.0f) {
+        return 9223372036854775807LL;
+    }
+    if (v < -9223372036854775808.0f) {
+        return -9223372036854775807LL - 1;
+    }
+    return (long long)v;
+}
+
 extern "C" __global__ void cast_any(const uchar* x, uchar* y, const CastArgs a) {
     uint gid = lt_gid();
     if (gid >= a.n) {
@@ -683,9 +712,9 @@ extern "C" __global__ void cast_any(const uchar* x, uchar* y, const CastArgs a) 
     }
     float v = lt_load_any(x, a.from, gid);
     switch (a.to) {
-    case T_I32: ((int*)y)[gid] = int(v); break;
+    case T_I32: ((int*)y)[gid] = lt_f2i(v); break;
     case T_I64: {
-        long long l = (long long)v;
+        long long l = lt_f2ll(v);
         int* q = (int*)y;
         q[2 * gid] = int(l & 0xffffffff);
         q[2 * gid + 1] = int(l >> 32);
@@ -1066,4 +1095,45 @@ extern "C" __global__ void pad_f32(const float* x, float* y, const PadArgs a) {
         stride *= n;
     }
     y[gid] = x[off];
+}
+
+// convtranspose2d_f32 is a transposed convolution gathered per output
+// element of y[n, m, oy, ox]: every tap whose input position is a whole
+// stride step inside x adds x * w; weights are [c, m/group, kh, kw].
+extern "C" __global__ void convtranspose2d_f32(const float* x, const float* w, const float* bias, float* y, const ConvArgs a) {
+    uint gid = lt_gid();
+    if (gid >= a.n) {
+        return;
+    }
+    uint ox = gid % a.ow;
+    uint t = gid / a.ow;
+    uint oy = t % a.oh;
+    t /= a.oh;
+    uint m = t % a.m;
+    uint b = t / a.m;
+    uint cg = a.c / a.group;
+    uint mg = a.m / a.group;
+    uint g = m / mg;
+    uint mi = m % mg;
+    float acc = a.has_bias != 0 ? bias[m] : 0.0f;
+    for (uint ci = 0; ci < cg; ci++) {
+        uint c = g * cg + ci;
+        const float* xp = x + (b * a.c + c) * a.h * a.w;
+        const float* wp = w + ((c * mg + mi) * a.kh) * a.kw;
+        for (uint ky = 0; ky < a.kh; ky++) {
+            int ty = int(oy) + a.ph - int(ky) * a.dh;
+            if (ty < 0 || ty % a.sh != 0 || ty / a.sh >= int(a.h)) {
+                continue;
+            }
+            int iy = ty / a.sh;
+            for (uint kx = 0; kx < a.kw; kx++) {
+                int tx = int(ox) + a.pw - int(kx) * a.dw;
+                if (tx < 0 || tx % a.sw != 0 || tx / a.sw >= int(a.w)) {
+                    continue;
+                }
+                acc = lt_fmaf(xp[iy * int(a.w) + tx / a.sw], wp[ky * a.kw + kx], acc);
+            }
+        }
+    }
+    y[gid] = acc;
 }

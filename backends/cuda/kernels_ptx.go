@@ -44,4 +44,5 @@ var ptxKernels = []ptxKernel{
 	{"resize_f32", 4},
 	{"im2col_f32", 2},
 	{"pad_f32", 2},
+	{"convtranspose2d_f32", 4},
 }

@@ -24,7 +24,7 @@ var argsSizes = map[string]int{
 	"cast_any": 16, "gemm_f32": 112, "softmax_f32": 16, "layernorm_f32": 16,
 	"reduce_f32": 112, "argmax_f32": 16, "gather_f32": 32, "conv2d_f32": 72,
 	"pool2d_f32": 72, "batchnorm_f32": 16, "resize_f32": 32, "im2col_f32": 72,
-	"pad_f32": 88,
+	"pad_f32": 88, "convtranspose2d_f32": 72,
 }
 
 // ptxEntry is what kernels.ptx declares about one entry.

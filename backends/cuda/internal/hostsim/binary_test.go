@@ -28,11 +28,8 @@ func numel(shape []int) int {
 
 // bcastCase is a broadcast of a and b to out.
 type bcastCase struct {
-	name       string
-	out, a, b  []int
-	aLo, aHi   float64
-	bLo, bHi   float64
-	integerExp bool
+	name      string
+	out, a, b []int
 }
 
 var bcastCases = []bcastCase{

@@ -102,3 +102,64 @@ func TestPool2D(t *testing.T) {
 		}
 	}
 }
+
+// TestConvTranspose2D runs convtranspose2d_f32 with groups, strides,
+// padding and dilation, with and without a bias, against the scatter
+// form of the transposed convolution.
+func TestConvTranspose2D(t *testing.T) {
+	a := convArgs{C: 4, H: 5, W: 4, M: 6, KH: 3, KW: 2, Group: 2, SH: 2, SW: 3, PH: 1, PW: 0, DH: 1, DW: 2}
+	const batch = 2
+	a.OH = uint32((int32(a.H)-1)*a.SH - 2*a.PH + a.DH*(int32(a.KH)-1) + 1)
+	a.OW = uint32((int32(a.W)-1)*a.SW - 2*a.PW + a.DW*(int32(a.KW)-1) + 1)
+	a.N = batch * a.M * a.OH * a.OW
+	r := newRand(1800)
+	cg, mg := int(a.C/a.Group), int(a.M/a.Group)
+	x := randF32(r, batch*int(a.C*a.H*a.W), -1, 1)
+	w := randF32(r, int(a.C)*mg*int(a.KH*a.KW), -1, 1)
+	bias := randF32(r, int(a.M), -1, 1)
+	for _, hasBias := range []uint32{0, 1} {
+		a.HasBias = hasBias
+		want := make([]float64, a.N)
+		mag := make([]float64, a.N)
+		oh, ow := int(a.OH), int(a.OW)
+		for b := range batch {
+			for c := range int(a.C) {
+				g := c / cg
+				for iy := range int(a.H) {
+					for ix := range int(a.W) {
+						v := float64(x[((b*int(a.C)+c)*int(a.H)+iy)*int(a.W)+ix])
+						for mi := range mg {
+							m := g*mg + mi
+							for ky := range int(a.KH) {
+								oy := iy*int(a.SH) - int(a.PH) + ky*int(a.DH)
+								for kx := range int(a.KW) {
+									ox := ix*int(a.SW) - int(a.PW) + kx*int(a.DW)
+									if oy < 0 || oy >= oh || ox < 0 || ox >= ow {
+										continue
+									}
+									p := v * float64(w[((c*mg+mi)*int(a.KH)+ky)*int(a.KW)+kx])
+									o := ((b*int(a.M)+m)*oh+oy)*ow + ox
+									want[o] += p
+									mag[o] += math.Abs(p)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		xb, wb, bb, yb := f32Buf("x", x), f32Buf("w", w), f32Buf("b", bias), newBuf("y", 4*int(a.N))
+		launch1D(t, "convtranspose2d_f32", int(a.N), a, xb, wb, bb, yb)
+		for i, got := range yb.f32() {
+			wv := want[i]
+			if hasBias != 0 {
+				m := (i / (oh * ow)) % int(a.M)
+				wv += float64(bias[m])
+				mag[i] += math.Abs(float64(bias[m]))
+			}
+			if math.Abs(float64(got)-wv) > 1e-6*mag[i]+1e-7 {
+				t.Fatalf("bias=%d: element %d = %g, want %g", hasBias, i, got, wv)
+			}
+		}
+	}
+}

@@ -43,16 +43,44 @@ func TestCopy(t *testing.T) {
 	}
 }
 
-// TestCast runs cast_any between every pair of element types.
+// satI32 and satI64 convert as the GPU does: toward zero, saturating,
+// NaN to 0.
+func satI32(v float32) int32 {
+	switch {
+	case v != v:
+		return 0
+	case v >= 1<<31:
+		return math.MaxInt32
+	case v < -(1 << 31):
+		return math.MinInt32
+	}
+	return int32(v)
+}
+
+func satI64(v float32) int64 {
+	switch {
+	case v != v:
+		return 0
+	case v >= 1<<63:
+		return math.MaxInt64
+	case v < -(1 << 63):
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+// TestCast runs cast_any between every pair of element types, with
+// out-of-range and NaN floats saturating as on the GPU.
 func TestCast(t *testing.T) {
-	f := []float32{-3.75, -1, -0.5, 0, 0.25, 1, 2.5, 1e6, -123456, 7}
+	f := []float32{-3.75, -1, -0.5, 0, 0.25, 1, 2.5, 1e6, -123456, 7, 3e9, -3e9, 1e19, -1e19, 2147483520, -2147483648,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
 	n := len(f)
 	i32 := make([]int32, n)
 	i64 := make([]int64, n)
 	bl := make([]byte, n)
 	for i, v := range f {
-		i32[i] = int32(v) * 3
-		i64[i] = int64(v)*5 + int64(i)<<40
+		i32[i] = satI32(v) / 3
+		i64[i] = satI64(v)/5 + int64(i)<<40
 		if i%3 != 0 {
 			bl[i] = byte(i)
 		}
@@ -88,11 +116,11 @@ func TestCast(t *testing.T) {
 				var got any
 				switch to {
 				case tF32:
-					got, ok = y.f32()[i], y.f32()[i] == v
+					got, ok = y.f32()[i], y.f32()[i] == v || v != v && y.f32()[i] != y.f32()[i]
 				case tI32:
-					got, ok = y.i32()[i], y.i32()[i] == int32(v)
+					got, ok = y.i32()[i], y.i32()[i] == satI32(v)
 				case tI64:
-					got, ok = y.i64()[i], y.i64()[i] == int64(v)
+					got, ok = y.i64()[i], y.i64()[i] == satI64(v)
 				case tBool:
 					got, ok = y.data()[i], (y.data()[i] != 0) == (v != 0) && y.data()[i] <= 1
 				}

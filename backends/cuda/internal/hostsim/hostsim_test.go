@@ -48,7 +48,7 @@ func TestLaunchErrors(t *testing.T) {
 // TestKernels checks the simulation's kernel table.
 func TestKernels(t *testing.T) {
 	names := Kernels()
-	if len(names) != 21 {
+	if len(names) != 22 {
 		t.Fatalf("%d kernels: %v", len(names), names)
 	}
 	for _, n := range names {

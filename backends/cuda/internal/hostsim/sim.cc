@@ -173,6 +173,7 @@ const entry entries[] = {
     LT_ENTRY(resize_f32),
     LT_ENTRY(im2col_f32),
     LT_ENTRY(pad_f32),
+    LT_ENTRY(convtranspose2d_f32),
 };
 
 const entry* find(const char* name) {
