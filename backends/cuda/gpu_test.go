@@ -4,7 +4,6 @@ package cuda
 
 import (
 	"errors"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -78,18 +77,14 @@ func loadCPU[In, Out any](tb testing.TB, b []byte) *cpu.Model[In, Out] {
 	return m
 }
 
-// relL2 returns the relative L2 error of got against want.
-func relL2(got, want []float32) float64 {
-	if len(got) != len(want) {
-		return math.Inf(1)
+// loadArtifact decodes model bytes.
+func loadArtifact(tb testing.TB, b []byte) *artifacts.Artifact {
+	tb.Helper()
+	art, err := artifacts.FromBytes(b, "test.onnx")
+	if err != nil {
+		tb.Fatal(err)
 	}
-	var num, den float64
-	for i := range want {
-		d := float64(got[i]) - float64(want[i])
-		num += d * d
-		den += float64(want[i]) * float64(want[i])
-	}
-	return math.Sqrt(num) / math.Max(math.Sqrt(den), 1e-30)
+	return art
 }
 
 // uniform returns n values in [-s, s).
@@ -101,12 +96,14 @@ func uniform(r *rand.Rand, n int, s float32) []float32 {
 	return v
 }
 
-// loadArtifact decodes model bytes.
-func loadArtifact(tb testing.TB, b []byte) *artifacts.Artifact {
-	tb.Helper()
-	art, err := artifacts.FromBytes(b, "test.onnx")
-	if err != nil {
-		tb.Fatal(err)
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	return art
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/lintel-ml/lintel/backends/internal/gpu/gputest"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
-	"github.com/lintel-ml/lintel/internal/models"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
 	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/memclass"
@@ -22,24 +21,6 @@ const (
 	tol     = 1e-3
 	tolTF32 = 1e-2
 )
-
-// modelCase is a whole model and the shape of one call's input.
-type modelCase struct {
-	name  string
-	onnx  []byte
-	shape []int
-}
-
-func modelCases() []modelCase {
-	mlp := testmodels.MLP()
-	return []modelCase{
-		{"mlp b1", mlp, []int{1, 784}},
-		{"mlp b64", mlp, []int{64, 784}},
-		{"encoder", testmodels.Encoder(), []int{1, 32, 128}},
-		{"cnn", testmodels.CNN(), []int{2, 3, 32, 32}},
-		{"ppocr classifier", models.PPOCRClassifier, []int{1, 3, 48, 192}},
-	}
-}
 
 // The CUDA backend gives what the CPU backend gives on whole models, for
 // one call and for a batch of items, from host and pinned inputs.
@@ -125,18 +106,6 @@ func softmaxModel() []byte {
 		Nodes:   []onnxbuild.Node{testmodels.Node("Softmax", []string{"x"}, "y", onnxbuild.AInt("axis", -1))},
 	}}
 	return m.Encode()
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Every single-op case gives on the GPU what it gives on the CPU backend.
