@@ -5,6 +5,7 @@ package cuda
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -214,8 +215,9 @@ func TestStandInFault(t *testing.T) {
 		t.Fatalf("faulting call: %v", err)
 	}
 	for i := range 2 {
-		if err2 := m.InferOne(&in, &out); !errors.Is(err2, compute.ErrExecutionFailed) {
-			t.Fatalf("call %d after a sticky fault: %v", i, err2)
+		err2 := m.InferOne(&in, &out)
+		if !errors.Is(err2, compute.ErrExecutionFailed) || !strings.Contains(err2.Error(), "unusable") || !strings.Contains(err2.Error(), "(700)") {
+			t.Fatalf("call %d after a sticky fault does not name it: %v", i, err2)
 		}
 	}
 	t.Logf("fault: %v", err)
