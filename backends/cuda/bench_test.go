@@ -9,6 +9,7 @@ import (
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/testmodels"
+	"github.com/lintel-ml/lintel/memclass"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -35,8 +36,9 @@ type inferer interface {
 }
 
 // BenchmarkModels runs each case on the GPU with graph replay, on the GPU
-// enqueuing launches one by one, and on the CPU backend (one thread), on
-// the same inputs. It skips without a GPU.
+// enqueuing launches one by one, with graph replay from and to device
+// memory (one-tensor cases), and on the CPU backend (one thread), on the
+// same inputs. It skips without a GPU.
 func BenchmarkModels(b *testing.B) {
 	requireGPU(b)
 	for _, c := range benchCases {
@@ -76,6 +78,39 @@ func BenchmarkModels(b *testing.B) {
 				defer func(old bool) { useGraphs = old }(useGraphs)
 				useGraphs = graphs
 				run(b, loadCUDA[f32, f32](b, onnx, compute.Options{}))
+			})
+		}
+		if c.items == 0 {
+			// Input and output in device memory: no host transfer.
+			b.Run(c.name+"/cuda_graph_device", func(b *testing.B) {
+				m := loadCUDA[f32, f32](b, onnx, compute.Options{})
+				var want f32
+				if err := m.InferOne(&in, &want); err != nil {
+					b.Fatal(err)
+				}
+				din, err := NewTensor[float32](memclass.Device(0), c.in...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer Free(&din)
+				if err := CopyTensor(&din, &in); err != nil {
+					b.Fatal(err)
+				}
+				dout, err := NewTensor[float32](memclass.Device(0), want.Shape...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer Free(&dout)
+				if err := m.InferOne(&din, &dout); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if err := m.InferOne(&din, &dout); err != nil {
+						b.Fatal(err)
+					}
+				}
 			})
 		}
 		b.Run(c.name+"/cpu", func(b *testing.B) {

@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -98,5 +99,47 @@ func TestClosedModel(t *testing.T) {
 	if md.PreferredInput != memclass.Pinned || md.PreferredOutput != memclass.Pinned ||
 		!md.AcceptedInput.Contains(memclass.Device(0)) || !md.AcceptedInput.Contains(memclass.Host) || md.AcceptedInput.Contains(memclass.Device(1)) {
 		t.Fatalf("metadata classes: %+v", md)
+	}
+}
+
+// Models on several goroutines at once, each with its own stream and
+// cuBLAS handle, give what the CPU backend gives.
+func TestConcurrentModels(t *testing.T) {
+	requireGPU(t)
+	b := testmodels.MLP()
+	cm := loadCPU[f32, f32](t, b)
+	const workers, calls = 4, 20
+	ms := make([]*Model[f32, f32], workers)
+	for i := range ms {
+		ms[i] = loadCUDA[f32, f32](t, b, compute.Options{})
+	}
+	ins, wants := make([]f32, workers), make([]f32, workers)
+	for i := range ins {
+		ins[i] = f32{Shape: []int{3, 784}, Data: uniform(rand.New(rand.NewPCG(uint64(i), 8)), 3*784, 1)}
+		if err := cm.InferOne(&ins[i], &wants[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errc := make(chan error, workers)
+	for i := range ms {
+		go func() {
+			var out f32
+			for range calls {
+				if err := ms[i].InferOne(&ins[i], &out); err != nil {
+					errc <- err
+					return
+				}
+				if e := relL2(out.Data, wants[i].Data); e > tol {
+					errc <- fmt.Errorf("worker %d: relative L2 error %.3g", i, e)
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	for range ms {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
 	}
 }
