@@ -143,3 +143,28 @@ func TestConcurrentModels(t *testing.T) {
 		}
 	}
 }
+
+// A pinned output is written in place (the model marks it host memory,
+// which it is) and Free still releases it, found by its address.
+func TestPinnedOutput(t *testing.T) {
+	requireGPU(t)
+	m := loadCUDA[f32, f32](t, softmaxModel(), compute.Options{})
+	in := f32{Shape: []int{1, 10}, Data: uniform(rand.New(rand.NewPCG(4, 4)), 10, 1)}
+	out, err := NewTensor[float32](memclass.Pinned, 1, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := out
+	if err := m.InferOne(&in, &out); err != nil {
+		t.Fatal(err)
+	}
+	if &out.Data[0] != &keep.Data[0] {
+		t.Fatal("the pinned output was replaced")
+	}
+	if err := Free(&out); err != nil {
+		t.Fatal(err)
+	}
+	if err := Free(&keep); !errors.Is(err, compute.ErrShapeMismatch) {
+		t.Fatalf("second Free of the pinned tensor: %v", err)
+	}
+}

@@ -76,27 +76,30 @@ func NewTensor[E payload.Elem](c memclass.Class, shape ...int) (payload.Tensor[E
 }
 
 // Free releases a pinned or device tensor from NewTensor and clears t. A
-// host tensor is just cleared, for the garbage collector. Freeing a tensor
-// NewTensor did not allocate, or freeing one twice, is an error, never a
-// crash. A model must not be running on t.
+// host tensor is just cleared, for the garbage collector. The memory is
+// found by Data's address, so a pinned tensor a model wrote as an output
+// (which then says memclass.Host) is still released. Freeing a pinned or
+// device tensor NewTensor did not allocate, or freeing one twice, is an
+// error, never a crash. A model must not be running on t.
 func Free[E payload.Elem](t *payload.Tensor[E]) error {
 	if t == nil {
 		return nil
 	}
-	if t.Place == memclass.Host || len(t.Data) == 0 {
-		*t = payload.Tensor[E]{}
-		return nil
+	if cap(t.Data) > 0 {
+		base := unsafe.Pointer(unsafe.SliceData(t.Data))
+		if r, ok := regions.remove(uintptr(base)); ok {
+			g := sharedGPU()
+			if r.class.Kind() == memclass.KindPinned {
+				g.freeHost(unsafe.Slice((*byte)(base), r.size))
+			} else {
+				g.free(devptr(r.addr))
+			}
+			*t = payload.Tensor[E]{}
+			return nil
+		}
 	}
-	a := uintptr(unsafe.Pointer(unsafe.SliceData(t.Data)))
-	r, ok := regions.remove(a)
-	if !ok {
+	if t.Place != memclass.Host && cap(t.Data) > 0 {
 		return errs.New(errs.ShapeMismatch, "cuda: Free of a %s tensor NewTensor did not allocate, or already freed", t.Place)
-	}
-	g := sharedGPU()
-	if r.class.Kind() == memclass.KindPinned {
-		g.freeHost(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.Data))), r.size))
-	} else {
-		g.free(devptr(r.addr))
 	}
 	*t = payload.Tensor[E]{}
 	return nil
