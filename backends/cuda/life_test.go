@@ -58,8 +58,9 @@ func TestInferAllocatesNothing(t *testing.T) {
 	}
 }
 
-// A closed model refuses every call with ErrClosed; closing twice is
-// fine; a model used before Init says so.
+// Reset and Drain work on an open model; a closed model refuses every
+// call with ErrClosed; closing twice is fine; a model used before Init
+// says so.
 func TestClosedModel(t *testing.T) {
 	requireGPU(t)
 	b := softmaxModel()
@@ -67,6 +68,15 @@ func TestClosedModel(t *testing.T) {
 	in := f32{Shape: []int{1, 10}, Data: make([]float32, 10)}
 	var out f32
 	if err := m.InferOne(&in, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Reset(); err != nil { // plans and graphs are made again
+		t.Fatal(err)
+	}
+	if err := m.InferOne(&in, &out); err != nil || len(out.Data) != 10 {
+		t.Fatalf("after Reset: %v, %v", out.Shape, err)
+	}
+	if err := m.Drain(); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Close(); err != nil {
