@@ -8,6 +8,7 @@ import (
 	"github.com/lintel-ml/lintel/backends"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/testmodels"
 )
 
 // lintelRunner is a loaded case: the model, its input and its output.
@@ -38,7 +39,7 @@ func loadLintel(tb testing.TB, c benchCase, threads int) *lintelRunner {
 	for _, d := range c.in {
 		n *= d
 	}
-	r := &lintelRunner{m: m, in: f32{Shape: c.in, Data: randn(rng(9), n, 1)}}
+	r := &lintelRunner{m: m, in: f32{Shape: c.in, Data: testmodels.Uniform(testmodels.Rand(9), n, 1)}}
 	per := n / c.in[0]
 	item := append([]int{1}, c.in[1:]...)
 	for i := range c.in[0] {

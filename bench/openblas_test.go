@@ -4,25 +4,27 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/payload"
 )
 
 // matmulCase is an n×n input times a constant n×n weight: lintel's GEMM
 // as a user reaches it, with the weight packed at load.
 func matmulCase(n int) benchCase {
-	r := rng(uint64(n))
+	r := testmodels.Rand(uint64(n))
 	g := onnxbuild.Graph{
 		Name:         "matmul",
 		Inputs:       []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, int64(n), int64(n))},
 		Outputs:      []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, int64(n), int64(n))},
-		Initializers: []onnxbuild.Tensor{weight(r, "w", int64(n), int64(n))},
-		Nodes:        []onnxbuild.Node{node("MatMul", []string{"x", "w"}, "y")},
+		Initializers: []onnxbuild.Tensor{testmodels.Weight(r, "w", int64(n), int64(n))},
+		Nodes:        []onnxbuild.Node{testmodels.Node("MatMul", []string{"x", "w"}, "y")},
 	}
-	return benchCase{name: fmt.Sprintf("sgemm_n%d", n), onnx: encode(g), in: []int{n, n}, batch: n}
+	return benchCase{name: fmt.Sprintf("sgemm_n%d", n), onnx: testmodels.Encode(g), in: []int{n, n}, batch: n}
 }
 
 // TestVsOpenBLAS multiplies n×n matrices on one thread with lintel (a
@@ -35,7 +37,7 @@ func TestVsOpenBLAS(t *testing.T) {
 	for _, n := range []int{256, 512, 1024} {
 		c := matmulCase(n)
 		l := loadLintel(t, c, 1)
-		w := randn(rng(uint64(n)), n*n, 1/float32(sqrt(float64(n))))
+		w := testmodels.Uniform(testmodels.Rand(uint64(n)), n*n, 1/float32(math.Sqrt(float64(n))))
 		out := make([]float32, n*n)
 		ts := interleave([]func(){func() { l.inferOne(t) }, func() { blasSgemm(n, l.in.Data, w, out) }}, rounds, 50*time.Millisecond)
 		gf := func(d time.Duration) float64 { return 2 * float64(n*n*n) / d.Seconds() / 1e9 }

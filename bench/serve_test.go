@@ -13,6 +13,7 @@ import (
 	"github.com/lintel-ml/lintel/backends"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/testmodels"
 )
 
 // server answers one request; each strategy of serving concurrent callers
@@ -73,7 +74,7 @@ func (s *batchServer) meanBatch() float64 { return s.b.Stats().MeanBatch() }
 // per request (which, unlike wall time, other load on the machine barely
 // changes).
 func BenchmarkServe(b *testing.B) {
-	art, err := artifacts.FromBytes(mlpModel(), "mlp")
+	art, err := artifacts.FromBytes(testmodels.MLP(), "mlp")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,10 @@ type Options struct {
 	// call whose shapes would need more fails with ErrResourceUnavailable
 	// instead of exhausting memory. 0 means DefaultMaxTensorBytes.
 	MaxTensorBytes int64
+	// TF32 lets GPU backends run float32 matrix products on TF32 tensor
+	// cores: faster, with about 1e-3 relative error instead of float32's
+	// 1e-7. Off by default. The CPU backend ignores it.
+	TF32 bool
 }
 
 // DefaultMaxTensorBytes is the tensor size cap when Options leaves it 0.

@@ -1,0 +1,29 @@
+package testmodels
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/lintel-ml/lintel/artifacts"
+)
+
+// Every model decodes, and comes out the same on every call.
+func TestModels(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func() []byte
+	}{
+		{"mlp", MLP}, {"gemm", Gemm}, {"encoder", Encoder}, {"cnn", CNN},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := c.build()
+			if _, err := artifacts.FromBytes(b, c.name); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, c.build()) {
+				t.Fatal("two builds differ")
+			}
+		})
+	}
+}
