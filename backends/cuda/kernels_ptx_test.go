@@ -15,15 +15,15 @@ import (
 
 	"github.com/lintel-ml/lintel/backends/cuda/internal/hostsim"
 	"github.com/lintel-ml/lintel/backends/cuda/internal/ptxgen"
-	"github.com/lintel-ml/lintel/backends/internal/gpu"
+	core "github.com/lintel-ml/lintel/backends/internal/gpu"
 )
 
 // argsSize returns the byte size of a kernel's arguments struct as the
 // planner packs it, or -1 for a kernel the planner does not know.
 func argsSize(name string) int {
-	for k, n := range gpu.KernelNames {
+	for k, n := range core.KernelNames {
 		if n == name {
-			return binary.Size(gpu.ArgStructs[gpu.KernelArgs[k]])
+			return binary.Size(core.ArgStructs[core.KernelArgs[k]])
 		}
 	}
 	return -1
@@ -120,14 +120,14 @@ func TestPTXMatchesMetal(t *testing.T) {
 }
 
 // TestPTXMatchesPlanner checks the kernel table against the names the
-// shared planner launches (gpu.KernelNames): the same set.
+// shared planner launches (core.KernelNames): the same set.
 func TestPTXMatchesPlanner(t *testing.T) {
 	ours := map[string]bool{}
 	for _, k := range ptxKernels {
 		ours[k.name] = true
 	}
 	planner := map[string]bool{}
-	for _, name := range gpu.KernelNames {
+	for _, name := range core.KernelNames {
 		planner[name] = true
 		if !ours[name] {
 			t.Errorf("the planner launches %s, which kernels.cu lacks", name)
@@ -147,7 +147,7 @@ func TestArgStructs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range gpu.CheckArgStructs(string(src)) {
+	for _, err := range core.CheckArgStructs(string(src)) {
 		t.Error(err)
 	}
 }
