@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"bytes"
+	_ "embed" // kernels.cu, for the struct check
 	"encoding/binary"
 	"errors"
 	"os"
@@ -140,14 +141,18 @@ func TestPTXMatchesPlanner(t *testing.T) {
 	}
 }
 
+// cudaSource is kernels.cu as this test binary was built from it.
+//
+//go:embed kernels.cu
+var cudaSource string
+
 // TestArgStructs checks kernels.cu's arguments structs against the
 // planner's Go mirrors, field by field.
+//
+// The source is embedded, so the check also runs in a test binary carried
+// away from the sources.
 func TestArgStructs(t *testing.T) {
-	src, err := os.ReadFile("kernels.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, err := range core.CheckArgStructs(string(src)) {
+	for _, err := range core.CheckArgStructs(cudaSource) {
 		t.Error(err)
 	}
 }
