@@ -1,0 +1,302 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/x448/float16"
+
+	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// halfPair is a half kernel set and the float32 set it must match bit for
+// bit on widened panels: the assembly sets go together, and so do the
+// pure-Go ones.
+type halfPair struct {
+	name string
+	f32  [gemmMR]kernelRow
+	half halfSet
+	rb4  func(kc int, a, b *float32, bstride int, dst *float32)
+}
+
+// halfPairs lists the pairs this build can run for format k.
+func halfPairs(k halfKind) []halfPair {
+	ps := []halfPair{{name: "go", f32: goKernels(), half: goHalfKernels(k), rb4: rowBlocks4Go}}
+	if hasHalfAsm(k) {
+		ps = append(ps, halfPair{name: "asm", f32: asmKernels(), half: asmHalfKernels(k), rb4: rowBlocks4})
+	}
+	return ps
+}
+
+// randHalf returns n random values in format k: most are rounded from
+// random floats, one in five is random bits (subnormals, large and small
+// exponents), never an infinity or NaN.
+func randHalf(r *rand.Rand, k halfKind, n int) []uint16 {
+	h := k.narrowAll(nnRand(r, n))
+	for i := range h {
+		if i%5 != 3 {
+			continue
+		}
+		for {
+			v := uint16(r.Uint32())
+			if !math.IsInf(float64(k.widen(v)), 0) && !math.IsNaN(float64(k.widen(v))) {
+				h[i] = v
+				break
+			}
+		}
+	}
+	return h
+}
+
+// widened returns h widened to float32.
+func widened(k halfKind, h []uint16) []float32 {
+	f := make([]float32, len(h))
+	k.widenAll(f, h)
+	return f
+}
+
+// sameBits fails t when got and want differ in any bit.
+func sameBits(t *testing.T, name string, got, want []float32) {
+	t.Helper()
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s: cell %d is %v (%#x), want %v (%#x)", name, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		}
+	}
+}
+
+// TestHalfWidenNarrow checks the conversions against x448/float16 and
+// payload.BFloat16 on every 16-bit pattern, and that narrowing rounds to
+// nearest even.
+func TestHalfWidenNarrow(t *testing.T) {
+	for h := range 1 << 16 {
+		u := uint16(h)
+		f, b := halfF16.widen(u), halfBF16.widen(u)
+		if want := float16.Frombits(u).Float32(); math.Float32bits(f) != math.Float32bits(want) {
+			t.Fatalf("float16 %#04x widens to %v, want %v", u, f, want)
+		}
+		if want := payload.BFloat16(u).Float32(); math.Float32bits(b) != math.Float32bits(want) {
+			t.Fatalf("bfloat16 %#04x widens to %v, want %v", u, b, want)
+		}
+		if !math.IsNaN(float64(f)) && halfF16.narrow(f) != u {
+			t.Fatalf("float16 %#04x does not survive a round trip", u)
+		}
+		if !math.IsNaN(float64(b)) && halfBF16.narrow(b) != u {
+			t.Fatalf("bfloat16 %#04x does not survive a round trip", u)
+		}
+	}
+	tests := []struct {
+		k    halfKind
+		in   float32
+		want uint16
+	}{
+		{halfF16, 1 + 1.0/2048, 0x3c00},         // tie, to even (down)
+		{halfF16, 1 + 3.0/2048, 0x3c02},         // tie, to even (up)
+		{halfF16, 70000, 0x7c00},                // past the largest: +Inf
+		{halfBF16, 1 + 1.0/256, 0x3f80},         // tie, to even (down)
+		{halfBF16, 1 + 3.0/256, 0x3f82},         // tie, to even (up)
+		{halfBF16, math.MaxFloat32, 0x7f80},     // rounds up to +Inf
+		{halfBF16, -1 - 1.0/128 - 1e-7, 0xbf81}, // just below a tie: nearest
+	}
+	for _, tc := range tests {
+		if got := tc.k.narrow(tc.in); got != tc.want {
+			t.Errorf("%s(%v) = %#04x, want %#04x", tc.k, tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestHalfMicroKernels runs every half micro-kernel (wide, one, the
+// six-row direct one and rowBlocks4) against its float32 twin on the
+// widened panels, bit for bit, on random depths, storing and adding, with
+// guard cells around C.
+func TestHalfMicroKernels(t *testing.T) {
+	r := nnRng(41)
+	for _, k := range []halfKind{halfF16, halfBF16} {
+		for _, pr := range halfPairs(k) {
+			for ri := range gemmMR {
+				rows := ri + 1
+				kh, kf := pr.half.rows[ri], pr.f32[ri]
+				for _, q := range []int{kf.q, 1} {
+					fh, ff := kh.wide, kf.wide
+					if q == 1 {
+						fh, ff = kh.one, kf.one
+					}
+					for _, kc := range []int{0, 1, 2, 7, 64, 255, 256} {
+						for _, add := range []int{0, 1} {
+							name := fmt.Sprintf("%s %s r%d q%d kc%d add%d", k, pr.name, rows, q, kc, add)
+							ps := kc*gemmNR + 5
+							a := nnRand(r, kc*rows+1)
+							bh := randHalf(r, k, q*ps+1)
+							bf := widened(k, bh)
+							ldc := q*gemmNR + 3
+							const g = 8
+							allH, cH := guarded((rows-1)*ldc+q*gemmNR, g)
+							allF, cF := guarded((rows-1)*ldc+q*gemmNR, g)
+							c0 := nnRand(r, len(cH))
+							for i := range rows {
+								copy(cH[i*ldc:i*ldc+q*gemmNR], c0[i*ldc:])
+								copy(cF[i*ldc:i*ldc+q*gemmNR], c0[i*ldc:])
+							}
+							fh(kc, &a[0], &bh[0], ps, &cH[0], ldc, add)
+							ff(kc, &a[0], &bf[0], ps, &cF[0], ldc, add)
+							checkGuards(t, name, allH, g, rows, q*gemmNR, ldc)
+							sameBits(t, name, allH, allF)
+							if rows == gemmMR && q == 1 && kh.direct != nil {
+								// The same tile with A read in place.
+								lda := kc + 3
+								ad := make([]float32, (gemmMR-1)*lda+kc+1)
+								for i := range gemmMR {
+									for p := range kc {
+										ad[i*lda+p] = a[p*gemmMR+i]
+									}
+								}
+								allD, cD := guarded(len(cH), g)
+								for i := range rows {
+									copy(cD[i*ldc:i*ldc+gemmNR], c0[i*ldc:])
+								}
+								kh.direct(kc, &ad[0], &bh[0], ps, &cD[0], ldc, add, lda)
+								sameBits(t, name+" direct", allD, allF)
+							}
+						}
+					}
+				}
+			}
+			for _, tc := range []struct{ kc, bstride int }{{1, 16}, {7, 7 * 16}, {33, 40 * 16}, {256, 256*32 + 3}} {
+				name := fmt.Sprintf("%s %s rowBlocks4 kc%d", k, pr.name, tc.kc)
+				a := nnRand(r, 4*tc.kc)
+				bh := randHalf(r, k, 3*tc.bstride+tc.kc*gemmNR)
+				bf := widened(k, bh)
+				const g = 8
+				allH, cH := guarded(4*gemmNR, g)
+				allF, cF := guarded(4*gemmNR, g)
+				saved := microKernels
+				microKernels = pr.f32
+				pr.rb4(tc.kc, &a[0], &bf[0], tc.bstride, &cF[0])
+				microKernels = saved
+				pr.half.rowBlocks4(tc.kc, &a[0], &bh[0], tc.bstride, &cH[0])
+				checkGuards(t, name, allH, g, 1, 4*gemmNR, 4*gemmNR)
+				sameBits(t, name, allH, allF)
+			}
+		}
+	}
+}
+
+// TestHalfSgemm runs whole products with half B (and half prepacked A)
+// against the same products on the widened float32 weights, bit for bit,
+// with every kernel pair, on random ragged sizes, one to three threads,
+// with guard cells around C.
+func TestHalfSgemm(t *testing.T) {
+	r := nnRng(42)
+	sizes := []int{1, 2, 5, 6, 7, 13, 16, 17, 33, 97, 100}
+	ks := []int{1, 3, 16, 255, 256, 257, 600, 1100}
+	pools := map[int]*workerPool{1: nil, 2: newWorkerPool(2), 3: newWorkerPool(3)}
+	defer func() {
+		for _, p := range pools {
+			p.close()
+		}
+	}()
+	for i := range 60 {
+		m, n, kk := sizes[r.IntN(len(sizes))], sizes[r.IntN(len(sizes))], ks[r.IntN(len(ks))]
+		if i%10 == 0 {
+			m, n = 200+r.IntN(60), 300+r.IntN(40)
+		}
+		if i%7 == 1 {
+			m = 1 // the one-row paths, rowBlocks included
+		}
+		hk := halfKind(1 + i%2)
+		threads := 1 + i%3
+		transB, halfA := i%3 == 1, i%4 == 2
+		alpha, beta := float32(1), float32(0)
+		if i%5 == 4 {
+			alpha, beta = 0.5, 1
+		}
+		ldb := n + i%2
+		if transB {
+			ldb = kk + 1
+		}
+		br, bc := matDims(kk, n, transB)
+		b := nnRand(r, (br-1)*ldb+bc)
+		a := nnRand(r, m*kk)
+		c0 := nnRand(r, m*n)
+		bh := prepackBHalf(b, ldb, transB, kk, n, hk)
+		gbH := gemmB{half: bh, hk: hk}
+		gbF := gemmB{packed: widened(hk, bh)}
+		gaH, gaF := gemmA{data: a, ld: kk}, gemmA{data: a, ld: kk}
+		if halfA {
+			ah := prepackAHalf(a, kk, false, alpha, m, kk, hk)
+			gaH, gaF = gemmA{half: ah, hk: hk}, gemmA{packed: widened(hk, ah)}
+		}
+		name := fmt.Sprintf("%s m%d n%d k%d transB %t halfA %t alpha %v threads %d", hk, m, n, kk, transB, halfA, alpha, threads)
+		for _, pr := range halfPairs(hk) {
+			savedF, savedH, savedR := microKernels, halfKernels[hk], rowBlocks4
+			microKernels, halfKernels[hk], rowBlocks4 = pr.f32, pr.half, pr.rb4
+			const g = 16
+			allH, cH := guarded(m*n, g)
+			allF, cF := guarded(m*n, g)
+			copy(cH, c0)
+			copy(cF, c0)
+			newGemmCtx(pools[threads]).run(m, n, kk, alpha, gaH, gbH, beta, cH, n)
+			newGemmCtx(pools[threads]).run(m, n, kk, alpha, gaF, gbF, beta, cF, n)
+			microKernels, halfKernels[hk], rowBlocks4 = savedF, savedH, savedR
+			checkGuards(t, pr.name+" "+name, allH, g, m, n, n)
+			sameBits(t, pr.name+" "+name, allH, allF)
+		}
+	}
+}
+
+// TestHalfSgemmAllocs checks that a product with half weights allocates
+// nothing, on one thread and on two.
+func TestHalfSgemmAllocs(t *testing.T) {
+	r := nnRng(43)
+	p2 := newWorkerPool(2)
+	defer p2.close()
+	for _, mnk := range [][3]int{{1, 512, 784}, {64, 512, 300}, {1, 10, 2048}} {
+		m, n, k := mnk[0], mnk[1], mnk[2]
+		a, c := nnRand(r, m*k), make([]float32, m*n)
+		for _, hk := range []halfKind{halfF16, halfBF16} {
+			gb := gemmB{half: prepackBHalf(nnRand(r, k*n), n, false, k, n, hk), hk: hk}
+			for _, pool := range []*workerPool{nil, p2} {
+				gc := newGemmCtx(pool)
+				run := func() { gc.run(m, n, k, 1, gemmA{data: a, ld: k}, gb, 0, c, n) }
+				run()
+				if got := testing.AllocsPerRun(20, run); got != 0 {
+					t.Errorf("%s m%d n%d k%d threads %d: %v allocations per call", hk, m, n, k, pool.size(), got)
+				}
+			}
+		}
+	}
+}
+
+// TestWeightTypeOption checks which compute.Options.WeightType values
+// are accepted.
+func TestWeightTypeOption(t *testing.T) {
+	tests := []struct {
+		dt   payload.DType
+		want halfKind
+		err  bool
+	}{
+		{0, halfNone, false},
+		{payload.Float32, halfNone, false},
+		{payload.Float16, halfF16, false},
+		{payload.BF16, halfBF16, false},
+		{payload.Float64, 0, true},
+		{payload.Int8, 0, true},
+		{payload.DType(200), 0, true},
+	}
+	for _, tc := range tests {
+		got, err := weightHalf(tc.dt)
+		if tc.err {
+			if err == nil || !errors.Is(err, compute.ErrUnsupported) {
+				t.Errorf("WeightType %v: error %v, want ErrUnsupported", tc.dt, err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("WeightType %v: %v, %v; want %v", tc.dt, got, err, tc.want)
+		}
+	}
+}
