@@ -7,6 +7,7 @@ import (
 	"github.com/x448/float16"
 
 	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -73,8 +74,23 @@ func (k halfKind) narrowAll(src []float32) []uint16 {
 	return dst
 }
 
+// widenVec[k], when set, widens the first n&^7 elements of src (in
+// format k) into dst with vector instructions. It is set once at init.
+var widenVec [3]func(dst *float32, src *uint16, n int)
+
 // widenAll sets dst[i] to src[i] widened, for i < len(src).
 func (k halfKind) widenAll(dst []float32, src []uint16) {
+	dst = dst[:len(src)]
+	n := 0
+	if f := widenVec[k]; f != nil && len(src) >= 8 {
+		n = len(src) &^ 7
+		f(&dst[0], &src[0], n)
+	}
+	k.widenGo(dst[n:], src[n:])
+}
+
+// widenGo is widenAll in plain Go.
+func (k halfKind) widenGo(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
 	if k == halfBF16 {
 		for i, h := range src {
@@ -137,7 +153,7 @@ func goHalfKernel(k halfKind, r, q, kc int, a *float32, b *uint16, pstride int, 
 			for p := range kc {
 				av := as[p*r+i]
 				var bp [gemmNR]float32
-				k.widenAll(bp[:], bs[p*gemmNR:(p+1)*gemmNR])
+				k.widenGo(bp[:], bs[p*gemmNR:(p+1)*gemmNR])
 				for t := range acc {
 					acc[t] += float32(av * bp[t])
 				}
@@ -162,4 +178,26 @@ func prepackBHalf(b []float32, ldb int, trans bool, k, n int, hk halfKind) []uin
 // prepackAHalf is prepackA with the packed micro-panels in format hk.
 func prepackAHalf(a []float32, lda int, trans bool, alpha float32, m, k int, hk halfKind) []uint16 {
 	return hk.narrowAll(prepackA(a, lda, trans, alpha, m, k))
+}
+
+// prepacked reports whether b is packed already (packed or half).
+func (b gemmB) prepacked() bool { return b.packed != nil || b.half != nil }
+
+// sharePackedB returns op(w), k×n, packed in the weight format c's
+// options ask for, built once and shared by the artifact's instances.
+func sharePackedB(c *buildCtx, w *model.Tensor, trans bool, k, n int) (gemmB, error) {
+	hk, err := weightHalf(c.opts.WeightType)
+	if err != nil {
+		return gemmB{}, err
+	}
+	return shareValue(c, "packedB", func() (gemmB, error) {
+		v, err := model.View[float32](w)
+		if err != nil {
+			return gemmB{}, err
+		}
+		if hk == halfNone {
+			return gemmB{packed: prepackB(v, w.Shape[1], trans, k, n)}, nil
+		}
+		return gemmB{half: prepackBHalf(v, w.Shape[1], trans, k, n, hk), hk: hk}, nil
+	})
 }

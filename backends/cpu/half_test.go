@@ -109,6 +109,28 @@ func TestHalfWidenNarrow(t *testing.T) {
 	}
 }
 
+// TestHalfWidenAll checks the vector widening against the scalar one on
+// every 16-bit pattern, at ragged lengths and offsets, with guard cells.
+func TestHalfWidenAll(t *testing.T) {
+	src := make([]uint16, 1<<16)
+	for i := range src {
+		src[i] = uint16(i * 40503) // every pattern once, shuffled
+	}
+	for _, k := range []halfKind{halfF16, halfBF16} {
+		want := make([]float32, len(src))
+		for i, h := range src {
+			want[i] = k.widen(h)
+		}
+		for _, cut := range [][2]int{{0, 1 << 16}, {3, 3 + 7}, {5, 5 + 8}, {1, 1 + 61}, {9, 9 + 1000}} {
+			const g = 8
+			all, dst := guarded(cut[1]-cut[0], g)
+			k.widenAll(dst, src[cut[0]:cut[1]])
+			checkGuards(t, k.String(), all, g, 1, len(dst), len(dst))
+			sameBits(t, fmt.Sprintf("%s [%d:%d]", k, cut[0], cut[1]), dst, want[cut[0]:cut[1]])
+		}
+	}
+}
+
 // TestHalfMicroKernels runs every half micro-kernel (wide, one, the
 // six-row direct one and rowBlocks4) against its float32 twin on the
 // widened panels, bit for bit, on random depths, storing and adding, with
