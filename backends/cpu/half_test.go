@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/x448/float16"
 
+	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -319,6 +321,43 @@ func TestWeightTypeOption(t *testing.T) {
 		}
 		if err != nil || got != tc.want {
 			t.Errorf("WeightType %v: %v, %v; want %v", tc.dt, got, err, tc.want)
+		}
+	}
+}
+
+// TestLoadModelWeightType checks that LoadModel and Check refuse a
+// WeightType other than float32, float16 and bfloat16, naming it, and
+// that the accepted ones load.
+func TestLoadModelWeightType(t *testing.T) {
+	art, err := artifacts.FromBytes(sharedWeightsModel(), "weights.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dt     payload.DType
+		wantOK bool
+	}{
+		{0, true}, {payload.Float32, true}, {payload.Float16, true}, {payload.BF16, true},
+		{payload.Float64, false}, {payload.Int8, false}, {payload.Uint16, false},
+	}
+	for _, tc := range tests {
+		opts := compute.Options{WeightType: tc.dt}
+		m, err := New[f32, f32](opts).LoadModel(art)
+		issues := Check(art, opts)
+		if tc.wantOK {
+			if err != nil || len(issues) != 0 {
+				t.Errorf("WeightType %v: LoadModel error %v, Check %v", tc.dt, err, issues)
+			}
+			if m != nil {
+				_ = m.Close()
+			}
+			continue
+		}
+		if !errors.Is(err, compute.ErrUnsupported) || !strings.Contains(err.Error(), tc.dt.String()) {
+			t.Errorf("WeightType %v: LoadModel error %v, want ErrUnsupported naming %s", tc.dt, err, tc.dt)
+		}
+		if len(issues) != 1 || !errors.Is(issues[0].Err, compute.ErrUnsupported) {
+			t.Errorf("WeightType %v: Check gives %v, want one ErrUnsupported", tc.dt, issues)
 		}
 	}
 }
