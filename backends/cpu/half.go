@@ -19,6 +19,15 @@ import (
 // float32 as they read them, which is exact, and multiply and sum in
 // float32 as for float32 weights: a half kernel gives the bits its
 // float32 twin gives on the widened weights.
+//
+// A step of a bfloat16 B panel (16 columns) is stored pair-interleaved:
+// 16-bit word 2i holds column i and word 2i+1 column 8+i, so that one
+// 32-byte load, shifted left by 16 bits per 32-bit word, gives columns
+// 0-7 as float32, and masked with 0xffff0000 gives columns 8-15: two
+// simple vector operations per 16 values instead of two widening
+// shuffles and two shifts. float16 panels keep the plain order, which
+// F16C's VCVTPH2PS reads 8 at a time. Packed A (Conv filters) keeps the
+// plain order in both formats.
 
 // halfKind is the 16-bit format weights are stored in; halfNone keeps
 // them float32.
@@ -153,7 +162,7 @@ func goHalfKernel(k halfKind, r, q, kc int, a *float32, b *uint16, pstride int, 
 			for p := range kc {
 				av := as[p*r+i]
 				var bp [gemmNR]float32
-				k.widenGo(bp[:], bs[p*gemmNR:(p+1)*gemmNR])
+				k.widenStep(&bp, bs[p*gemmNR:(p+1)*gemmNR])
 				for t := range acc {
 					acc[t] += float32(av * bp[t])
 				}
@@ -170,9 +179,39 @@ func goHalfKernel(k halfKind, r, q, kc int, a *float32, b *uint16, pstride int, 
 	}
 }
 
-// prepackBHalf is prepackB with the packed panels in format k.
+// prepackBHalf is prepackB with the packed panels in format hk,
+// bfloat16 steps pair-interleaved.
 func prepackBHalf(b []float32, ldb int, trans bool, k, n int, hk halfKind) []uint16 {
-	return hk.narrowAll(prepackB(b, ldb, trans, k, n))
+	h := hk.narrowAll(prepackB(b, ldb, trans, k, n))
+	if hk == halfBF16 {
+		for s := 0; s+gemmNR <= len(h); s += gemmNR {
+			interleaveStep((*[gemmNR]uint16)(h[s : s+gemmNR]))
+		}
+	}
+	return h
+}
+
+// interleaveStep reorders one panel step of 16 values from column order
+// to the pair-interleaved order of bfloat16 panels.
+func interleaveStep(st *[gemmNR]uint16) {
+	c := *st
+	for i := range gemmNR / 2 {
+		st[2*i], st[2*i+1] = c[i], c[gemmNR/2+i]
+	}
+}
+
+// widenStep widens one panel step of 16 values in format k, stored as
+// prepackBHalf stores it, into dst in column order.
+func (k halfKind) widenStep(dst *[gemmNR]float32, src []uint16) {
+	src = src[:gemmNR]
+	if k == halfBF16 {
+		for i := range gemmNR / 2 {
+			dst[i] = math.Float32frombits(uint32(src[2*i]) << 16)
+			dst[gemmNR/2+i] = math.Float32frombits(uint32(src[2*i+1]) << 16)
+		}
+		return
+	}
+	k.widenGo(dst[:], src)
 }
 
 // prepackAHalf is prepackA with the packed micro-panels in format hk.

@@ -61,6 +61,30 @@ func widened(k halfKind, h []uint16) []float32 {
 	return f
 }
 
+// widenedPanels returns h widened to float32 as the kernels read it:
+// panels of steps steps of 16 values start at each of starts, and their
+// steps are widened by widenStep (bfloat16 steps are pair-interleaved);
+// the values outside them are widened plainly.
+func widenedPanels(k halfKind, h []uint16, starts []int, steps int) []float32 {
+	f := widened(k, h)
+	for _, s := range starts {
+		for p := range steps {
+			o := s + p*gemmNR
+			k.widenStep((*[gemmNR]float32)(f[o:o+gemmNR]), h[o:o+gemmNR])
+		}
+	}
+	return f
+}
+
+// panelStarts returns q panel starts, stride apart.
+func panelStarts(q, stride int) []int {
+	s := make([]int, q)
+	for j := range s {
+		s[j] = j * stride
+	}
+	return s
+}
+
 // sameBits fails t when got and want differ in any bit.
 func sameBits(t *testing.T, name string, got, want []float32) {
 	t.Helper()
@@ -119,6 +143,17 @@ func TestHalfWidenAll(t *testing.T) {
 		src[i] = uint16(i * 40503) // every pattern once, shuffled
 	}
 	for _, k := range []halfKind{halfF16, halfBF16} {
+		var st [gemmNR]float32
+		k.widenStep(&st, src[:gemmNR])
+		for i := range gemmNR {
+			j := i // column i is at word j
+			if k == halfBF16 {
+				j = 2*i - (gemmNR-1)*(i/(gemmNR/2))
+			}
+			if math.Float32bits(st[i]) != math.Float32bits(k.widen(src[j])) {
+				t.Fatalf("%s widenStep: column %d is %v, want word %d, %v", k, i, st[i], j, k.widen(src[j]))
+			}
+		}
 		want := make([]float32, len(src))
 		for i, h := range src {
 			want[i] = k.widen(h)
@@ -155,7 +190,7 @@ func TestHalfMicroKernels(t *testing.T) {
 							ps := kc*gemmNR + 5
 							a := nnRand(r, kc*rows+1)
 							bh := randHalf(r, k, q*ps+1)
-							bf := widened(k, bh)
+							bf := widenedPanels(k, bh, panelStarts(q, ps), kc)
 							ldc := q*gemmNR + 3
 							const g = 8
 							allH, cH := guarded((rows-1)*ldc+q*gemmNR, g)
@@ -193,7 +228,7 @@ func TestHalfMicroKernels(t *testing.T) {
 				name := fmt.Sprintf("%s %s rowBlocks4 kc%d", k, pr.name, tc.kc)
 				a := nnRand(r, 4*tc.kc)
 				bh := randHalf(r, k, 3*tc.bstride+tc.kc*gemmNR)
-				bf := widened(k, bh)
+				bf := widenedPanels(k, bh, panelStarts(4, tc.bstride), tc.kc)
 				const g = 8
 				allH, cH := guarded(4*gemmNR, g)
 				allF, cF := guarded(4*gemmNR, g)
@@ -210,7 +245,8 @@ func TestHalfMicroKernels(t *testing.T) {
 }
 
 // TestHalfSgemm runs whole products with half B (and half prepacked A)
-// against the same products on the widened float32 weights, bit for bit,
+// against the same products on the weights rounded to half and widened
+// back, in float32, bit for bit,
 // with every kernel pair, on random ragged sizes, one to three threads,
 // with guard cells around C.
 func TestHalfSgemm(t *testing.T) {
@@ -248,7 +284,9 @@ func TestHalfSgemm(t *testing.T) {
 		c0 := nnRand(r, m*n)
 		bh := prepackBHalf(b, ldb, transB, kk, n, hk)
 		gbH := gemmB{half: bh, hk: hk}
-		gbF := gemmB{packed: widened(hk, bh)}
+		// The float32 twin multiplies B rounded to hk and back, packed
+		// by the call: this checks the half layout too.
+		gbF := gemmB{data: widened(hk, hk.narrowAll(b)), ld: ldb, trans: transB}
 		gaH, gaF := gemmA{data: a, ld: kk}, gemmA{data: a, ld: kk}
 		if halfA {
 			ah := prepackAHalf(a, kk, false, alpha, m, kk, hk)

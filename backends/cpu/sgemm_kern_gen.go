@@ -45,17 +45,37 @@ func (e elem) size() int { return [...]int{4, 2, 2}[e] }
 // shift is log2 of size, to turn an element stride into bytes.
 func (e elem) shift() int { return [...]int{2, 1, 1}[e] }
 
-// load writes the instructions that put 8 floats of B, read from the
-// 8 elements at addr, in register y.
-func (e elem) load(p func(string, ...any), addr, y string) {
+// load writes the instructions that put one step of a panel, the 16
+// elements at addr(0), in registers y0 (columns 0-7) and y1 (8-15);
+// addr(off) is the address off bytes further. A bfloat16 step is stored
+// pair-interleaved (column i in the low half of 32-bit word i, column
+// 8+i in its high half; see halfKind), so one 32-byte load gives both:
+// shifted left by 16 for y0, masked by maskReg (0xffff0000 in every
+// word) for y1.
+func (e elem) load(p func(string, ...any), addr func(off int) string, y0, y1 string) {
 	switch e {
 	case f32:
-		p("VMOVUPS %s, %s", addr, y)
+		p("VMOVUPS %s, %s", addr(0), y0)
+		p("VMOVUPS %s, %s", addr(32), y1)
 	case f16:
-		p("VCVTPH2PS %s, %s", addr, y)
+		p("VCVTPH2PS %s, %s", addr(0), y0)
+		p("VCVTPH2PS %s, %s", addr(16), y1)
 	case bf16:
-		p("VPMOVZXWD %s, %s", addr, y)
-		p("VPSLLD $16, %s, %s", y, y)
+		p("VMOVDQU %s, %s", addr(0), y0)
+		p("VPSLLD $16, %s, %s", y0, y0)
+		p("VPAND %s, %s, %s", addr(0), maskReg, y1)
+	}
+}
+
+// maskReg holds 0xffff0000 in every 32-bit word in the bfloat16 kernels;
+// every kernel leaves it free.
+const maskReg = "Y14"
+
+// setMask writes the instructions that fill maskReg, for bfloat16.
+func (e elem) setMask(p func(string, ...any)) {
+	if e == bf16 {
+		p("VPCMPEQD %s, %s, %s", maskReg, maskReg, maskReg)
+		p("VPSLLD $16, %s, %s", maskReg, maskReg)
 	}
 }
 
@@ -133,7 +153,12 @@ func kernel(w *bytes.Buffer, r, q int, e elem) {
 	acc := func(i, j, h int) string { return fmt.Sprintf("Y%d", (i*q+j)*2+h) }
 	nacc := 2 * r * q
 	// Broadcast every row once per step when the registers allow it.
-	bcastAll := nacc+2+r <= 16
+	// The bfloat16 kernels keep Y14 for the mask.
+	regs := 16
+	if e == bf16 {
+		regs = 15
+	}
+	bcastAll := nacc+2+r <= regs
 	args := "a, b *float32"
 	if e != f32 {
 		args = "a *float32, b *uint16"
@@ -150,19 +175,22 @@ func kernel(w *bytes.Buffer, r, q int, e elem) {
 	for k := 0; k < nacc; k++ {
 		p("VXORPS Y%d, Y%d, Y%d", k, k, k)
 	}
+	e.setMask(p)
 	p("TESTQ CX, CX")
 	p("JEQ %s_store", name)
 	fmt.Fprintf(w, "%s_loop:\n", name)
 	bReg := [2]string{fmt.Sprintf("Y%d", nacc), fmt.Sprintf("Y%d", nacc+1)}
 	aBase := nacc + 2
+	if e == bf16 && bcastAll && aBase+r > 14 {
+		aBase = 15 // only the one-row wide kernel: Y14 is the mask
+	}
 	if bcastAll {
 		for i := range r {
 			p("VBROADCASTSS %d(SI), Y%d", 4*i, aBase+i)
 		}
 	}
 	for j := range q {
-		e.load(p, panelAddr(j, 0), bReg[0])
-		e.load(p, panelAddr(j, 8*e.size()), bReg[1])
+		e.load(p, func(off int) string { return panelAddr(j, off) }, bReg[0], bReg[1])
 		for i := range r {
 			a := fmt.Sprintf("Y%d", aBase+i)
 			if !bcastAll {
@@ -249,11 +277,11 @@ func direct(w *bytes.Buffer, e elem) {
 	for k := range 12 {
 		p("VXORPS Y%d, Y%d, Y%d", k, k, k)
 	}
+	e.setMask(p)
 	p("TESTQ CX, CX")
 	p("JEQ %s_store", name)
 	fmt.Fprintf(w, "%s_loop:\n", name)
-	e.load(p, "0(DI)", "Y12")
-	e.load(p, fmt.Sprintf("%d(DI)", 8*e.size()), "Y13")
+	e.load(p, func(off int) string { return fmt.Sprintf("%d(DI)", off) }, "Y12", "Y13")
 	aAddr := []string{"(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(SI)(R9*1)", "(SI)(R8*4)", "(SI)(R10*1)"}
 	for i, a := range aAddr {
 		p("VBROADCASTSS %s, Y15", a)
@@ -286,6 +314,7 @@ func rowBlocks(w *bytes.Buffer, e elem) {
 	for k := range 8 {
 		p("VXORPS Y%d, Y%d, Y%d", k, k, k)
 	}
+	e.setMask(p)
 	p("TESTQ CX, CX")
 	p("JEQ %s_store", name)
 	fmt.Fprintf(w, "%s_loop:\n", name)
@@ -295,8 +324,7 @@ func rowBlocks(w *bytes.Buffer, e elem) {
 		p("VBROADCASTSS %s, Y%d", aAddr[t], 8+t)
 	}
 	for t := range 4 {
-		e.load(p, "0"+bAddr[t], "Y12")
-		e.load(p, fmt.Sprintf("%d%s", 8*e.size(), bAddr[t]), "Y13")
+		e.load(p, func(off int) string { return fmt.Sprintf("%d%s", off, bAddr[t]) }, "Y12", "Y13")
 		p("VFMADD231PS Y12, Y%d, Y%d", 8+t, 2*t)
 		p("VFMADD231PS Y13, Y%d, Y%d", 8+t, 2*t+1)
 	}
