@@ -81,10 +81,11 @@ func TestHalfWeightsAllocateNothing(t *testing.T) {
 }
 
 // BenchmarkHalfWeights measures InferOne on the MLP at batch 1 and 64
-// with float32, float16 and bfloat16 weights, on one thread.
+// and on the CNN with float32, float16 and bfloat16 weights, on one
+// thread.
 func BenchmarkHalfWeights(b *testing.B) {
 	for _, c := range cases() {
-		if c.name != "mlp_784_512_512_10_b1" && c.name != "mlp_784_512_512_10_b64" {
+		if c.name != "mlp_784_512_512_10_b1" && c.name != "mlp_784_512_512_10_b64" && c.name != "cnn_32x32_b1" {
 			continue
 		}
 		for _, wt := range weightTypes {
