@@ -246,7 +246,7 @@ func TestHalfMicroKernels(t *testing.T) {
 
 // TestHalfSgemm runs whole products with half B (and half prepacked A)
 // against the same products on the weights rounded to half and widened
-// back, in float32, bit for bit,
+// back, in float32, bit for bit, and against a float64 reference,
 // with every kernel pair, on random ragged sizes, one to three threads,
 // with guard cells around C.
 func TestHalfSgemm(t *testing.T) {
@@ -265,7 +265,9 @@ func TestHalfSgemm(t *testing.T) {
 			m, n = 200+r.IntN(60), 300+r.IntN(40)
 		}
 		if i%7 == 1 {
-			m = 1 // the one-row paths, rowBlocks included
+			// The one-row paths: rowBlocks when k spans several blocks
+			// and n few panels.
+			m, kk = 1, []int{600, 1100, 257, 2048}[i/7%4]
 		}
 		hk := halfKind(1 + i%2)
 		threads := 1 + i%3
@@ -286,7 +288,8 @@ func TestHalfSgemm(t *testing.T) {
 		gbH := gemmB{half: bh, hk: hk}
 		// The float32 twin multiplies B rounded to hk and back, packed
 		// by the call: this checks the half layout too.
-		gbF := gemmB{data: widened(hk, hk.narrowAll(b)), ld: ldb, trans: transB}
+		bq := widened(hk, hk.narrowAll(b))
+		gbF := gemmB{data: bq, ld: ldb, trans: transB}
 		gaH, gaF := gemmA{data: a, ld: kk}, gemmA{data: a, ld: kk}
 		if halfA {
 			ah := prepackAHalf(a, kk, false, alpha, m, kk, hk)
@@ -306,6 +309,10 @@ func TestHalfSgemm(t *testing.T) {
 			microKernels, halfKernels[hk], rowBlocks4 = savedF, savedH, savedR
 			checkGuards(t, pr.name+" "+name, allH, g, m, n, n)
 			sameBits(t, pr.name+" "+name, allH, allF)
+			if !halfA {
+				want := refGemm(false, transB, m, n, kk, float64(alpha), a, kk, bq, ldb, float64(beta), c0, n)
+				nnClose(t, pr.name+" "+name+" against float64", cH, want, 2e-5*math.Sqrt(float64(kk)))
+			}
 		}
 	}
 }
