@@ -22,7 +22,8 @@ type Options struct {
 	// as one-row dense layers, and costs precision: an MLP's outputs move
 	// by a relative L2 error of about 1e-3 with Float16 and 4e-3 with
 	// BF16 (docs/half-weights.md). Any other type makes LoadModel fail
-	// with ErrUnsupported. The GPU backends ignore it for now.
+	// with ErrUnsupported, and so does Float16 when a weight is beyond
+	// float16's range (±65504). The GPU backends ignore it for now.
 	WeightType payload.DType
 }
 

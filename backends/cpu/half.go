@@ -234,9 +234,27 @@ func sharePackedB(c *buildCtx, w *model.Tensor, trans bool, k, n int) (gemmB, er
 		if err != nil {
 			return gemmB{}, err
 		}
+		if err := checkHalfRange(c, w.Name, v, hk); err != nil {
+			return gemmB{}, err
+		}
 		if hk == halfNone {
 			return gemmB{packed: prepackB(v, w.Shape[1], trans, k, n)}, nil
 		}
 		return gemmB{half: prepackBHalf(v, w.Shape[1], trans, k, n, hk), hk: hk}, nil
 	})
+}
+
+// checkHalfRange refuses, with ErrUnsupported, float16 weights v (the
+// initializer name) holding a finite value that float16 cannot hold: it
+// would become infinite. bfloat16 has float32's range.
+func checkHalfRange(c *buildCtx, name string, v []float32, hk halfKind) error {
+	if hk != halfF16 {
+		return nil
+	}
+	for _, x := range v {
+		if a := math.Abs(float64(x)); a >= 65520 && !math.IsInf(a, 0) {
+			return c.unsupported("weight %q holds %g, beyond float16's range (±65504): use bfloat16 or float32 weights", name, x)
+		}
+	}
+	return nil
 }

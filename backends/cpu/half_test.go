@@ -12,6 +12,7 @@ import (
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/onnxbuild"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -403,6 +404,73 @@ func TestLoadModelWeightType(t *testing.T) {
 		}
 		if len(issues) != 1 || !errors.Is(issues[0].Err, compute.ErrUnsupported) {
 			t.Errorf("WeightType %v: Check gives %v, want one ErrUnsupported", tc.dt, issues)
+		}
+	}
+}
+
+// halfRangeModel returns a model whose op (Gemm or Conv) has a weight
+// named "w" holding big among small values.
+func halfRangeModel(op string, big float32) []byte {
+	var g onnxbuild.Graph
+	switch op {
+	case "Gemm":
+		w := make([]float32, 16)
+		w[5] = big
+		g = onnxbuild.Graph{
+			Inputs:       []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, 1, 4)},
+			Outputs:      []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1, 4)},
+			Initializers: []onnxbuild.Tensor{onnxbuild.TensorOf("w", []int64{4, 4}, w)},
+			Nodes:        []onnxbuild.Node{{Op: "Gemm", Inputs: []string{"x", "w"}, Outputs: []string{"y"}}},
+		}
+	default:
+		w := make([]float32, 2*9)
+		w[11] = big
+		g = onnxbuild.Graph{
+			Inputs:       []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, 1, 1, 4, 4)},
+			Outputs:      []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1, 2, 2, 2)},
+			Initializers: []onnxbuild.Tensor{onnxbuild.TensorOf("w", []int64{2, 1, 3, 3}, w)},
+			Nodes:        []onnxbuild.Node{{Op: "Conv", Inputs: []string{"x", "w"}, Outputs: []string{"y"}}},
+		}
+	}
+	m := onnxbuild.Model{Opset: 17, Graph: g}
+	return m.Encode()
+}
+
+// TestHalfWeightRange checks that float16 weights refuse a weight beyond
+// float16's range, naming it, and that bfloat16 and values that round
+// to float16's largest load.
+func TestHalfWeightRange(t *testing.T) {
+	tests := []struct {
+		op     string
+		big    float32
+		wt     payload.DType
+		wantOK bool
+	}{
+		{"Gemm", 1e5, payload.Float16, false},
+		{"Gemm", -65520, payload.Float16, false},
+		{"Gemm", 65519, payload.Float16, true},
+		{"Gemm", 1e5, payload.BF16, true},
+		{"Gemm", float32(math.Inf(1)), payload.Float16, true},
+		{"Conv", 7e4, payload.Float16, false},
+		{"Conv", 7e4, payload.BF16, true},
+	}
+	for _, tc := range tests {
+		name := fmt.Sprintf("%s %v as %s", tc.op, tc.big, tc.wt)
+		art, err := artifacts.FromBytes(halfRangeModel(tc.op, tc.big), tc.op+".onnx")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := New[f32, f32](compute.Options{WeightType: tc.wt}).LoadModel(art)
+		if tc.wantOK {
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			} else {
+				_ = m.Close()
+			}
+			continue
+		}
+		if !errors.Is(err, compute.ErrUnsupported) || !strings.Contains(err.Error(), `"w"`) || !strings.Contains(err.Error(), "float16") {
+			t.Errorf("%s: error %v, want ErrUnsupported naming weight \"w\" and float16", name, err)
 		}
 	}
 }

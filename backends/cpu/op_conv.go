@@ -175,6 +175,9 @@ func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
 		return err
 	}
 	k.pw, err = shareValue(c, "packedW", func() ([]gemmA, error) {
+		if err := checkHalfRange(c, w.Name, v, hk); err != nil {
+			return nil, err
+		}
 		pw := make([]gemmA, k.group)
 		for g := range k.group {
 			wg := v[g*mg*kdim : (g+1)*mg*kdim]
