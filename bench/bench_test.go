@@ -23,11 +23,17 @@ type lintelRunner struct {
 // loadLintel loads c with threads threads and a random input.
 func loadLintel(tb testing.TB, c benchCase, threads int) *lintelRunner {
 	tb.Helper()
+	return loadLintelWith(tb, c, compute.Options{Threads: threads})
+}
+
+// loadLintelWith loads c with opts and a random input.
+func loadLintelWith(tb testing.TB, c benchCase, opts compute.Options) *lintelRunner {
+	tb.Helper()
 	art, err := artifacts.FromBytes(c.onnx, c.name)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := backends.New[f32, f32](compute.Options{Threads: threads}).LoadModel(art)
+	m, err := backends.New[f32, f32](opts).LoadModel(art)
 	if err != nil {
 		tb.Fatal(err)
 	}

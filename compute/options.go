@@ -1,5 +1,7 @@
 package compute
 
+import "github.com/lintel-ml/lintel/payload"
+
 // Options configure a backend. The zero value is valid: it picks defaults.
 type Options struct {
 	// Threads is how many threads a model may use for one call; 0 or 1
@@ -14,6 +16,19 @@ type Options struct {
 	// cores: faster, with about 1e-3 relative error instead of float32's
 	// 1e-7. Off by default. The CPU backend ignores it.
 	TF32 bool
+	// WeightType is the element type the CPU backend stores the constant
+	// weight matrices of Gemm and MatMul (their B operand) and of Conv
+	// (its filters) in: 0 or payload.Float32 keeps float32;
+	// payload.Float16 or payload.BF16 stores them in half the bytes,
+	// rounded to nearest even once at load, and the kernels widen them to
+	// float32 as they read them (products and sums stay float32). It
+	// speeds up products that are bound by reading their weights, such
+	// as one-row dense layers, and costs precision: on the benchmark
+	// models the outputs move by a relative L2 error of 7e-5 to 1e-3
+	// with Float16 and 6e-4 to 1.5e-3 with BF16 (docs/half-weights.md).
+	// Any other type makes LoadModel fail with ErrUnsupported, and so
+	// does Float16 when a weight is beyond float16's range (±65504). The GPU backends ignore it for now.
+	WeightType payload.DType
 }
 
 // DefaultMaxTensorBytes is the tensor size cap when Options leaves it 0.

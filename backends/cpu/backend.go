@@ -46,7 +46,8 @@ func (b *Backend[In, Out]) Capabilities() compute.BackendCapabilities {
 
 // LoadModel compiles art for the CPU. It refuses, with
 // compute.ErrUnsupported, any op, attribute value or element type the
-// backend lacks, and payload types that do not fit the model's inputs and
+// backend lacks and a compute.Options.WeightType other than float32,
+// float16 or bfloat16, and payload types that do not fit the model's inputs and
 // outputs with compute.ErrShapeMismatch.
 func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (m *Model[In, Out], err error) {
 	defer func() {
@@ -58,6 +59,9 @@ func (b *Backend[In, Out]) LoadModel(art *artifacts.Artifact) (m *Model[In, Out]
 	}()
 	if art == nil || art.Graph() == nil {
 		return nil, errs.New(errs.InvalidArtifact, "cpu: nil artifact")
+	}
+	if _, err := weightHalf(b.opts.WeightType); err != nil {
+		return nil, err
 	}
 	sh, err := b.share.get(art)
 	if err != nil {

@@ -32,6 +32,9 @@ func Check(art *artifacts.Artifact, opts compute.Options) (issues []Issue) {
 	if art == nil || art.Graph() == nil {
 		return []Issue{{Err: errs.New(errs.InvalidArtifact, "cpu: nil artifact")}}
 	}
+	if _, err := weightHalf(opts.WeightType); err != nil {
+		return []Issue{{Err: err}}
+	}
 	g := art.Graph().Clone()
 	if err := optimize(g); err != nil {
 		issues = append(issues, Issue{Err: err})

@@ -22,10 +22,11 @@ type convKernel struct {
 	col32 []float32
 	col64 []float64
 	// gc runs the float32 products; pw holds constant float32 weights
-	// packed at build, one matrix (M/group × C/group·kernel) per group, of
-	// shape pwShape; nil otherwise.
+	// packed at build in the options' weight format, one matrix
+	// (M/group × C/group·kernel) per group, of shape pwShape; nil
+	// otherwise.
 	gc      *gemmCtx
-	pw      [][]float32
+	pw      []gemmA
 	pwShape []int
 	// ep is the fused activation, if any (float32 only).
 	ep *gemmEpilogue
@@ -169,10 +170,22 @@ func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
 	if mg == 1 && w.Shape[1] == 1 {
 		return nil
 	}
-	k.pw, err = shareValue(c, "packedW", func() ([][]float32, error) {
-		pw := make([][]float32, k.group)
+	hk, err := weightHalf(c.opts.WeightType)
+	if err != nil {
+		return err
+	}
+	k.pw, err = shareValue(c, "packedW", func() ([]gemmA, error) {
+		if err := checkHalfRange(c, w.Name, v, hk); err != nil {
+			return nil, err
+		}
+		pw := make([]gemmA, k.group)
 		for g := range k.group {
-			pw[g] = prepackA(v[g*mg*kdim:(g+1)*mg*kdim], kdim, false, 1, mg, kdim)
+			wg := v[g*mg*kdim : (g+1)*mg*kdim]
+			if hk == halfNone {
+				pw[g] = gemmA{packed: prepackA(wg, kdim, false, 1, mg, kdim)}
+			} else {
+				pw[g] = gemmA{half: prepackAHalf(wg, kdim, false, 1, mg, kdim, hk), hk: hk}
+			}
 		}
 		return pw, nil
 	})
@@ -184,14 +197,14 @@ func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
 }
 
 // packedFor returns the packed weights when they match shape, else nil.
-func (k *convKernel) packedFor(shape []int) [][]float32 {
+func (k *convKernel) packedFor(shape []int) []gemmA {
 	if k.pw == nil || !sameShape(shape, k.pwShape) {
 		return nil
 	}
 	return k.pw
 }
 
-func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw [][]float32) {
+func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw []gemmA) {
 	g := &k.g
 	inSz, outSz, kSz := size3(g.in), size3(g.out), size3(g.k)
 	cg, mg := k.inC/k.group, k.outC/k.group
@@ -242,7 +255,7 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				if bias != nil {
 					bg = f32s(bias[grp*mg : (grp+1)*mg])
 				}
-				var pa []float32
+				var pa gemmA
 				if pw != nil {
 					pa = pw[grp]
 				}
@@ -265,28 +278,24 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				src = (*col)[:kdim*outSz]
 				im2col(g, xg, cg, src)
 			}
-			var pa []float32
-			if pw != nil {
-				pa = pw[grp]
-			}
-			gemmFused(k.gc, pa, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz, k.ep)
+			gemmFused(k.gc, nil, false, false, mg, outSz, kdim, wg, kdim, src, outSz, beta, yg, outSz, k.ep)
 		}
 	}
 }
 
 // conv32 convolves one image and group in float32 on the packed SGEMM:
-// the filters wg (prepacked in pa when not nil) times the windows of xg,
+// the filters wg (prepacked in pa when pa is packed) times the windows of xg,
 // unrolled straight into packed panels (or xg itself for pointwise
 // filters), then the bias bg (nil: none) and the fused activation, block
 // by block.
-func (k *convKernel) conv32(xg, wg, bg, yg, pa []float32, pointwise bool) {
+func (k *convKernel) conv32(xg, wg, bg, yg []float32, pa gemmA, pointwise bool) {
 	g := &k.g
 	outSz := size3(g.out)
 	cg, mg := k.inC/k.group, k.outC/k.group
 	kdim := cg * size3(g.k)
 	ga := gemmA{data: wg, ld: kdim}
-	if pa != nil {
-		ga = gemmA{packed: pa}
+	if pa.packed != nil || pa.half != nil {
+		ga = pa
 	}
 	gb := gemmB{data: xg, ld: outSz}
 	if !pointwise {

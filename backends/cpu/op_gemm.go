@@ -16,9 +16,9 @@ type gemmKernel struct {
 	transA, transB bool
 	alpha, beta    float32
 	// gc runs the float32 products; pb is a constant float32 B packed at
-	// build (op(B) is pk×pn), nil otherwise.
+	// build (op(B) is pk×pn), in the options' weight format, or zero.
 	gc     *gemmCtx
-	pb     []float32
+	pb     gemmB
 	pk, pn int
 	// m, n, k and C's broadcast steps, set by shape.
 	m, nn, k           int
@@ -68,13 +68,7 @@ func buildGemm(c *buildCtx) (kernel, error) {
 			k.pk, k.pn = matDims(w.Shape[0], w.Shape[1], k.transB)
 			// The packed weights are read-only: instances of the artifact
 			// on this backend share them.
-			k.pb, err = shareValue(c, "packedB", func() ([]float32, error) {
-				v, err := model.View[float32](w)
-				if err != nil {
-					return nil, err
-				}
-				return prepackB(v, w.Shape[1], k.transB, k.pk, k.pn), nil
-			})
+			k.pb, err = sharePackedB(c, w, k.transB, k.pk, k.pn)
 			if err != nil {
 				return nil, err
 			}
@@ -158,8 +152,8 @@ func (k *gemmKernel) run(in, out []*tensor) error {
 		if k.transB {
 			gb.ld = k.k
 		}
-		if k.pb != nil && k.pk == k.k && k.pn == k.nn {
-			gb = gemmB{packed: k.pb}
+		if k.pb.prepacked() && k.pk == k.k && k.pn == k.nn {
+			gb = k.pb
 		}
 		beta := float32(0)
 		if cv != nil {

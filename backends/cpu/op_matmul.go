@@ -20,9 +20,9 @@ type matmulKernel struct {
 	// through one gemm call.
 	fold bool
 	// gc runs the float32 products; pb is a constant 2-D float32 B packed
-	// at build, pk×pn, nil otherwise.
+	// at build, pk×pn, in the options' weight format, or zero.
 	gc     *gemmCtx
-	pb     []float32
+	pb     gemmB
 	pk, pn int
 	// ep is the fused bias (input 2) and activation, if any.
 	ep *gemmEpilogue
@@ -57,13 +57,7 @@ func buildMatMul(c *buildCtx) (kernel, error) {
 			k.pk, k.pn = w.Shape[0], w.Shape[1]
 			// Read-only: shared by the artifact's instances.
 			var err error
-			k.pb, err = shareValue(c, "packedB", func() ([]float32, error) {
-				v, err := model.View[float32](w)
-				if err != nil {
-					return nil, err
-				}
-				return prepackB(v, k.pn, false, k.pk, k.pn), nil
-			})
+			k.pb, err = sharePackedB(c, w, false, k.pk, k.pn)
 			if err != nil {
 				return nil, err
 			}
@@ -176,8 +170,8 @@ func matmulF32(k *matmulKernel, a, b, y []float32) {
 	m, n, kk := k.m, k.nn, k.k
 	if k.fold {
 		gb := gemmB{data: b, ld: n}
-		if k.pb != nil && k.pk == kk && k.pn == n {
-			gb = gemmB{packed: k.pb}
+		if k.pb.prepacked() && k.pk == kk && k.pn == n {
+			gb = k.pb
 		}
 		k.gc.runFused(k.nb*m, n, kk, 1, gemmA{data: a, ld: kk}, gb, 0, y, n, k.ep)
 		return

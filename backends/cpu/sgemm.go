@@ -11,6 +11,10 @@ type gemmA struct {
 	// packed is A prepacked by prepackA, with alpha applied; it wins over
 	// data when set.
 	packed []float32
+	// half is A prepacked by prepackAHalf, in format hk; it wins over
+	// data when set. Each block is widened into the worker's scratch.
+	half []uint16
+	hk   halfKind
 }
 
 // gemmB is op(B), k×n, for the packed SGEMM: a row-major matrix that
@@ -21,6 +25,10 @@ type gemmB struct {
 	trans bool
 	// packed is B prepacked by prepackB; it wins over data when set.
 	packed []float32
+	// half is B prepacked by prepackBHalf, in format hk; it wins over
+	// data when set. The half kernels read it.
+	half []uint16
+	hk   halfKind
 }
 
 // gemmCall is one C = alpha*op(A)*op(B) + beta*C, read by every part.
@@ -157,7 +165,7 @@ func (g *gemmCtx) runFused(m, n, k int, alpha float32, a gemmA, b gemmB, beta fl
 		panic(fmt.Sprintf("sgemm: row bias has %d elements, want %d", len(ep.rowBias), m))
 	}
 	checkOperands(m, n, k, a, b)
-	if b.packed == nil {
+	if b.packed == nil && b.half == nil {
 		if need := packedBSize(k, n); len(g.b) < need {
 			g.b = make([]float32, need)
 		}
@@ -178,14 +186,22 @@ func (g *gemmCtx) runFused(m, n, k int, alpha float32, a gemmA, b gemmB, beta fl
 
 // checkOperands panics when A or B is too short for its shape.
 func checkOperands(m, n, k int, a gemmA, b gemmB) {
-	if a.packed != nil {
+	if a.half != nil {
+		if len(a.half) < packedASize(m, k) {
+			panic(fmt.Sprintf("sgemm: packed A has %d elements, want %d", len(a.half), packedASize(m, k)))
+		}
+	} else if a.packed != nil {
 		if len(a.packed) < packedASize(m, k) {
 			panic(fmt.Sprintf("sgemm: packed A has %d elements, want %d", len(a.packed), packedASize(m, k)))
 		}
 	} else if r, c := matDims(m, k, a.trans); len(a.data) < (r-1)*a.ld+c || a.ld < c {
 		panic(fmt.Sprintf("sgemm: A has %d elements, stride %d, want %d×%d", len(a.data), a.ld, r, c))
 	}
-	if b.packed != nil {
+	if b.half != nil {
+		if len(b.half) < packedBSize(k, n) {
+			panic(fmt.Sprintf("sgemm: packed B has %d elements, want %d", len(b.half), packedBSize(k, n)))
+		}
+	} else if b.packed != nil {
 		if len(b.packed) < packedBSize(k, n) {
 			panic(fmt.Sprintf("sgemm: packed B has %d elements, want %d", len(b.packed), packedBSize(k, n)))
 		}
@@ -219,20 +235,33 @@ func scaleRow(row []float32, beta float32) {
 // [part*panels/parts, (part+1)*panels/parts).
 func (g *gemmCtx) runPart(part int) {
 	cl := &g.call
+	if cl.b.half != nil {
+		hs := &halfKernels[cl.b.hk]
+		runPanels(g, part, &hs.rows, hs.rowBlocks4, cl.b.half)
+		return
+	}
+	bp := cl.b.packed
+	if bp == nil {
+		panels := (cl.n + gemmNR - 1) / gemmNR
+		bp = g.b
+		packB(bp, cl.b.data, cl.b.ld, cl.b.trans, cl.k, cl.n, part*panels/cl.parts, (part+1)*panels/cl.parts)
+	}
+	runPanels(g, part, &microKernels, rowBlocks4, bp)
+}
+
+// runPanels is runPart on the packed B bp with the kernels ks, and rb4
+// as rowBlocks4.
+func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb4 func(kc int, a *float32, b *E, bstride int, dst *float32), bp []E) {
+	cl := &g.call
 	w := &g.workers[part]
 	m, n, k := cl.m, cl.n, cl.k
 	panels := (n + gemmNR - 1) / gemmNR
 	j0, j1 := part*panels/cl.parts, (part+1)*panels/cl.parts
 	np := panels * gemmNR
-	bp := cl.b.packed
-	if bp == nil {
-		bp = g.b
-		packB(bp, cl.b.data, cl.b.ld, cl.b.trans, k, n, j0, j1)
-	}
 	add := cl.beta != 0
 	// A read in place by the six-row kernel, when it has one: A not
 	// packed already, not transposed, alpha 1.
-	direct := cl.a.packed == nil && !cl.a.trans && cl.alpha == 1 && microKernels[gemmMR-1].direct != nil
+	direct := cl.a.packed == nil && cl.a.half == nil && !cl.a.trans && cl.alpha == 1 && ks[gemmMR-1].direct != nil
 	if direct {
 		// The kernel reads kc floats of six rows from each tile's start.
 		if r, c := m, k; len(cl.a.data) < (r-1)*cl.a.ld+c {
@@ -245,8 +274,8 @@ func (g *gemmCtx) runPart(part int) {
 			scaleRow(cl.c[i*cl.ldc+c0:i*cl.ldc+c1], cl.beta)
 		}
 	}
-	if g.useRowBlocks(j0, j1) {
-		g.rowBlocks(w, bp, j0, j1)
+	if g.useRowBlocks(j0, j1, ks[0].q) {
+		rowBlocks(g, ks, rb4, w, bp, j0, j1)
 		return
 	}
 	for p0 := 0; p0 < k; p0 += gemmKC {
@@ -256,6 +285,9 @@ func (g *gemmCtx) runPart(part int) {
 			i1 := min(i0+gemmMC, m)
 			var ap, ad []float32
 			switch {
+			case cl.a.half != nil:
+				ap = w.a[:(i1-i0)*kcb]
+				cl.a.hk.widenAll(ap, cl.a.half[p0*m+i0*kcb:p0*m+i1*kcb])
 			case cl.a.packed != nil:
 				ap = cl.a.packed[p0*m+i0*kcb : p0*m+i1*kcb]
 			case direct:
@@ -270,7 +302,7 @@ func (g *gemmCtx) runPart(part int) {
 				ap = w.a[:(i1-i0)*kcb]
 				packA(ap, cl.a.data, cl.a.ld, cl.a.trans, cl.alpha, i0, i1, p0, p0+kcb)
 			}
-			g.block(w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
+			block(g, ks, w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
 			if cl.ep != nil && p0+kcb >= k {
 				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, min(j1*gemmNR, n))
 			}
@@ -282,7 +314,8 @@ func (g *gemmCtx) runPart(part int) {
 // [j0, j1) of B over one block of kcb steps, into C. When ad is set, the
 // whole six-row tiles read A from ad (row i0 at ad[0], rows cl.a.ld
 // apart) with the direct kernel and ap holds only the rows left over.
-func (g *gemmCtx) block(w *gemmWorker, ap, ad, bBlk []float32, kcb, i0, i1, j0, j1 int, add bool) {
+// ks are the kernels for B panels of E.
+func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, ap, ad []float32, bBlk []E, kcb, i0, i1, j0, j1 int, add bool) {
 	cl := &g.call
 	c, ldc, n := cl.c, cl.ldc, cl.n
 	addi := 0
@@ -292,8 +325,8 @@ func (g *gemmCtx) block(w *gemmWorker, ap, ad, bBlk []float32, kcb, i0, i1, j0, 
 	ps := kcb * gemmNR
 	rows6 := i0 + (i1-i0)/gemmMR*gemmMR
 	jFull := min(j1, n/gemmNR)
-	k6 := microKernels[gemmMR-1].one
-	kd, lda := microKernels[gemmMR-1].direct, cl.a.ld
+	k6 := ks[gemmMR-1].one
+	kd, lda := ks[gemmMR-1].direct, cl.a.ld
 	for jp := j0; jp < jFull; jp++ {
 		bpan := &bBlk[jp*ps]
 		for ir := i0; ir < rows6; ir += gemmMR {
@@ -305,7 +338,7 @@ func (g *gemmCtx) block(w *gemmWorker, ap, ad, bBlk []float32, kcb, i0, i1, j0, 
 		}
 	}
 	if r := i1 - rows6; r > 0 && j0 < jFull {
-		kr := microKernels[r-1]
+		kr := ks[r-1]
 		apr := &ap[(rows6-i0)*kcb]
 		jp := j0
 		for ; jp+kr.q <= jFull; jp += kr.q {
@@ -324,7 +357,7 @@ func (g *gemmCtx) block(w *gemmWorker, ap, ad, bBlk []float32, kcb, i0, i1, j0, 
 			if ad != nil && rr == gemmMR {
 				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
 			} else {
-				microKernels[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
+				ks[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
 			}
 			for i := range rr {
 				row := c[(ir+i)*ldc+jp*gemmNR : (ir+i)*ldc+jp*gemmNR+cols]

@@ -42,6 +42,19 @@ func BenchmarkSgemmPrepacked(b *testing.B) {
 			}
 			b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 		})
+		for _, hk := range []halfKind{halfF16, halfBF16} {
+			b.Run(fmt.Sprintf("m%d_n%d_k%d/%s", m, n, k, hk), func(b *testing.B) {
+				r := nnRng(1)
+				x, w, z := nnRand(r, m*k), nnRand(r, k*n), make([]float32, m*n)
+				gb := gemmB{half: prepackBHalf(w, n, false, k, n, hk), hk: hk}
+				gc := newGemmCtx(nil)
+				b.ReportAllocs()
+				for b.Loop() {
+					gc.run(m, n, k, 1, gemmA{data: x, ld: k}, gb, 0, z, n)
+				}
+				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+			})
+		}
 	}
 }
 
@@ -58,5 +71,37 @@ func BenchmarkMicroKernel(b *testing.B) {
 			}
 			b.ReportMetric(2*float64(gemmKC*gemmMR*gemmNR)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 		})
+	}
+}
+
+// BenchmarkHalfMicroKernel measures the one-row wide kernel (the batch-1
+// path) and the 6×16 kernel with float32, float16 and bfloat16 panels on
+// data in L1: the cost of widening, apart from memory.
+func BenchmarkHalfMicroKernel(b *testing.B) {
+	r := nnRng(1)
+	const q = 6
+	a := nnRand(r, gemmKC*gemmMR)
+	pf := nnRand(r, q*gemmKC*gemmNR)
+	c := make([]float32, gemmMR*q*gemmNR)
+	for _, rows := range []int{1, gemmMR} {
+		qq := kernelPanels[rows-1]
+		flops := 2 * float64(gemmKC*rows*qq*gemmNR)
+		b.Run(fmt.Sprintf("r%d/f32", rows), func(b *testing.B) {
+			k := microKernels[rows-1].wide
+			for b.Loop() {
+				k(gemmKC, &a[0], &pf[0], gemmKC*gemmNR, &c[0], qq*gemmNR, 1)
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		})
+		for _, hk := range []halfKind{halfF16, halfBF16} {
+			ph := hk.narrowAll(pf)
+			b.Run(fmt.Sprintf("r%d/%s", rows, hk), func(b *testing.B) {
+				k := halfKernels[hk].rows[rows-1].wide
+				for b.Loop() {
+					k(gemmKC, &a[0], &ph[0], gemmKC*gemmNR, &c[0], qq*gemmNR, 1)
+				}
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+			})
+		}
 	}
 }

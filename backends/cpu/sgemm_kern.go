@@ -12,26 +12,36 @@ const (
 	gemmMC = 16 * gemmMR
 )
 
-// microKernel computes an r-row by 16·q-column tile of C. a holds kc steps
-// of r floats (row i of step p at a[p*r+i]); b holds q panels, pstride
-// floats apart, of kc steps of 16 floats. With add == 0 the tile is
-// stored, otherwise added to C (ldc floats between rows):
+// panelElem is the element type of packed B panels: float32, or uint16
+// holding float16 or bfloat16 bits that the kernels widen to float32 as
+// they read them (see halfKind).
+type panelElem interface{ float32 | uint16 }
+
+// microKernelOf computes an r-row by 16·q-column tile of C. a holds kc
+// steps of r floats (row i of step p at a[p*r+i]); b holds q panels,
+// pstride elements apart, of kc steps of 16 elements of E. With add == 0
+// the tile is stored, otherwise added to C (ldc floats between rows):
 //
 //	acc = 0; for p := 0..kc-1 { acc = acc + a[p,i]*b[p,j] }; C[i,j] = acc or C[i,j] + acc
 //
 // Every kernel sums each element in increasing p the same way, so which
-// kernel computes a row never changes its value.
-type microKernel func(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+// kernel computes a row never changes its value. A kernel for 16-bit
+// panels computes the bits its float32 twin computes on the widened
+// panels.
+type microKernelOf[E panelElem] func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int)
 
 // kernelRow is the pair of micro-kernels for r rows: wide handles q full
 // panels at once, one a single panel.
-type kernelRow struct {
+type kernelRow = kernelRowOf[float32]
+
+// kernelRowOf is kernelRow for B panels of E.
+type kernelRowOf[E panelElem] struct {
 	q         int
-	wide, one microKernel
+	wide, one microKernelOf[E]
 	// direct, when set (six rows only), is one reading its rows of A in
 	// place, lda floats apart, step p of row i at a[i*lda+p]: the same
 	// FMAs in the same order, so the same bits, without packing A.
-	direct func(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
+	direct func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int)
 }
 
 // microKernels[r-1] serves tiles of r rows. It is set once at init, to

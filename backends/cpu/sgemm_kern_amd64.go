@@ -6,7 +6,7 @@ import "golang.org/x/sys/cpu"
 
 //go:generate go run sgemm_kern_gen.go
 
-// The AVX2+FMA micro-kernels of sgemm_kern_amd64.s; see microKernel.
+// The AVX2+FMA micro-kernels of sgemm_kern_amd64.s; see microKernelOf.
 
 //go:noescape
 func sgemmR6Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)

@@ -21,18 +21,19 @@ func rowBlocks4Go(kc int, a, b *float32, bstride int, dst *float32) {
 
 // useRowBlocks reports whether runPart computes the current call by
 // rowBlocks: one row of plain A (alpha 1), k spanning several blocks,
-// and fewer panels than the one-row wide kernel covers, where each
+// and fewer panels than the one-row wide kernel covers (q), where each
 // panel's two FMA chains would otherwise wait on their latency.
-func (g *gemmCtx) useRowBlocks(j0, j1 int) bool {
+func (g *gemmCtx) useRowBlocks(j0, j1, q int) bool {
 	cl := &g.call
-	return cl.m == 1 && cl.a.packed == nil && !cl.a.trans && cl.alpha == 1 &&
-		cl.k > gemmKC && j1-j0 < microKernels[0].q
+	return cl.m == 1 && cl.a.packed == nil && cl.a.half == nil && !cl.a.trans && cl.alpha == 1 &&
+		cl.k > gemmKC && j1-j0 < q
 }
 
 // rowBlocks computes panels [j0, j1) of a one-row call from the packed B
-// bp: the sums of every block of gemmKC steps, four blocks at a time,
-// then added to C block by block in increasing p, as runPart would.
-func (g *gemmCtx) rowBlocks(w *gemmWorker, bp []float32, j0, j1 int) {
+// bp: the sums of every block of gemmKC steps, four blocks at a time
+// (rb4, rowBlocks4 for panels of E), then added to C block by block in
+// increasing p, as runPart would.
+func rowBlocks[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], rb4 func(kc int, a *float32, b *E, bstride int, dst *float32), w *gemmWorker, bp []E, j0, j1 int) {
 	cl := &g.call
 	n, k := cl.n, cl.k
 	a := cl.a.data[:k]
@@ -46,13 +47,13 @@ func (g *gemmCtx) rowBlocks(w *gemmWorker, bp []float32, j0, j1 int) {
 		t := 0
 		for ; (t+4)*gemmKC <= k; t += 4 {
 			_ = bp[(t+3)*gemmKC*np+(jp+1)*gemmKC*gemmNR-1]
-			rowBlocks4(gemmKC, &a[t*gemmKC], &bp[t*gemmKC*np+jp*gemmKC*gemmNR], gemmKC*np, &w.acc[t*gemmNR])
+			rb4(gemmKC, &a[t*gemmKC], &bp[t*gemmKC*np+jp*gemmKC*gemmNR], gemmKC*np, &w.acc[t*gemmNR])
 		}
 		for ; t < nb; t++ {
 			p0 := t * gemmKC
 			kcb := min(gemmKC, k-p0)
 			_ = bp[p0*np+(jp+1)*kcb*gemmNR-1]
-			microKernels[0].one(kcb, &a[p0], &bp[p0*np+jp*kcb*gemmNR], kcb*gemmNR, &w.acc[t*gemmNR], gemmNR, 0)
+			ks[0].one(kcb, &a[p0], &bp[p0*np+jp*kcb*gemmNR], kcb*gemmNR, &w.acc[t*gemmNR], gemmNR, 0)
 		}
 		row := cl.c[jp*gemmNR : min((jp+1)*gemmNR, n)]
 		for t := range nb {

@@ -1,11 +1,13 @@
 package cpu
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/compute"
@@ -135,56 +137,61 @@ func TestSharedWeightsHeap(t *testing.T) {
 	runtime.KeepAlive(art)
 }
 
-// Instances of one artifact share its graph and precomputed weights;
-// instances of different artifacts, even with the same bytes, do not.
+// Instances of one artifact share its graph and precomputed weights,
+// float32 or half; instances of different artifacts, even with the same
+// bytes, do not.
 func TestSharedStateIdentity(t *testing.T) {
 	data := sharedWeightsModel()
-	a1, err := artifacts.FromBytes(data, "a1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a2, err := artifacts.FromBytes(data, "a2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := New[f32, f32](compute.Options{})
-	load := func(a *artifacts.Artifact) *Model[f32, f32] {
-		m, err := b.LoadModel(a)
+	for _, wt := range []payload.DType{payload.Float32, payload.Float16, payload.BF16} {
+		a1, err := artifacts.FromBytes(data, "a1")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m
-	}
-	bT := func(m *Model[f32, f32]) *float32 {
-		for _, st := range m.prog.steps {
-			if k, ok := st.k.(*gemmKernel); ok && k.pb != nil {
-				return &k.pb[0]
-			}
+		a2, err := artifacts.FromBytes(data, "a2")
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Fatal("no Gemm with a transposed B")
-		return nil
-	}
-	m1, m2, m3 := load(a1), load(a1), load(a2)
-	tests := []struct {
-		name       string
-		x, y       *Model[f32, f32]
-		wantShared bool
-	}{
-		{"same artifact", m1, m2, true},
-		{"other artifact", m1, m3, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.x.prog.g == tc.y.prog.g; got != tc.wantShared {
-				t.Errorf("graph shared = %v, want %v", got, tc.wantShared)
+		b := New[f32, f32](compute.Options{WeightType: wt})
+		load := func(a *artifacts.Artifact) *Model[f32, f32] {
+			m, err := b.LoadModel(a)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got := bT(tc.x) == bT(tc.y); got != tc.wantShared {
-				t.Errorf("transposed B shared = %v, want %v", got, tc.wantShared)
+			return m
+		}
+		bT := func(m *Model[f32, f32]) unsafe.Pointer {
+			for _, st := range m.prog.steps {
+				if k, ok := st.k.(*gemmKernel); ok && k.pb.packed != nil {
+					return unsafe.Pointer(&k.pb.packed[0])
+				} else if ok && k.pb.half != nil {
+					return unsafe.Pointer(&k.pb.half[0])
+				}
 			}
-			if tc.x.prog.share == nil || tc.x.prog.share.data == nil {
-				t.Error("no shared store")
-			}
-		})
+			t.Fatal("no Gemm with a transposed B")
+			return nil
+		}
+		m1, m2, m3 := load(a1), load(a1), load(a2)
+		tests := []struct {
+			name       string
+			x, y       *Model[f32, f32]
+			wantShared bool
+		}{
+			{"same artifact", m1, m2, true},
+			{"other artifact", m1, m3, false},
+		}
+		for _, tc := range tests {
+			t.Run(fmt.Sprintf("%s weights %s", tc.name, wt), func(t *testing.T) {
+				if got := tc.x.prog.g == tc.y.prog.g; got != tc.wantShared {
+					t.Errorf("graph shared = %v, want %v", got, tc.wantShared)
+				}
+				if got := bT(tc.x) == bT(tc.y); got != tc.wantShared {
+					t.Errorf("transposed B shared = %v, want %v", got, tc.wantShared)
+				}
+				if tc.x.prog.share == nil || tc.x.prog.share.data == nil {
+					t.Error("no shared store")
+				}
+			})
+		}
 	}
 }
 

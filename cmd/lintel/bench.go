@@ -23,6 +23,7 @@ type benchOptions struct {
 	model    string
 	batches  intList
 	threads  int
+	weights  weightsFlag
 	duration time.Duration
 	inputs   listFlag
 	shapes   listFlag
@@ -39,6 +40,7 @@ type benchReport struct {
 	SHA256     string        `json:"sha256"`
 	Backend    string        `json:"backend"`
 	Threads    int           `json:"threads"`
+	Weights    string        `json:"weights"` // f32, f16 or bf16 (-weights)
 	GoVersion  string        `json:"go_version"`
 	GOOS       string        `json:"goos"`
 	GOARCH     string        `json:"goarch"`
@@ -69,7 +71,7 @@ func benchModel(o benchOptions) (*benchReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: o.threads}).LoadModel(art)
+	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: o.threads, WeightType: payload.DType(o.weights)}).LoadModel(art)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +90,7 @@ func benchModel(o benchOptions) (*benchReport, error) {
 	}
 	digest := art.Digest()
 	rep := &benchReport{
-		Model: o.model, SHA256: fmt.Sprintf("%x", digest), Backend: backends.Name, Threads: o.threads,
+		Model: o.model, SHA256: fmt.Sprintf("%x", digest), Backend: backends.Name, Threads: o.threads, Weights: o.weights.String(),
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(),
 		DurationNs: int64(o.duration),
 	}
@@ -180,7 +182,7 @@ func percentile(sorted []time.Duration, p int) time.Duration {
 
 // printBench writes the report as a table.
 func printBench(w io.Writer, r *benchReport) {
-	fmt.Fprintf(w, "%s on %s, %d thread(s), %s %s/%s, %d CPUs\n", r.Model, r.Backend, r.Threads, r.GoVersion, r.GOOS, r.GOARCH, r.CPUs)
+	fmt.Fprintf(w, "%s on %s, %d thread(s), %s weights, %s %s/%s, %d CPUs\n", r.Model, r.Backend, r.Threads, r.Weights, r.GoVersion, r.GOOS, r.GOARCH, r.CPUs)
 	for _, in := range r.Inputs {
 		fmt.Fprintf(w, "item input %s %s %v\n", in.Name, in.DType, in.Shape)
 	}
@@ -200,6 +202,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	o := benchOptions{batches: intList{1}}
 	fs.Var(&o.batches, "batch", "comma-separated `sizes` of the batches to time, such as 1,8,64")
 	fs.IntVar(&o.threads, "threads", 1, "threads the model may use")
+	fs.Var(&o.weights, "weights", weightsUsage)
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "time spent on each batch size")
 	fs.Var(&o.inputs, "i", "an input of one item: `NAME=FILE.npy` or NAME=random (default random)")
 	fs.Var(&o.shapes, "shape", "shape of one item's random input, `NAME=DIMS` such as x=1x3x48x192")

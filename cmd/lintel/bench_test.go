@@ -29,7 +29,7 @@ func TestBenchTable(t *testing.T) {
 
 func TestBenchJSON(t *testing.T) {
 	model := writeModel(t, "two.onnx", twoInputModel())
-	code, out, errOut := runCmd("bench", model, "-batch", "1,3", "-duration", "20ms", "-json")
+	code, out, errOut := runCmd("bench", model, "-batch", "1,3", "-duration", "20ms", "-json", "-weights", "bf16")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -40,7 +40,7 @@ func TestBenchJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	if len(r.Results) != 2 || r.Results[1].Batch != 3 || r.Backend != "cpu" {
+	if len(r.Results) != 2 || r.Results[1].Batch != 3 || r.Backend != "cpu" || r.Weights != "bf16" {
 		t.Fatalf("report %+v", r)
 	}
 	for _, x := range r.Results {

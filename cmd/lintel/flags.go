@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // parseInterleaved parses args with fs, letting flags come before and
@@ -85,3 +87,37 @@ func parseShape(s string) ([]int, error) {
 	}
 	return shape, nil
 }
+
+// weightsFlag is the -weights flag: the element type the backend stores
+// constant weight matrices in (compute.Options.WeightType), f32, f16 or
+// bf16.
+type weightsFlag payload.DType
+
+// weightsNames maps the flag's values to element types.
+var weightsNames = map[string]payload.DType{
+	"f32": payload.Float32, "float32": payload.Float32,
+	"f16": payload.Float16, "float16": payload.Float16,
+	"bf16": payload.BF16, "bfloat16": payload.BF16,
+}
+
+func (w *weightsFlag) String() string {
+	switch payload.DType(*w) {
+	case payload.Float16:
+		return "f16"
+	case payload.BF16:
+		return "bf16"
+	}
+	return "f32"
+}
+
+func (w *weightsFlag) Set(s string) error {
+	dt, ok := weightsNames[s]
+	if !ok {
+		return fmt.Errorf("%q is not f32, f16 or bf16", s)
+	}
+	*w = weightsFlag(dt)
+	return nil
+}
+
+// weightsUsage is the -weights flag's help line.
+const weightsUsage = "store weight matrices as `f32`, f16 or bf16 (half the bytes; outputs move by about 1e-3)"

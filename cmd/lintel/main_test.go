@@ -28,6 +28,8 @@ func TestRunUsage(t *testing.T) {
 		{name: "demo bad flag", args: []string{"demo", "-nope"}, code: 2, stderr: "-nope", noStdout: true},
 		{name: "demo bad runs", args: []string{"demo", "-runs", "-1"}, code: 2, stderr: "-runs", noStdout: true},
 		{name: "demo bad threads", args: []string{"demo", "-threads", "0"}, code: 2, stderr: "-threads", noStdout: true},
+		{name: "run bad weights", args: []string{"run", "m.onnx", "-weights", "f64"}, code: 2, stderr: "f32, f16 or bf16", noStdout: true},
+		{name: "bench -h weights", args: []string{"bench", "-h"}, code: 0, stderr: "-weights"},
 		{name: "demo extra arg", args: []string{"demo", "x"}, code: 2, stderr: "no arguments", noStdout: true},
 	}
 	for _, c := range cases {

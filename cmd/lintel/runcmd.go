@@ -27,6 +27,7 @@ type runOptions struct {
 	outDir  string
 	seed    uint64
 	threads int
+	weights weightsFlag
 }
 
 // runResult is what one run produced.
@@ -45,7 +46,7 @@ func runModel(o runOptions) (*runResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: o.threads}).LoadModel(art)
+	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: o.threads, WeightType: payload.DType(o.weights)}).LoadModel(art)
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +149,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.outDir, "o", "", "write outputs (and random inputs, under inputs/) as .npy files to this `folder`")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed for random inputs")
 	fs.IntVar(&o.threads, "threads", 1, "threads the model may use")
+	fs.Var(&o.weights, "weights", weightsUsage)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lintel run MODEL.onnx -i NAME=FILE.npy ... [-o OUTDIR]")
 		fmt.Fprintln(stderr)
