@@ -23,13 +23,14 @@ FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
+.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
 
 all: test
 
-## test: go vet, the unit tests (assembly and pure-Go kernels), then the
-## ONNX Runtime parity suite.
-test: vet unit purego ort
+## test: go vet, the unit tests (assembly and pure-Go kernels), the CUDA
+## backend's build and tests without a GPU, then the ONNX Runtime parity
+## suite.
+test: vet unit purego cuda-check ort
 
 unit:
 	$(GO) test ./...
@@ -37,6 +38,28 @@ unit:
 ## purego: the unit tests with the pure-Go kernels instead of assembly.
 purego:
 	$(GO) test -tags purego ./...
+
+## cuda-check: the CUDA backend (-tags cuda, cgo) on a machine with no GPU
+## and no CUDA toolkit: vet, staticcheck and its tests (GPU tests skip;
+## the host simulation of kernels.cu runs), pure-Go builds with and
+## without the tag, and its test binary, which must fail under
+## REQUIRE_CUDA=1 where there is no GPU. On a GPU machine, run that binary
+## instead: REQUIRE_CUDA=1 .cache/cuda.test -test.v (docs/cuda.md).
+cuda-check:
+	CGO_ENABLED=1 $(GO) vet -tags cuda ./...
+	CGO_ENABLED=1 $(STATICCHECK) $(STATICCHECK_FLAGS) -tags cuda ./backends/...
+	CGO_ENABLED=1 $(GO) test -tags cuda ./...
+	CGO_ENABLED=0 $(GO) build ./...
+	CGO_ENABLED=0 $(GO) build -tags cuda ./...
+	mkdir -p $(CURDIR)/.cache
+	CGO_ENABLED=1 $(GO) test -c -tags cuda -o $(CURDIR)/.cache/cuda.test ./backends/cuda
+	@if [ -e /dev/nvidiactl ]; then \
+		echo "cuda-check: a GPU is here: run REQUIRE_CUDA=1 .cache/cuda.test -test.v"; \
+	elif (cd $(CURDIR)/.cache && REQUIRE_CUDA=1 ./cuda.test >/dev/null 2>&1); then \
+		echo "cuda-check: the test binary passed under REQUIRE_CUDA=1 without a GPU"; exit 1; \
+	else \
+		echo "cuda-check: under REQUIRE_CUDA=1 the test binary fails without a GPU, as it must"; \
+	fi
 
 ## race: the unit tests under the race detector (short mode).
 race:
