@@ -27,6 +27,11 @@ type convKernel struct {
 	gc      *gemmCtx
 	pw      [][]float32
 	pwShape []int
+	// dw32 holds the same weights packed for the direct kernels (see
+	// packDirect), one matrix per group, when their windows are short
+	// enough; nil otherwise. dp runs them.
+	dw32 [][]float32
+	dp   directPlan
 	// ep is the fused activation, if any (float32 only).
 	ep *gemmEpilogue
 	// dw runs float32 depthwise filters.
@@ -180,7 +185,17 @@ func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
 		return err
 	}
 	k.pwShape = w.Shape
-	return nil
+	if len(w.Shape) > 4 || kdim > directMaxK || (len(w.Shape) == 3 && w.Shape[2] == 1) || (len(w.Shape) == 4 && w.Shape[2]*w.Shape[3] == 1) {
+		return nil
+	}
+	k.dw32, err = shareValue(c, "directW", func() ([][]float32, error) {
+		dw := make([][]float32, k.group)
+		for g := range k.group {
+			dw[g] = packDirect(v[g*mg*kdim:(g+1)*mg*kdim], mg, kdim)
+		}
+		return dw, nil
+	})
+	return err
 }
 
 // packedFor returns the packed weights when they match shape, else nil.
@@ -199,10 +214,13 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	depthwise := cg == 1 && mg == 1
 	pointwise := g.pointwise()
 	f32 := unsafe.Sizeof(*new(E)) == 4
+	// The direct kernels take short windows of 1 or 2 spatial dims whose
+	// weights were packed for them at load.
+	direct := f32 && !depthwise && !pointwise && pw != nil && k.dw32 != nil && directFits(g, kdim)
 	if !depthwise && !pointwise && !f32 && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
 	}
-	if !depthwise && !pointwise && f32 {
+	if !depthwise && !pointwise && f32 && !direct {
 		if need := packedBSize(kdim, outSz); len(k.packed) < need {
 			k.packed = make([]float32, need)
 		}
@@ -241,6 +259,10 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				var bg []float32
 				if bias != nil {
 					bg = f32s(bias[grp*mg : (grp+1)*mg])
+				}
+				if direct {
+					k.dp.conv(k.gc.pool, g, f32s(xg), cg, k.dw32[grp], bg, f32s(yg), mg, k.ep)
+					continue
 				}
 				var pa []float32
 				if pw != nil {

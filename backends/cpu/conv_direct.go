@@ -1,0 +1,315 @@
+package cpu
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Direct convolution: float32 Conv of one or two spatial dims whose
+// windows are short (few input channels times taps), computed without
+// unrolling the windows. The input planes are copied once per image and
+// group into a zero-padded buffer, split by column phase when the column
+// stride is above one, so that every tap of a run of outputs of one row
+// reads consecutive floats; a kernel (convDirR1…6) then sums, for a block
+// of up to six output channels and 16 outputs of one row, every input
+// channel and tap in registers, from filters packed once at load, and
+// applies the bias and a Relu before its single store.
+//
+// Every output is summed from zero in increasing steps of (input channel,
+// tap), blocks of gemmKC steps added in turn, then the bias added and
+// the activation applied: the order and roundings of the im2col path on
+// the packed SGEMM, so both paths give the same bits.
+
+// Direct convolution limits: the widest column stride and the longest
+// window (input channels times taps) it runs. Longer windows amortise
+// im2col well enough that the packed SGEMM is as fast.
+const (
+	directMaxStride = 4
+	directMaxK      = 1024
+	// directMR is the most output channels one kernel call computes.
+	directMR = 6
+	// directNR is how many outputs of a row one kernel call computes.
+	directNR = 16
+)
+
+// Flags of a direct kernel call.
+const (
+	directAdd  = 1 // add the tile to C
+	directBias = 2 // add bias[i] to channel i
+	directRelu = 4 // then max(v, 0)
+)
+
+// directBlocks returns the sizes of the channel blocks that m output
+// channels are computed in: as few blocks of at most directMR as
+// possible, of sizes that differ by one at most (16 → 6, 5, 5), so that
+// no block is left with one or two channels whose kernel waits on its
+// FMAs' latency.
+func directBlock(m, b int) (i0, r int) {
+	nb := (m + directMR - 1) / directMR
+	base, extra := m/nb, m%nb
+	i0 = b*base + min(b, extra)
+	r = base
+	if b < extra {
+		r++
+	}
+	return i0, r
+}
+
+// directBlockCount is how many channel blocks m output channels take.
+func directBlockCount(m int) int { return (m + directMR - 1) / directMR }
+
+// packDirect packs the filters w (m rows of k floats) for the direct
+// kernels: block of steps [p0, p0+kcb) at p0*m, within it channel block
+// (i0, r) at i0*kcb, step p's r values at (p-p0)*r.
+func packDirect(w []float32, m, k int) []float32 {
+	dst := make([]float32, m*k)
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		kcb := min(gemmKC, k-p0)
+		for b := range directBlockCount(m) {
+			i0, r := directBlock(m, b)
+			d := dst[p0*m+i0*kcb : p0*m+(i0+r)*kcb]
+			for i := range r {
+				for p := range kcb {
+					d[p*r+i] = w[(i0+i)*k+p0+p]
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// directFits reports whether the direct kernels run geometry g with
+// windows of kdim steps: at most two spatial dims, a column stride of at
+// most directMaxStride, outputs rows of at least directNR/2, a short
+// window, and a padded plane near the input's size (the plan copies it
+// into a buffer), so that hostile pads cannot size its buffers.
+func directFits(g *geom, kdim int) bool {
+	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[2] > directMaxStride || kdim > directMaxK {
+		return false
+	}
+	if g.out[2] < directNR/2 {
+		return false
+	}
+	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	return ph <= (4*g.in[1]*g.in[2]+4096)/max(pw, 1)
+}
+
+// directKey is the layout a directPlan's buffers were built for.
+type directKey struct {
+	g  geom
+	cg int
+}
+
+// directPlan runs the direct convolutions of one Conv node: the padded
+// copy of a group's input channels, each tap's offset in it, and the
+// current call, which the worker pool splits by output rows.
+type directPlan struct {
+	pad  []float32
+	offs []int
+	key  directKey
+	// ph and pws are the padded rows and the width of a column phase;
+	// rowStep is the distance in pad between two output rows' inputs.
+	ph, pws, rowStep int
+	// tmp holds a part's tile when it runs past the end of a row.
+	tmp  [][directMR * directNR]float32
+	call directCall
+}
+
+// directCall is one image and group, read by every part.
+type directCall struct {
+	w, bias, y []float32
+	ep         *gemmEpilogue
+	g          *geom
+	m, kdim    int
+	parts      int
+}
+
+// prepare sizes pad and offs for geometry g over cg input channels and
+// clears pad's padding, unless they were built for them already.
+func (p *directPlan) prepare(g *geom, cg int) {
+	key := directKey{g: *g, cg: cg}
+	if p.pad != nil && p.key == key {
+		return
+	}
+	s := g.s[2]
+	pw := g.in[2] + g.pb[2] + g.pe[2]
+	p.ph = g.in[1] + g.pb[1] + g.pe[1]
+	p.pws = ceilDiv(pw, s)
+	p.rowStep = g.s[1] * p.pws
+	// directNR floats of slack: a tile past a row's end reads them.
+	n := cg*s*p.ph*p.pws + directNR
+	if cap(p.pad) < n {
+		p.pad = make([]float32, n)
+	}
+	p.pad = p.pad[:n]
+	clear(p.pad)
+	kdim := cg * g.k[1] * g.k[2]
+	p.offs = grow(p.offs, kdim)
+	t := 0
+	for c := range cg {
+		for kh := range g.k[1] {
+			for kw := range g.k[2] {
+				col := kw * g.d[2]
+				p.offs[t] = ((c*s+col%s)*p.ph+kh*g.d[1])*p.pws + col/s
+				t++
+			}
+		}
+	}
+	// The last tile's reads end within the slack.
+	for t, o := range p.offs {
+		if o < 0 || (g.out[1]-1)*p.rowStep+o+roundUp(g.out[2], directNR) > n {
+			panic(fmt.Sprintf("direct conv: tap %d reads outside the padded input", t))
+		}
+	}
+	p.key = key
+}
+
+// fill copies the cg planes of x into pad's interior.
+func (p *directPlan) fill(g *geom, x []float32, cg int) {
+	s := g.s[2]
+	IH, IW := g.in[1], g.in[2]
+	for c := range cg {
+		for ih := range IH {
+			row := x[(c*IH+ih)*IW : (c*IH+ih+1)*IW]
+			ph := ih + g.pb[1]
+			if s == 1 {
+				o := (c*p.ph+ph)*p.pws + g.pb[2]
+				copy(p.pad[o:o+IW], row)
+				continue
+			}
+			// Phase r holds the padded columns col ≡ r (mod s), which
+			// are the input columns iw = col - pb from the first such.
+			for r := range s {
+				iw := ((r-g.pb[2])%s + s) % s
+				col := iw + g.pb[2]
+				d := p.pad[((c*s+r)*p.ph+ph)*p.pws+col/s:]
+				for j := 0; iw < IW; iw, j = iw+s, j+1 {
+					d[j] = row[iw]
+				}
+			}
+		}
+	}
+}
+
+// conv convolves the cg planes of x with the m filters packed in w (see
+// packDirect) into the m planes of y, then adds bias (nil: none) and
+// applies ep (nil: none), splitting the output rows across pool's
+// threads.
+func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bias, y []float32, m int, ep *gemmEpilogue) {
+	p.prepare(g, cg)
+	p.fill(g, x, cg)
+	kdim := cg * g.k[1] * g.k[2]
+	OH, OW := g.out[1], g.out[2]
+	if len(w) < m*kdim || len(y) < m*OH*OW || (bias != nil && len(bias) < m) {
+		panic(fmt.Sprintf("direct conv: %d weights, %d outputs, %d biases for %d channels", len(w), len(y), len(bias), m))
+	}
+	parts := 1
+	if pool != nil {
+		parts = min(pool.size(), OH, max(1, m*OH*OW*kdim/(1<<16)))
+	}
+	if len(p.tmp) < parts {
+		p.tmp = make([][directMR * directNR]float32, parts)
+	}
+	p.call = directCall{w: w, bias: bias, y: y, ep: ep, g: g, m: m, kdim: kdim, parts: parts}
+	if parts == 1 {
+		p.runPart(0)
+	} else {
+		pool.run(p, parts)
+	}
+	p.call = directCall{}
+}
+
+// runPart computes output rows [part*OH/parts, (part+1)*OH/parts) of
+// the current call.
+func (p *directPlan) runPart(part int) {
+	cl := &p.call
+	g := cl.g
+	OH, OW := g.out[1], g.out[2]
+	outSz := OH * OW
+	oh0, oh1 := part*OH/cl.parts, (part+1)*OH/cl.parts
+	m, kdim := cl.m, cl.kdim
+	var last int
+	if cl.bias != nil {
+		last |= directBias
+	}
+	act := cl.ep != nil && cl.ep.act.act != actNone
+	relu := act && cl.ep.act.act == actRelu
+	if relu {
+		last |= directRelu
+	}
+	tmp := &p.tmp[part]
+	nb := directBlockCount(m)
+	for oh := oh0; oh < oh1; oh++ {
+		xrow := oh * p.rowStep
+		for ow0 := 0; ow0 < OW; ow0 += directNR {
+			tail := ow0+directNR > OW
+			for b := range nb {
+				i0, r := directBlock(m, b)
+				c, ldc := cl.y[i0*outSz+oh*OW+ow0:], outSz
+				if tail {
+					c, ldc = tmp[:], directNR
+				}
+				var bp *float32
+				if cl.bias != nil {
+					bp = &cl.bias[i0]
+				}
+				for p0 := 0; p0 < kdim; p0 += gemmKC {
+					kcb := min(gemmKC, kdim-p0)
+					flags := 0
+					if p0 > 0 {
+						flags = directAdd
+					}
+					if p0+kcb == kdim {
+						flags |= last
+					}
+					directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[xrow+ow0], &p.offs[p0], &c[0], ldc, flags, bp)
+				}
+				if tail {
+					for i := range r {
+						o := (i0+i)*outSz + oh*OW
+						copy(cl.y[o+ow0:o+OW], tmp[i*directNR:])
+					}
+				}
+			}
+		}
+	}
+	if act && !relu {
+		for o := range m {
+			cl.ep.act.apply(cl.y[o*outSz+oh0*OW : o*outSz+oh1*OW])
+		}
+	}
+}
+
+// directGo is the pure-Go direct kernel for r channels: see
+// conv_direct_gen.go. Products are rounded before the add (float32(x*y)),
+// so the compiler never fuses them, as in goKernel.
+func directGo(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
+	as := unsafe.Slice(a, kc*r)
+	os := unsafe.Slice(offs, kc)
+	for i := range r {
+		var acc [directNR]float32
+		for p, o := range os {
+			av := as[p*r+i]
+			xs := (*[directNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(x), 4*o)), directNR))
+			for t := range acc {
+				acc[t] += float32(av * xs[t])
+			}
+		}
+		cs := (*[directNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*i*ldc)), directNR))
+		if flags&directAdd != 0 {
+			for t := range acc {
+				acc[t] += cs[t]
+			}
+		}
+		if flags&directBias != 0 {
+			b := *(*float32)(unsafe.Add(unsafe.Pointer(bias), 4*i))
+			for t := range acc {
+				acc[t] += b
+			}
+		}
+		if flags&directRelu != 0 {
+			actReluGo(acc[:])
+		}
+		*cs = acc
+	}
+}

@@ -1,0 +1,52 @@
+//go:build amd64 && !purego
+
+package cpu
+
+//go:generate go run conv_direct_gen.go
+
+// The AVX2+FMA direct convolution kernels of conv_direct_amd64.s: r
+// output channels by directNR outputs, as directGo.
+
+//go:noescape
+func convDirR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+
+//go:noescape
+func convDirR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+
+//go:noescape
+func convDirR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+
+//go:noescape
+func convDirR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+
+//go:noescape
+func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+
+//go:noescape
+func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+
+// directKernel computes r channels by directNR outputs: the assembly
+// kernel where the CPU has AVX2 and FMA (decided once at init in
+// hasAVX2FMA), directGo otherwise. The caller checks every address.
+func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
+	if !hasAVX2FMA {
+		directGo(r, kc, a, x, offs, c, ldc, flags, bias)
+		return
+	}
+	switch r {
+	case 1:
+		convDirR1(kc, a, x, offs, c, ldc, flags, bias)
+	case 2:
+		convDirR2(kc, a, x, offs, c, ldc, flags, bias)
+	case 3:
+		convDirR3(kc, a, x, offs, c, ldc, flags, bias)
+	case 4:
+		convDirR4(kc, a, x, offs, c, ldc, flags, bias)
+	case 5:
+		convDirR5(kc, a, x, offs, c, ldc, flags, bias)
+	case 6:
+		convDirR6(kc, a, x, offs, c, ldc, flags, bias)
+	default:
+		panic("direct conv: channel block out of range")
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// directKernel is directGo: this build has no assembly.
+func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
+	directGo(r, kc, a, x, offs, c, ldc, flags, bias)
+}
