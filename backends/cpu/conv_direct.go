@@ -113,6 +113,10 @@ type directPlan struct {
 	// tmp holds a part's tile when it runs past the end of a row.
 	tmp  [][directMR * directNR]float32
 	call directCall
+	// blocks lists the channel blocks (first channel, count) of blocksM
+	// output channels.
+	blocks  [][2]int
+	blocksM int
 }
 
 // directCall is one image and group, read by every part.
@@ -210,6 +214,14 @@ func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bia
 	if len(p.tmp) < parts {
 		p.tmp = make([][directMR * directNR]float32, parts)
 	}
+	if p.blocksM != m || p.blocks == nil {
+		p.blocks = p.blocks[:0]
+		for b := range directBlockCount(m) {
+			i0, r := directBlock(m, b)
+			p.blocks = append(p.blocks, [2]int{i0, r})
+		}
+		p.blocksM = m
+	}
 	p.call = directCall{w: w, bias: bias, y: y, ep: ep, g: g, m: m, kdim: kdim, parts: parts}
 	if parts == 1 {
 		p.runPart(0)
@@ -220,7 +232,9 @@ func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bia
 }
 
 // runPart computes output rows [part*OH/parts, (part+1)*OH/parts) of
-// the current call.
+// the current call: for each channel block and block of gemmKC steps,
+// the rows' whole tiles in one kernel call, then each row's last tile
+// when the row ends inside it.
 func (p *directPlan) runPart(part int) {
 	cl := &p.call
 	g := cl.g
@@ -238,38 +252,33 @@ func (p *directPlan) runPart(part int) {
 		last |= directRelu
 	}
 	tmp := &p.tmp[part]
-	nb := directBlockCount(m)
-	for oh := oh0; oh < oh1; oh++ {
-		xrow := oh * p.rowStep
-		for ow0 := 0; ow0 < OW; ow0 += directNR {
-			tail := ow0+directNR > OW
-			for b := range nb {
-				i0, r := directBlock(m, b)
-				c, ldc := cl.y[i0*outSz+oh*OW+ow0:], outSz
-				if tail {
-					c, ldc = tmp[:], directNR
-				}
-				var bp *float32
-				if cl.bias != nil {
-					bp = &cl.bias[i0]
-				}
-				for p0 := 0; p0 < kdim; p0 += gemmKC {
-					kcb := min(gemmKC, kdim-p0)
-					flags := 0
-					if p0 > 0 {
-						flags = directAdd
-					}
-					if p0+kcb == kdim {
-						flags |= last
-					}
-					directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[xrow+ow0], &p.offs[p0], &c[0], ldc, flags, bp)
-				}
-				if tail {
-					for i := range r {
-						o := (i0+i)*outSz + oh*OW
-						copy(cl.y[o+ow0:o+OW], tmp[i*directNR:])
-					}
-				}
+	full := OW / directNR
+	tail := full * directNR
+	for _, blk := range p.blocks {
+		i0, r := blk[0], blk[1]
+		var bp *float32
+		if cl.bias != nil {
+			bp = &cl.bias[i0]
+		}
+		for p0 := 0; p0 < kdim; p0 += gemmKC {
+			kcb := min(gemmKC, kdim-p0)
+			if full > 0 {
+				directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[oh0*p.rowStep], &p.offs[p0], &cl.y[i0*outSz+oh0*OW], outSz,
+					directFlags(p0, kcb, kdim, last), bp, oh1-oh0, full, p.rowStep, OW)
+			}
+		}
+		if tail == OW {
+			continue
+		}
+		for oh := oh0; oh < oh1; oh++ {
+			for p0 := 0; p0 < kdim; p0 += gemmKC {
+				kcb := min(gemmKC, kdim-p0)
+				directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[oh*p.rowStep+tail], &p.offs[p0], &tmp[0], directNR,
+					directFlags(p0, kcb, kdim, last), bp, 1, 1, 0, 0)
+			}
+			for i := range r {
+				o := (i0+i)*outSz + oh*OW
+				copy(cl.y[o+tail:o+OW], tmp[i*directNR:])
 			}
 		}
 	}
@@ -280,10 +289,35 @@ func (p *directPlan) runPart(part int) {
 	}
 }
 
+// directFlags returns the flags of the kernel call for steps [p0,
+// p0+kcb) of kdim: add to the previous blocks' sums after the first,
+// last's epilogue on the last.
+func directFlags(p0, kcb, kdim, last int) int {
+	f := 0
+	if p0 > 0 {
+		f = directAdd
+	}
+	if p0+kcb == kdim {
+		f |= last
+	}
+	return f
+}
+
 // directGo is the pure-Go direct kernel for r channels: see
 // conv_direct_gen.go. Products are rounded before the add (float32(x*y)),
 // so the compiler never fuses them, as in goKernel.
-func directGo(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
+func directGo(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow int) {
+	for row := range rows {
+		for t := range tiles {
+			xt := (*float32)(unsafe.Add(unsafe.Pointer(x), 4*(row*xrow+t*directNR)))
+			ct := (*float32)(unsafe.Add(unsafe.Pointer(c), 4*(row*crow+t*directNR)))
+			directTileGo(r, kc, a, xt, offs, ct, ldc, flags, bias)
+		}
+	}
+}
+
+// directTileGo is directGo for one tile.
+func directTileGo(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
 	as := unsafe.Slice(a, kc*r)
 	os := unsafe.Slice(offs, kc)
 	for i := range r {

@@ -5,47 +5,48 @@ package cpu
 //go:generate go run conv_direct_gen.go
 
 // The AVX2+FMA direct convolution kernels of conv_direct_amd64.s: r
-// output channels by directNR outputs, as directGo.
+// output channels by rows×tiles tiles of directNR outputs, as directGo.
 
 //go:noescape
-func convDirR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+func convDirR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
 //go:noescape
-func convDirR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+func convDirR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
 //go:noescape
-func convDirR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+func convDirR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
 //go:noescape
-func convDirR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+func convDirR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
 //go:noescape
-func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
 //go:noescape
-func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
+func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
-// directKernel computes r channels by directNR outputs: the assembly
+// directKernel computes r channels by rows×tiles tiles of directNR
+// outputs (see directGo): the assembly
 // kernel where the CPU has AVX2 and FMA (decided once at init in
 // hasAVX2FMA), directGo otherwise. The caller checks every address.
-func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
+func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow int) {
 	if !hasAVX2FMA {
-		directGo(r, kc, a, x, offs, c, ldc, flags, bias)
+		directGo(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 		return
 	}
 	switch r {
 	case 1:
-		convDirR1(kc, a, x, offs, c, ldc, flags, bias)
+		convDirR1(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 	case 2:
-		convDirR2(kc, a, x, offs, c, ldc, flags, bias)
+		convDirR2(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 	case 3:
-		convDirR3(kc, a, x, offs, c, ldc, flags, bias)
+		convDirR3(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 	case 4:
-		convDirR4(kc, a, x, offs, c, ldc, flags, bias)
+		convDirR4(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 	case 5:
-		convDirR5(kc, a, x, offs, c, ldc, flags, bias)
+		convDirR5(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 	case 6:
-		convDirR6(kc, a, x, offs, c, ldc, flags, bias)
+		convDirR6(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 	default:
 		panic("direct conv: channel block out of range")
 	}

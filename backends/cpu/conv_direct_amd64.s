@@ -4,11 +4,26 @@
 
 #include "textflag.h"
 
-// func convDirR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
-TEXT ·convDirR1(SB), NOSPLIT, $0-64
+// func convDirR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+TEXT ·convDirR1(SB), NOSPLIT, $16-96
+	MOVQ x+16(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ DI, xr-8(SP)
+	MOVQ DX, cr-16(SP)
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	MOVQ rows+64(FP), R13
+	TESTQ R13, R13
+	JEQ convDirR1_done
+convDirR1_row:
+	MOVQ tiles+72(FP), R12
+	TESTQ R12, R12
+	JEQ convDirR1_next
+convDirR1_tile:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ x+16(FP), DI
 	MOVQ offs+24(FP), R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -26,11 +41,6 @@ convDirR1_loop:
 	DECQ CX
 	JNE convDirR1_loop
 convDirR1_tail:
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R9
-	SHLQ $2, R9
-	LEAQ (R9)(R9*2), R10
-	LEAQ (R9)(R9*4), R11
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirR1_bias
@@ -52,14 +62,47 @@ convDirR1_relu:
 convDirR1_put:
 	VMOVUPS Y0, 0(DX)
 	VMOVUPS Y1, 32(DX)
+	ADDQ $64, DI
+	ADDQ $64, DX
+	DECQ R12
+	JNE convDirR1_tile
+convDirR1_next:
+	MOVQ xrow+80(FP), BX
+	SHLQ $2, BX
+	MOVQ xr-8(SP), DI
+	ADDQ BX, DI
+	MOVQ DI, xr-8(SP)
+	MOVQ crow+88(FP), BX
+	SHLQ $2, BX
+	MOVQ cr-16(SP), DX
+	ADDQ BX, DX
+	MOVQ DX, cr-16(SP)
+	DECQ R13
+	JNE convDirR1_row
+convDirR1_done:
 	VZEROUPPER
 	RET
 
-// func convDirR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
-TEXT ·convDirR2(SB), NOSPLIT, $0-64
+// func convDirR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+TEXT ·convDirR2(SB), NOSPLIT, $16-96
+	MOVQ x+16(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ DI, xr-8(SP)
+	MOVQ DX, cr-16(SP)
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	MOVQ rows+64(FP), R13
+	TESTQ R13, R13
+	JEQ convDirR2_done
+convDirR2_row:
+	MOVQ tiles+72(FP), R12
+	TESTQ R12, R12
+	JEQ convDirR2_next
+convDirR2_tile:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ x+16(FP), DI
 	MOVQ offs+24(FP), R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -82,11 +125,6 @@ convDirR2_loop:
 	DECQ CX
 	JNE convDirR2_loop
 convDirR2_tail:
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R9
-	SHLQ $2, R9
-	LEAQ (R9)(R9*2), R10
-	LEAQ (R9)(R9*4), R11
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirR2_bias
@@ -117,14 +155,47 @@ convDirR2_put:
 	VMOVUPS Y1, 32(DX)
 	VMOVUPS Y2, 0(DX)(R9*1)
 	VMOVUPS Y3, 32(DX)(R9*1)
+	ADDQ $64, DI
+	ADDQ $64, DX
+	DECQ R12
+	JNE convDirR2_tile
+convDirR2_next:
+	MOVQ xrow+80(FP), BX
+	SHLQ $2, BX
+	MOVQ xr-8(SP), DI
+	ADDQ BX, DI
+	MOVQ DI, xr-8(SP)
+	MOVQ crow+88(FP), BX
+	SHLQ $2, BX
+	MOVQ cr-16(SP), DX
+	ADDQ BX, DX
+	MOVQ DX, cr-16(SP)
+	DECQ R13
+	JNE convDirR2_row
+convDirR2_done:
 	VZEROUPPER
 	RET
 
-// func convDirR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
-TEXT ·convDirR3(SB), NOSPLIT, $0-64
+// func convDirR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+TEXT ·convDirR3(SB), NOSPLIT, $16-96
+	MOVQ x+16(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ DI, xr-8(SP)
+	MOVQ DX, cr-16(SP)
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	MOVQ rows+64(FP), R13
+	TESTQ R13, R13
+	JEQ convDirR3_done
+convDirR3_row:
+	MOVQ tiles+72(FP), R12
+	TESTQ R12, R12
+	JEQ convDirR3_next
+convDirR3_tile:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ x+16(FP), DI
 	MOVQ offs+24(FP), R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -152,11 +223,6 @@ convDirR3_loop:
 	DECQ CX
 	JNE convDirR3_loop
 convDirR3_tail:
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R9
-	SHLQ $2, R9
-	LEAQ (R9)(R9*2), R10
-	LEAQ (R9)(R9*4), R11
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirR3_bias
@@ -196,14 +262,47 @@ convDirR3_put:
 	VMOVUPS Y3, 32(DX)(R9*1)
 	VMOVUPS Y4, 0(DX)(R9*2)
 	VMOVUPS Y5, 32(DX)(R9*2)
+	ADDQ $64, DI
+	ADDQ $64, DX
+	DECQ R12
+	JNE convDirR3_tile
+convDirR3_next:
+	MOVQ xrow+80(FP), BX
+	SHLQ $2, BX
+	MOVQ xr-8(SP), DI
+	ADDQ BX, DI
+	MOVQ DI, xr-8(SP)
+	MOVQ crow+88(FP), BX
+	SHLQ $2, BX
+	MOVQ cr-16(SP), DX
+	ADDQ BX, DX
+	MOVQ DX, cr-16(SP)
+	DECQ R13
+	JNE convDirR3_row
+convDirR3_done:
 	VZEROUPPER
 	RET
 
-// func convDirR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
-TEXT ·convDirR4(SB), NOSPLIT, $0-64
+// func convDirR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+TEXT ·convDirR4(SB), NOSPLIT, $16-96
+	MOVQ x+16(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ DI, xr-8(SP)
+	MOVQ DX, cr-16(SP)
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	MOVQ rows+64(FP), R13
+	TESTQ R13, R13
+	JEQ convDirR4_done
+convDirR4_row:
+	MOVQ tiles+72(FP), R12
+	TESTQ R12, R12
+	JEQ convDirR4_next
+convDirR4_tile:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ x+16(FP), DI
 	MOVQ offs+24(FP), R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -236,11 +335,6 @@ convDirR4_loop:
 	DECQ CX
 	JNE convDirR4_loop
 convDirR4_tail:
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R9
-	SHLQ $2, R9
-	LEAQ (R9)(R9*2), R10
-	LEAQ (R9)(R9*4), R11
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirR4_bias
@@ -289,14 +383,47 @@ convDirR4_put:
 	VMOVUPS Y5, 32(DX)(R9*2)
 	VMOVUPS Y6, 0(DX)(R10*1)
 	VMOVUPS Y7, 32(DX)(R10*1)
+	ADDQ $64, DI
+	ADDQ $64, DX
+	DECQ R12
+	JNE convDirR4_tile
+convDirR4_next:
+	MOVQ xrow+80(FP), BX
+	SHLQ $2, BX
+	MOVQ xr-8(SP), DI
+	ADDQ BX, DI
+	MOVQ DI, xr-8(SP)
+	MOVQ crow+88(FP), BX
+	SHLQ $2, BX
+	MOVQ cr-16(SP), DX
+	ADDQ BX, DX
+	MOVQ DX, cr-16(SP)
+	DECQ R13
+	JNE convDirR4_row
+convDirR4_done:
 	VZEROUPPER
 	RET
 
-// func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
-TEXT ·convDirR5(SB), NOSPLIT, $0-64
+// func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+TEXT ·convDirR5(SB), NOSPLIT, $16-96
+	MOVQ x+16(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ DI, xr-8(SP)
+	MOVQ DX, cr-16(SP)
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	MOVQ rows+64(FP), R13
+	TESTQ R13, R13
+	JEQ convDirR5_done
+convDirR5_row:
+	MOVQ tiles+72(FP), R12
+	TESTQ R12, R12
+	JEQ convDirR5_next
+convDirR5_tile:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ x+16(FP), DI
 	MOVQ offs+24(FP), R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -334,11 +461,6 @@ convDirR5_loop:
 	DECQ CX
 	JNE convDirR5_loop
 convDirR5_tail:
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R9
-	SHLQ $2, R9
-	LEAQ (R9)(R9*2), R10
-	LEAQ (R9)(R9*4), R11
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirR5_bias
@@ -396,14 +518,47 @@ convDirR5_put:
 	VMOVUPS Y7, 32(DX)(R10*1)
 	VMOVUPS Y8, 0(DX)(R9*4)
 	VMOVUPS Y9, 32(DX)(R9*4)
+	ADDQ $64, DI
+	ADDQ $64, DX
+	DECQ R12
+	JNE convDirR5_tile
+convDirR5_next:
+	MOVQ xrow+80(FP), BX
+	SHLQ $2, BX
+	MOVQ xr-8(SP), DI
+	ADDQ BX, DI
+	MOVQ DI, xr-8(SP)
+	MOVQ crow+88(FP), BX
+	SHLQ $2, BX
+	MOVQ cr-16(SP), DX
+	ADDQ BX, DX
+	MOVQ DX, cr-16(SP)
+	DECQ R13
+	JNE convDirR5_row
+convDirR5_done:
 	VZEROUPPER
 	RET
 
-// func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)
-TEXT ·convDirR6(SB), NOSPLIT, $0-64
+// func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+TEXT ·convDirR6(SB), NOSPLIT, $16-96
+	MOVQ x+16(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ DI, xr-8(SP)
+	MOVQ DX, cr-16(SP)
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	MOVQ rows+64(FP), R13
+	TESTQ R13, R13
+	JEQ convDirR6_done
+convDirR6_row:
+	MOVQ tiles+72(FP), R12
+	TESTQ R12, R12
+	JEQ convDirR6_next
+convDirR6_tile:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ x+16(FP), DI
 	MOVQ offs+24(FP), R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -446,11 +601,6 @@ convDirR6_loop:
 	DECQ CX
 	JNE convDirR6_loop
 convDirR6_tail:
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R9
-	SHLQ $2, R9
-	LEAQ (R9)(R9*2), R10
-	LEAQ (R9)(R9*4), R11
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirR6_bias
@@ -517,5 +667,23 @@ convDirR6_put:
 	VMOVUPS Y9, 32(DX)(R9*4)
 	VMOVUPS Y10, 0(DX)(R11*1)
 	VMOVUPS Y11, 32(DX)(R11*1)
+	ADDQ $64, DI
+	ADDQ $64, DX
+	DECQ R12
+	JNE convDirR6_tile
+convDirR6_next:
+	MOVQ xrow+80(FP), BX
+	SHLQ $2, BX
+	MOVQ xr-8(SP), DI
+	ADDQ BX, DI
+	MOVQ DI, xr-8(SP)
+	MOVQ crow+88(FP), BX
+	SHLQ $2, BX
+	MOVQ cr-16(SP), DX
+	ADDQ BX, DX
+	MOVQ DX, cr-16(SP)
+	DECQ R13
+	JNE convDirR6_row
+convDirR6_done:
 	VZEROUPPER
 	RET

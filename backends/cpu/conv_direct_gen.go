@@ -4,15 +4,17 @@
 // direct convolution (conv_direct.go). Run it with `go generate
 // ./backends/cpu`.
 //
-// Kernel convDirR<r> computes r output channels by 16 output pixels of
-// one row: step p of its kc steps (one input channel and tap) reads the
-// filters' r values a[p*r:p*r+r] and the 16 input values at
-// x[offs[p]:offs[p]+16], read in place from the padded input:
+// Kernel convDirR<r> computes r output channels by rows×tiles tiles of
+// 16 outputs: tile (row, t) reads its input from x' = x + row*xrow + 16t
+// and writes its outputs at c' = c + row*crow + 16t. Step p of its kc
+// steps (one input channel and tap) reads the filters' r values
+// a[p*r:p*r+r] and the 16 input values at x'[offs[p]:offs[p]+16], read in
+// place from the padded input:
 //
 //	acc[i][j] = 0; for p in 0..kc: acc[i][j] = fma(a[p*r+i], x[offs[p]+j], acc[i][j])
 //
 // then, by the bits of flags: acc += C (1), acc += bias[i] (2),
-// acc = max(acc, 0) (4), and stores acc to C (ldc floats between
+// acc = max(acc, 0) (4), and stores acc to c' (ldc floats between
 // channels). Each element is summed in increasing p with one rounding
 // per FMA, as the packed SGEMM's kernels sum it, and the tail applies
 // the same instructions as its epilogue, so both give the same bits.
@@ -59,23 +61,39 @@ func rowAddr(i, off int) string {
 func kernel(w *bytes.Buffer, r int) {
 	name := fmt.Sprintf("convDirR%d", r)
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	label := func(l string) { fmt.Fprintf(w, "%s_%s:\n", name, l) }
 	acc := func(i, h int) string { return fmt.Sprintf("Y%d", 2*i+h) }
 	nacc := 2 * r
 	// Broadcast every channel's filter value once per step when the
 	// registers allow it.
 	bcastAll := nacc+2+r <= 16
-	fmt.Fprintf(w, "\n// func %s(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32)\n", name)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	fmt.Fprintf(w, "\n// func %s(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $16-96\n", name)
+	p("MOVQ x+16(FP), DI")
+	p("MOVQ c+32(FP), DX")
+	p("MOVQ DI, xr-8(SP)")
+	p("MOVQ DX, cr-16(SP)")
+	p("MOVQ ldc+40(FP), R9")
+	p("SHLQ $2, R9")
+	p("LEAQ (R9)(R9*2), R10")
+	p("LEAQ (R9)(R9*4), R11")
+	p("MOVQ rows+64(FP), R13")
+	p("TESTQ R13, R13")
+	p("JEQ %s_done", name)
+	label("row")
+	p("MOVQ tiles+72(FP), R12")
+	p("TESTQ R12, R12")
+	p("JEQ %s_next", name)
+	label("tile")
 	p("MOVQ kc+0(FP), CX")
 	p("MOVQ a+8(FP), SI")
-	p("MOVQ x+16(FP), DI")
 	p("MOVQ offs+24(FP), R8")
 	for k := 0; k < nacc; k++ {
 		p("VXORPS Y%d, Y%d, Y%d", k, k, k)
 	}
 	p("TESTQ CX, CX")
 	p("JEQ %s_tail", name)
-	fmt.Fprintf(w, "%s_loop:\n", name)
+	label("loop")
 	b0, b1 := fmt.Sprintf("Y%d", nacc), fmt.Sprintf("Y%d", nacc+1)
 	aBase := nacc + 2
 	p("MOVQ (R8), BX")
@@ -99,12 +117,7 @@ func kernel(w *bytes.Buffer, r int) {
 	p("ADDQ $8, R8")
 	p("DECQ CX")
 	p("JNE %s_loop", name)
-	fmt.Fprintf(w, "%s_tail:\n", name)
-	p("MOVQ c+32(FP), DX")
-	p("MOVQ ldc+40(FP), R9")
-	p("SHLQ $2, R9")
-	p("LEAQ (R9)(R9*2), R10")
-	p("LEAQ (R9)(R9*4), R11")
+	label("tail")
 	p("MOVQ flags+48(FP), AX")
 	p("TESTQ $1, AX")
 	p("JEQ %s_bias", name)
@@ -113,7 +126,7 @@ func kernel(w *bytes.Buffer, r int) {
 			p("VADDPS %s, %s, %s", rowAddr(i, h*32), acc(i, h), acc(i, h))
 		}
 	}
-	fmt.Fprintf(w, "%s_bias:\n", name)
+	label("bias")
 	p("TESTQ $2, AX")
 	p("JEQ %s_relu", name)
 	p("MOVQ bias+56(FP), BX")
@@ -123,7 +136,7 @@ func kernel(w *bytes.Buffer, r int) {
 			p("VADDPS Y15, %s, %s", acc(i, h), acc(i, h))
 		}
 	}
-	fmt.Fprintf(w, "%s_relu:\n", name)
+	label("relu")
 	p("TESTQ $4, AX")
 	p("JEQ %s_put", name)
 	p("VXORPS Y15, Y15, Y15")
@@ -132,12 +145,30 @@ func kernel(w *bytes.Buffer, r int) {
 			p("VMAXPS Y15, %s, %s", acc(i, h), acc(i, h))
 		}
 	}
-	fmt.Fprintf(w, "%s_put:\n", name)
+	label("put")
 	for i := range r {
 		for h := range 2 {
 			p("VMOVUPS %s, %s", acc(i, h), rowAddr(i, h*32))
 		}
 	}
+	p("ADDQ $64, DI")
+	p("ADDQ $64, DX")
+	p("DECQ R12")
+	p("JNE %s_tile", name)
+	label("next")
+	p("MOVQ xrow+80(FP), BX")
+	p("SHLQ $2, BX")
+	p("MOVQ xr-8(SP), DI")
+	p("ADDQ BX, DI")
+	p("MOVQ DI, xr-8(SP)")
+	p("MOVQ crow+88(FP), BX")
+	p("SHLQ $2, BX")
+	p("MOVQ cr-16(SP), DX")
+	p("ADDQ BX, DX")
+	p("MOVQ DX, cr-16(SP)")
+	p("DECQ R13")
+	p("JNE %s_row", name)
+	label("done")
 	p("VZEROUPPER")
 	p("RET")
 }

@@ -3,6 +3,6 @@
 package cpu
 
 // directKernel is directGo: this build has no assembly.
-func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
-	directGo(r, kc, a, x, offs, c, ldc, flags, bias)
+func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow int) {
+	directGo(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 }

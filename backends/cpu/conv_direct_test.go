@@ -194,23 +194,32 @@ func TestDirectConv(t *testing.T) {
 // directGo and with a float64 sum, with guard cells around the tile.
 func TestDirectKernels(t *testing.T) {
 	r := nnRng(7)
+	// Tiles: one, then two rows of three tiles, xrow and crow apart.
+	tilings := [][4]int{{1, 1, 0, 0}, {2, 3, 3*directNR + 7, 3*directNR + 2}}
 	for rows := 1; rows <= directMR; rows++ {
 		for _, kc := range []int{1, 3, 27, 144, gemmKC} {
 			for flags := range 8 {
-				const ldc, guard = directNR + 5, 8
-				x := nnRand(r, 4*kc+directNR)
+				tl := tilings[(rows+kc+flags)%2]
+				nr, nt, xrow, crow := tl[0], tl[1], tl[2], tl[3]
+				const guard = 8
+				ldc := nr*max(crow, directNR) + 5
+				x := nnRand(r, 4*kc+(nr-1)*xrow+nt*directNR)
 				offs := make([]int, kc)
 				for p := range offs {
-					offs[p] = r.IntN(len(x) - directNR + 1)
+					offs[p] = r.IntN(4*kc + 1)
 				}
 				a, bias := nnRand(r, kc*rows), nnRand(r, rows)
 				c0 := nnRand(r, guard+rows*ldc+guard)
-				for name, k := range map[string]func(int, int, *float32, *float32, *int, *float32, int, int, *float32){"kernel": directKernel, "go": directGo} {
+				for name, k := range map[string]func(int, int, *float32, *float32, *int, *float32, int, int, *float32, int, int, int, int){"kernel": directKernel, "go": directGo} {
 					c := append([]float32(nil), c0...)
-					k(rows, kc, &a[0], &x[0], &offs[0], &c[guard], ldc, flags, &bias[0])
+					k(rows, kc, &a[0], &x[0], &offs[0], &c[guard], ldc, flags, &bias[0], nr, nt, xrow, crow)
 					for j := range c {
 						i, col := (j-guard)/ldc, (j-guard)%ldc
-						if j < guard || i >= rows || col >= directNR {
+						row, tc := col/max(crow, 1), col%max(crow, 1)
+						if nr == 1 {
+							row, tc = 0, col
+						}
+						if j < guard || i >= rows || row >= nr || tc >= nt*directNR {
 							if c[j] != c0[j] {
 								t.Fatalf("r%d kc%d flags%d %s: guard cell %d written", rows, kc, flags, name, j)
 							}
@@ -218,7 +227,7 @@ func TestDirectKernels(t *testing.T) {
 						}
 						var want float64
 						for p := range kc {
-							want += float64(a[p*rows+i]) * float64(x[offs[p]+col])
+							want += float64(a[p*rows+i]) * float64(x[offs[p]+row*xrow+tc])
 						}
 						if flags&directAdd != 0 {
 							want += float64(c0[j])
@@ -230,7 +239,7 @@ func TestDirectKernels(t *testing.T) {
 							want = max(want, 0)
 						}
 						if math.Abs(float64(c[j])-want) > 1e-5*float64(kc+1) {
-							t.Fatalf("r%d kc%d flags%d %s: element (%d, %d) = %v, want %v", rows, kc, flags, name, i, col, c[j], want)
+							t.Fatalf("r%d kc%d flags%d %s: channel %d row %d column %d = %v, want %v", rows, kc, flags, name, i, row, tc, c[j], want)
 						}
 					}
 				}
