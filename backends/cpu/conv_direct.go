@@ -173,14 +173,14 @@ func (p *directPlan) fill(g *geom, x []float32, cg int) {
 	s := g.s[2]
 	IH, IW := g.in[1], g.in[2]
 	for c := range cg {
+		if s == 1 && IH > 0 && IW > 0 {
+			o := (c*p.ph+g.pb[1])*p.pws + g.pb[2]
+			copyRows(p.pad[o:o+(IH-1)*p.pws+IW], p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IH)
+			continue
+		}
 		for ih := range IH {
 			row := x[(c*IH+ih)*IW : (c*IH+ih+1)*IW]
 			ph := ih + g.pb[1]
-			if s == 1 {
-				o := (c*p.ph+ph)*p.pws + g.pb[2]
-				copy(p.pad[o:o+IW], row)
-				continue
-			}
 			// Phase r holds the padded columns col ≡ r (mod s), which
 			// are the input columns iw = col - pb from the first such.
 			for r := range s {
@@ -192,6 +192,14 @@ func (p *directPlan) fill(g *geom, x []float32, cg int) {
 				}
 			}
 		}
+	}
+}
+
+// copyRowsGo copies rows rows of n floats, from src (rows n apart) to
+// dst (rows dstride apart).
+func copyRowsGo(dst []float32, dstride int, src []float32, n, rows int) {
+	for i := range rows {
+		copy(dst[i*dstride:i*dstride+n], src[i*n:(i+1)*n])
 	}
 }
 

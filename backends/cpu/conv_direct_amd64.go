@@ -51,3 +51,16 @@ func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags in
 		panic("direct conv: channel block out of range")
 	}
 }
+
+//go:noescape
+func copyRowsAVX(dst *float32, dstride int, src *float32, n, rows int)
+
+// copyRows is copyRowsGo, in assembly where the CPU has AVX2.
+func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
+	if !hasAVX2FMA || rows == 0 || n == 0 {
+		copyRowsGo(dst, dstride, src, n, rows)
+		return
+	}
+	_, _ = dst[(rows-1)*dstride+n-1], src[rows*n-1]
+	copyRowsAVX(&dst[0], dstride, &src[0], n, rows)
+}

@@ -1,77 +1,50 @@
 package cpu
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/lintel-ml/lintel/model"
 )
 
-// convBenchShape is one Conv (constant weights, bias, fused Relu) of a
-// benchmark.
-type convBenchShape struct {
-	name        string
-	xs, ws      []int
-	stride, pad int
-	group       int
-}
-
-// BenchmarkConv measures single Conv kernels on the shapes of the
-// benchmark CNN and of the PP-OCR classifier, and reports GFLOPS.
+// BenchmarkConv measures float32 Conv kernels (constant weights, bias,
+// Relu fused) on the direct path and on the im2col path, on the shapes
+// of the benchmark CNN, of the PP-OCR classifier and a few others, and
+// reports GFLOPS.
 func BenchmarkConv(b *testing.B) {
-	for _, s := range []convBenchShape{
-		{name: "cnn1_3to16_32x32", xs: []int{1, 3, 32, 32}, ws: []int{16, 3, 3, 3}, stride: 1, pad: 1},
-		{name: "cnn2_16to32_16x16", xs: []int{1, 16, 16, 16}, ws: []int{32, 16, 3, 3}, stride: 1, pad: 1},
-		{name: "s2_3to8_48x192", xs: []int{1, 3, 48, 192}, ws: []int{8, 3, 3, 3}, stride: 2, pad: 1},
+	for _, s := range []struct {
+		name string
+		c    directCase
+	}{
+		{"cnn1_3to16_32x32", directCase{xs: []int{1, 3, 32, 32}, ws: []int{16, 3, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"cnn2_16to32_16x16", directCase{xs: []int{1, 16, 16, 16}, ws: []int{32, 16, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"s2_3to8_48x192", directCase{xs: []int{1, 3, 48, 192}, ws: []int{8, 3, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}}},
+		{"s2_16to32_32x32", directCase{xs: []int{1, 16, 32, 32}, ws: []int{32, 16, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}}},
+		{"32to64_16x16", directCase{xs: []int{1, 32, 16, 16}, ws: []int{64, 32, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"64to64_16x16", directCase{xs: []int{1, 64, 16, 16}, ws: []int{64, 64, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"112to64_14x14", directCase{xs: []int{1, 112, 14, 14}, ws: []int{64, 112, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"32to32_8x8", directCase{xs: []int{1, 32, 8, 8}, ws: []int{32, 32, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"16to16_12x12", directCase{xs: []int{1, 16, 12, 12}, ws: []int{16, 16, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"8to24_24x40_5x5", directCase{xs: []int{1, 8, 24, 40}, ws: []int{24, 8, 5, 5}, pads: []int64{2, 2, 2, 2}}},
 	} {
-		b.Run(s.name, func(b *testing.B) {
-			k, ins, outs := buildConvBench(b, s)
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := k.run(ins, outs); err != nil {
-					b.Fatal(err)
+		for _, path := range []string{"direct", "im2col"} {
+			b.Run(s.name+"/"+path, func(b *testing.B) {
+				c := s.c
+				c.bias, c.act = true, model.ActRelu
+				k, ins, out := buildDirectCase(b, c, 3, nil)
+				if path == "im2col" {
+					k.dw32 = nil
 				}
-			}
-			flops := 2 * float64(outs[0].numel()) * float64(nnProd(s.ws[1:]))
-			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
-		})
-	}
-}
-
-// buildConvBench builds s's kernel as LoadModel would (constant weights
-// and bias, Relu fused) and sizes its output.
-func buildConvBench(tb testing.TB, s convBenchShape) (kernel, []*tensor, []*tensor) {
-	tb.Helper()
-	r := nnRng(3)
-	x := mk(s.xs, nnRand(r, nnProd(s.xs)))
-	w := mk(s.ws, nnRand(r, nnProd(s.ws)))
-	bias := mk([]int{s.ws[0]}, nnRand(r, s.ws[0]))
-	p, st := int64(s.pad), int64(s.stride)
-	n := node("Conv", []string{"x", "w", "b"}, aInts("pads", p, p, p, p), aInts("strides", st, st), aInt("group", int64(max(s.group, 1))))
-	n.Fused = &model.Fusion{Act: model.ActRelu}
-	g := model.NewGraph()
-	g.Opset = 17
-	ins := []*tensor{x, w, bias}
-	bc := &buildCtx{g: g, n: n, opset: 17}
-	for i, t := range ins {
-		bc.in = append(bc.in, model.ValueInfo{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), RankKnown: true})
-		if i > 0 {
-			g.Initializers[n.Input(i)] = &model.Tensor{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), Raw: t.data}
+				out.data = alignedBytes(4 * out.numel())
+				outs := []*tensor{out}
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := k.run(ins, outs); err != nil {
+						b.Fatal(err)
+					}
+				}
+				flops := 2 * float64(out.numel()) * float64(nnProd(c.ws[1:]))
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+			})
 		}
 	}
-	bc.out = []model.ValueInfo{{Name: "y", DType: x.dt}}
-	k, err := registry["Conv"](bc)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	outs := []*tensor{{dt: x.dt}}
-	if err := k.shape(ins, outs); err != nil {
-		tb.Fatal(err)
-	}
-	outs[0].data = alignedBytes(outs[0].numel() * outs[0].dt.Size())
-	if err := k.run(ins, outs); err != nil {
-		tb.Fatal(err)
-	}
-	_ = fmt.Sprint
-	return k, ins, outs
 }

@@ -32,6 +32,7 @@ func main() {
 	for r := 1; r <= 6; r++ {
 		kernel(&w, r)
 	}
+	w.WriteString(copyRows)
 	if err := os.WriteFile("conv_direct_amd64.s", w.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -172,3 +173,50 @@ func kernel(w *bytes.Buffer, r int) {
 	p("VZEROUPPER")
 	p("RET")
 }
+
+// copyRows is the padded copy's row loop.
+const copyRows = `
+// func copyRowsAVX(dst *float32, dstride int, src *float32, n, rows int)
+//
+// Copies rows rows of n floats, from src (rows n apart) to dst (rows
+// dstride apart).
+TEXT ·copyRowsAVX(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ dstride+8(FP), R8
+	SHLQ $2, R8
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), DX
+	MOVQ rows+32(FP), R9
+	TESTQ R9, R9
+	JEQ copyrows_done
+
+copyrows_row:
+	XORQ AX, AX
+	LEAQ -8(DX), CX
+
+copyrows_vec:
+	CMPQ AX, CX
+	JGT copyrows_one
+	VMOVUPS (SI)(AX*4), Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP copyrows_vec
+
+copyrows_one:
+	CMPQ AX, DX
+	JGE copyrows_next
+	MOVL (SI)(AX*4), BX
+	MOVL BX, (DI)(AX*4)
+	INCQ AX
+	JMP copyrows_one
+
+copyrows_next:
+	LEAQ (SI)(DX*4), SI
+	ADDQ R8, DI
+	DECQ R9
+	JNE copyrows_row
+
+copyrows_done:
+	VZEROUPPER
+	RET
+`

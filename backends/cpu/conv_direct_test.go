@@ -265,3 +265,24 @@ func TestDirectConvAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyRows compares copyRows with copyRowsGo on row lengths around
+// the vector width, with guard cells between and after the rows.
+func TestCopyRows(t *testing.T) {
+	r := nnRng(5)
+	for _, n := range []int{1, 3, 7, 8, 9, 16, 17, 33} {
+		for _, rows := range []int{1, 2, 5} {
+			stride := n + 3
+			src := nnRand(r, n*rows)
+			want := nnRand(r, rows*stride+4)
+			got := append([]float32(nil), want...)
+			copyRowsGo(want, stride, src, n, rows)
+			copyRows(got, stride, src, n, rows)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("n %d rows %d: element %d = %v, want %v", n, rows, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
