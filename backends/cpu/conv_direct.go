@@ -181,6 +181,15 @@ func (p *directPlan) fill(g *geom, x []float32, cg int) {
 		for ih := range IH {
 			row := x[(c*IH+ih)*IW : (c*IH+ih+1)*IW]
 			ph := ih + g.pb[1]
+			if s == 2 {
+				// Even input columns go to phase pb mod 2, odd ones to
+				// the other, from padded column pb on.
+				pb := g.pb[2]
+				ev := p.pad[((c*2+pb%2)*p.ph+ph)*p.pws+pb/2:]
+				od := p.pad[((c*2+(pb+1)%2)*p.ph+ph)*p.pws+(pb+1)/2:]
+				deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
+				continue
+			}
 			// Phase r holds the padded columns col ≡ r (mod s), which
 			// are the input columns iw = col - pb from the first such.
 			for r := range s {
@@ -200,6 +209,16 @@ func (p *directPlan) fill(g *geom, x []float32, cg int) {
 func copyRowsGo(dst []float32, dstride int, src []float32, n, rows int) {
 	for i := range rows {
 		copy(dst[i*dstride:i*dstride+n], src[i*n:(i+1)*n])
+	}
+}
+
+// deinterleave2Go sets even[j] = src[2j] and odd[j] = src[2j+1].
+func deinterleave2Go(even, odd, src []float32) {
+	for j := range even {
+		even[j] = src[2*j]
+	}
+	for j := range odd {
+		odd[j] = src[2*j+1]
 	}
 }
 

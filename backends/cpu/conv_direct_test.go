@@ -40,6 +40,8 @@ func directCases() []directCase {
 		{xs: []int{1, 3, 48, 97}, ws: []int{8, 3, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActHardSwish, direct: true},
 		{xs: []int{1, 4, 13, 53}, ws: []int{11, 4, 3, 3}, strides: []int64{1, 3}, pads: []int64{1, 0, 2, 2}, act: model.ActClip, params: []float32{0, 6}, direct: true},
 		{xs: []int{2, 3, 15, 70}, ws: []int{6, 3, 3, 4}, strides: []int64{3, 4}, dils: []int64{2, 1}, pads: []int64{2, 1, 1, 3}, bias: true, direct: true},
+		{xs: []int{1, 2, 9, 30}, ws: []int{5, 2, 3, 5}, strides: []int64{2, 2}, pads: []int64{0, 2, 1, 2}, bias: true, direct: true},
+		{xs: []int{1, 2, 9, 33}, ws: []int{5, 2, 3, 4}, strides: []int64{2, 2}, dils: []int64{1, 3}, pads: []int64{0, 3, 1, 0}, act: model.ActRelu, direct: true},
 		{xs: []int{1, 3, 12, 30}, ws: []int{9, 3, 3, 3}, dils: []int64{2, 3}, pads: []int64{2, 3, 2, 3}, bias: true, act: model.ActRelu, direct: true},
 		// Groups, and windows longer than one block of gemmKC steps.
 		{xs: []int{1, 8, 10, 20}, ws: []int{12, 4, 3, 3}, group: 2, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
@@ -282,6 +284,29 @@ func TestCopyRows(t *testing.T) {
 				if got[i] != want[i] {
 					t.Fatalf("n %d rows %d: element %d = %v, want %v", n, rows, i, got[i], want[i])
 				}
+			}
+		}
+	}
+}
+
+// TestDeinterleave2 compares deinterleave2 with deinterleave2Go on odd
+// and even lengths around the vector width.
+func TestDeinterleave2(t *testing.T) {
+	r := nnRng(6)
+	for _, n := range []int{1, 2, 15, 16, 17, 31, 32, 33, 97} {
+		src := nnRand(r, n)
+		we, wo := nnRand(r, (n+1)/2), nnRand(r, n/2)
+		ge, gd := append([]float32(nil), we...), append([]float32(nil), wo...)
+		deinterleave2Go(we, wo, src)
+		deinterleave2(ge, gd, src)
+		for i := range we {
+			if ge[i] != we[i] {
+				t.Fatalf("n %d: even %d = %v, want %v", n, i, ge[i], we[i])
+			}
+		}
+		for i := range wo {
+			if gd[i] != wo[i] {
+				t.Fatalf("n %d: odd %d = %v, want %v", n, i, gd[i], wo[i])
 			}
 		}
 	}
