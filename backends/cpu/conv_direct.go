@@ -21,11 +21,12 @@ import (
 // the packed SGEMM, so both paths give the same bits.
 
 // Direct convolution limits: the widest column stride and the longest
-// window (input channels times taps) it runs. Longer windows amortise
-// im2col well enough that the packed SGEMM is as fast.
+// window (input channels times taps) it runs, and the longest it runs
+// on rows that fill half their last tile or less (see directTakes).
 const (
 	directMaxStride = 4
-	directMaxK      = 1024
+	directMaxK      = 4608
+	directShortK    = 1024
 	// directMR is the most output channels one kernel call computes.
 	directMR = 6
 	// directNR is how many outputs of a row one kernel call computes.
@@ -58,10 +59,10 @@ func directBlock(m, b int) (i0, r int) {
 // directBlockCount is how many channel blocks m output channels take.
 func directBlockCount(m int) int { return (m + directMR - 1) / directMR }
 
-// packDirect packs the filters w (m rows of k floats) for the direct
+// packDirectW packs the filters w (m rows of k floats) for the direct
 // kernels: block of steps [p0, p0+kcb) at p0*m, within it channel block
 // (i0, r) at i0*kcb, step p's r values at (p-p0)*r.
-func packDirect(w []float32, m, k int) []float32 {
+func packDirectW(w []float32, m, k int) []float32 {
 	dst := make([]float32, m*k)
 	for p0 := 0; p0 < k; p0 += gemmKC {
 		kcb := min(gemmKC, k-p0)
@@ -92,6 +93,40 @@ func directFits(g *geom, kdim int) bool {
 	}
 	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
 	return ph <= (4*g.in[1]*g.in[2]+4096)/max(pw, 1)
+}
+
+// directTakes reports whether the direct kernels run geometry g with
+// windows of kdim steps rather than im2col and the packed SGEMM: when
+// directFits, for windows of up to directShortK steps (where unrolling
+// costs the most), and for longer ones when the last tile of each
+// output row is at least three quarters full (the im2col path's panels
+// run across rows and waste nothing, which wins on long windows over
+// rows of 8 outputs).
+func directTakes(g *geom, kdim int) bool {
+	if !directFits(g, kdim) {
+		return false
+	}
+	r := g.out[2] % directNR
+	return kdim <= directShortK || r == 0 || r >= 3*directNR/4
+}
+
+// directWeights reports whether Conv weights of shape ws (kdim steps per
+// output channel) may run on the direct kernels for some input: one or
+// two spatial dims, not a single tap, a window of at most directMaxK.
+func directWeights(ws []int, kdim int) bool {
+	if len(ws) < 3 || len(ws) > 4 || kdim > directMaxK {
+		return false
+	}
+	return windowTaps(ws[2:]) > 1
+}
+
+// windowTaps is the product of a window's dims.
+func windowTaps(k []int) int {
+	n := 1
+	for _, d := range k {
+		n *= d
+	}
+	return n
 }
 
 // directKey is the layout a directPlan's buffers were built for.

@@ -24,6 +24,10 @@ func BenchmarkConv(b *testing.B) {
 		{"112to64_14x14", directCase{xs: []int{1, 112, 14, 14}, ws: []int{64, 112, 3, 3}, pads: []int64{1, 1, 1, 1}}},
 		{"32to32_8x8", directCase{xs: []int{1, 32, 8, 8}, ws: []int{32, 32, 3, 3}, pads: []int64{1, 1, 1, 1}}},
 		{"16to16_12x12", directCase{xs: []int{1, 16, 12, 12}, ws: []int{16, 16, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"128to128_14x14", directCase{xs: []int{1, 128, 14, 14}, ws: []int{128, 128, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"128to128_16x16", directCase{xs: []int{1, 128, 16, 16}, ws: []int{128, 128, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"256to256_8x8", directCase{xs: []int{1, 256, 8, 8}, ws: []int{256, 256, 3, 3}, pads: []int64{1, 1, 1, 1}}},
+		{"512to64_16x16", directCase{xs: []int{1, 512, 16, 16}, ws: []int{64, 512, 3, 3}, pads: []int64{1, 1, 1, 1}}},
 		{"8to24_24x40_5x5", directCase{xs: []int{1, 8, 24, 40}, ws: []int{24, 8, 5, 5}, pads: []int64{2, 2, 2, 2}}},
 	} {
 		for _, path := range []string{"direct", "im2col"} {

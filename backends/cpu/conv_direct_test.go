@@ -20,10 +20,12 @@ type directCase struct {
 	act           string
 	params        []float32
 	direct        bool // whether the direct kernels must take it
+	// dynamic hides the input's spatial dims at load.
+	dynamic bool
 }
 
 func (c directCase) String() string {
-	return fmt.Sprintf("x%v_w%v_g%d_s%v_d%v_p%v_b%t_%s", c.xs, c.ws, c.group, c.strides, c.dils, c.pads, c.bias, c.act)
+	return fmt.Sprintf("x%v_w%v_g%d_s%v_d%v_p%v_b%t_%s_dyn%t", c.xs, c.ws, c.group, c.strides, c.dils, c.pads, c.bias, c.act, c.dynamic)
 }
 
 func directCases() []directCase {
@@ -50,13 +52,19 @@ func directCases() []directCase {
 		// One spatial dim.
 		{xs: []int{2, 3, 50}, ws: []int{5, 3, 5}, pads: []int64{2, 2}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 3, 61}, ws: []int{4, 3, 3}, strides: []int64{2}, dils: []int64{2}, bias: true, direct: true},
+		// Windows longer than directShortK on rows whose last tile is
+		// at least three quarters full; input shapes unknown at load.
+		{xs: []int{1, 128, 5, 14}, ws: []int{7, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
+		{xs: []int{1, 3, 10, 20}, ws: []int{6, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, dynamic: true, direct: true},
+		{xs: []int{1, 128, 4, 16}, ws: []int{3, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, dynamic: true},
 		// Not taken: rows shorter than half a tile, 3-D, pointwise,
-		// depthwise, a window too long.
+		// depthwise, a long window on rows of 8.
 		{xs: []int{1, 3, 6, 6}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true},
 		{xs: []int{1, 2, 3, 9, 9}, ws: []int{3, 2, 2, 3, 3}, bias: true},
 		{xs: []int{1, 8, 9, 20}, ws: []int{5, 8, 1, 1}, bias: true},
 		{xs: []int{1, 4, 9, 20}, ws: []int{4, 1, 3, 3}, group: 4, pads: []int64{1, 1, 1, 1}},
-		{xs: []int{1, 128, 4, 16}, ws: []int{3, 128, 3, 3}, pads: []int64{1, 1, 1, 1}},
+		{xs: []int{1, 128, 4, 8}, ws: []int{3, 128, 3, 3}, pads: []int64{1, 1, 1, 1}},
+		{xs: []int{1, 600, 4, 16}, ws: []int{3, 600, 3, 3}, pads: []int64{1, 1, 1, 1}},
 	}
 }
 
@@ -94,6 +102,11 @@ func buildDirectCase(tb testing.TB, c directCase, seed uint64, pool *workerPool)
 	bc := &buildCtx{g: g, n: n, opset: 17, gemm: newGemmCtx(pool)}
 	for i, t := range ins {
 		bc.in = append(bc.in, model.ValueInfo{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), RankKnown: true})
+		if i == 0 && c.dynamic {
+			for j := 2; j < len(t.shape); j++ {
+				bc.in[0].Shape[j] = -1
+			}
+		}
 		if i > 0 {
 			g.Initializers[n.Input(i)] = &model.Tensor{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), Raw: t.data}
 		}
@@ -142,9 +155,13 @@ func TestDirectConv(t *testing.T) {
 		t.Run(c.String(), func(t *testing.T) {
 			k, ins, out := buildDirectCase(t, c, uint64(i+1), nil)
 			kdim := nnProd(c.ws[1:])
-			took := k.dw32 != nil && directFits(&k.g, kdim) && !k.g.pointwise()
+			took := k.dw32 != nil && directTakes(&k.g, kdim) && !k.g.pointwise()
 			if took != c.direct {
 				t.Fatalf("direct path taken: %t, want %t", took, c.direct)
+			}
+			// Only the layout the known shape takes is packed.
+			if took && (k.pw == nil) == c.dynamic {
+				t.Fatalf("SGEMM weights packed: %t, input shape known at load: %t", k.pw != nil, !c.dynamic)
 			}
 			got := runGuarded(t, k, ins, out)
 			// The reference, with the activation applied in float64.
