@@ -7,9 +7,11 @@ import (
 )
 
 // BenchmarkConv measures float32 Conv kernels (constant weights, bias,
-// Relu fused) on the direct path and on the im2col path, on the shapes
-// of the benchmark CNN, of the PP-OCR classifier and a few others, and
-// reports GFLOPS.
+// Relu fused) on the shapes of the benchmark CNN, of the PP-OCR
+// classifier and a few others, and reports GFLOPS: "direct" is the path
+// the kernel takes (the direct kernels where directTakes accepts the
+// shape), "im2col" the packed SGEMM's, with the filters packed per call
+// where the load packed them only for the direct kernels.
 func BenchmarkConv(b *testing.B) {
 	for _, s := range []struct {
 		name string
