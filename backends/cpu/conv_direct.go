@@ -5,9 +5,8 @@ import (
 	"unsafe"
 )
 
-// Direct convolution: float32 Conv of one or two spatial dims whose
-// windows are short (few input channels times taps), computed without
-// unrolling the windows. The input planes are copied once per image and
+// Direct convolution: float32 Conv of one or two spatial dims (the
+// windows directTakes accepts), computed without unrolling the windows. The input planes are copied once per image and
 // group into a zero-padded buffer, split by column phase when the column
 // stride is above one, so that every tap of a run of outputs of one row
 // reads consecutive floats; a kernel (convDirR1…6) then sums, for a block
@@ -22,7 +21,8 @@ import (
 
 // Direct convolution limits: the widest column stride and the longest
 // window (input channels times taps) it runs, and the longest it runs
-// on rows that fill half their last tile or less (see directTakes).
+// on rows that fill less than three quarters of their last tile (see
+// directTakes).
 const (
 	directMaxStride = 4
 	directMaxK      = 4608
