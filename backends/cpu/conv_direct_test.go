@@ -328,3 +328,61 @@ func TestDeinterleave2(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectConvRandom runs random geometries that the direct kernels
+// take (strides, dilations, pads, groups, ragged sizes) and checks them
+// bit for bit against the im2col path and against the reference.
+func TestDirectConvRandom(t *testing.T) {
+	r := nnRng(11)
+	ran := 0
+	for ran < 120 {
+		group := 1 + r.IntN(2)
+		kh, kw := 1+r.IntN(4), 1+r.IntN(5)
+		sh, sw := 1+r.IntN(3), 1+r.IntN(4)
+		dh, dw := 1+r.IntN(2), 1+r.IntN(3)
+		pads := []int64{int64(r.IntN(3)), int64(r.IntN(4)), int64(r.IntN(3)), int64(r.IntN(4))}
+		c := directCase{
+			xs:      []int{1 + r.IntN(2), group * (1 + r.IntN(9)), 1 + r.IntN(12), 1 + r.IntN(70)},
+			ws:      []int{group * (1 + r.IntN(14)), 0, kh, kw},
+			strides: []int64{int64(sh), int64(sw)},
+			dils:    []int64{int64(dh), int64(dw)},
+			pads:    pads,
+			group:   group,
+			bias:    r.IntN(2) == 0,
+			direct:  true,
+		}
+		c.ws[1] = c.xs[1] / group
+		if r.IntN(2) == 0 {
+			c.act = model.ActRelu
+		}
+		oh := (c.xs[2]+int(pads[0]+pads[2])-(kh-1)*dh-1)/sh + 1
+		ow := (c.xs[3]+int(pads[1]+pads[3])-(kw-1)*dw-1)/sw + 1
+		if oh < 1 || ow < directNR/2 || c.xs[2]+int(pads[0]+pads[2]) < (kh-1)*dh+1 || kh*kw == 1 || (c.ws[0] == group && c.ws[1] == 1) {
+			continue
+		}
+		ran++
+		k, ins, out := buildDirectCase(t, c, uint64(ran), nil)
+		if k.dw32 == nil || !directTakes(&k.g, c.ws[1]*kh*kw) {
+			t.Fatalf("%v: not taken by the direct kernels", c)
+		}
+		got := runGuarded(t, k, ins, out)
+		var b []float32
+		if c.bias {
+			b = ins[2].f32()
+		}
+		want := refConv(ins[0].f32(), c.xs, ins[1].f32(), c.ws, b, group, []int{sh, sw}, []int{dh, dw}, []int{int(pads[0]), int(pads[1])}, out.shape[2:])
+		if c.act == model.ActRelu {
+			for j, v := range want {
+				want[j] = max(v, 0)
+			}
+		}
+		nnClose(t, c.String(), got, want, 1e-5)
+		k.dw32 = nil
+		ref := runGuarded(t, k, ins, out)
+		for j := range got {
+			if math.Float32bits(got[j]) != math.Float32bits(ref[j]) {
+				t.Fatalf("%v: element %d: direct %v, im2col %v", c, j, got[j], ref[j])
+			}
+		}
+	}
+}
