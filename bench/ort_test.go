@@ -97,16 +97,19 @@ func TestVsORT(t *testing.T) {
 	rounds := envInt("BENCH_ROUNDS", 21)
 	var rows [][]string
 	for _, c := range cases() {
-		l := loadLintel(t, c, 1)
-		l.inferOne(t)
-		o := loadORT(t, c, l.in.Data, l.out.Shape)
-		o.run(t)
-		maxDiff := float32(0)
-		for i, v := range o.out.GetData() {
-			maxDiff = max(maxDiff, abs32(v-l.out.Data[i]))
-		}
-		ts := interleave([]func(){func() { l.inferOne(t) }, func() { o.run(t) }}, rounds, 20*time.Millisecond)
-		rows = append(rows, []string{c.name, us(ts[0]), us(ts[1]), fmt.Sprintf("%.2f×", float64(ts[0])/float64(ts[1])), fmt.Sprintf("%.1e", maxDiff)})
+		// One subtest per case, so that -run 'VsORT/cnn' runs one.
+		t.Run(c.name, func(t *testing.T) {
+			l := loadLintel(t, c, 1)
+			l.inferOne(t)
+			o := loadORT(t, c, l.in.Data, l.out.Shape)
+			o.run(t)
+			maxDiff := float32(0)
+			for i, v := range o.out.GetData() {
+				maxDiff = max(maxDiff, abs32(v-l.out.Data[i]))
+			}
+			ts := interleave([]func(){func() { l.inferOne(t) }, func() { o.run(t) }}, rounds, 20*time.Millisecond)
+			rows = append(rows, []string{c.name, us(ts[0]), us(ts[1]), fmt.Sprintf("%.2f×", float64(ts[0])/float64(ts[1])), fmt.Sprintf("%.1e", maxDiff)})
+		})
 	}
 	t.Logf("lintel kernels: %s; %d rounds\n%s", kernelInfo(), rounds, table([]string{"case (one thread)", "lintel", "ONNX Runtime", "lintel / ORT", "max |diff|"}, rows))
 }

@@ -8,8 +8,10 @@ import (
 )
 
 // convKernel runs Conv over 1 to 3 spatial dims: im2col and a matrix
-// multiply per image and group, a direct loop for depthwise filters, and
-// no unrolling at all for 1×1 filters with unit strides and no padding.
+// multiply per image and group, direct kernels for float32 windows of 1
+// or 2 spatial dims that directTakes accepts (conv_direct.go), a direct
+// loop for depthwise filters, and no unrolling at all for 1×1 filters
+// with unit strides and no padding.
 type convKernel struct {
 	n     *model.Node
 	dt    payload.DType
@@ -24,10 +26,15 @@ type convKernel struct {
 	// gc runs the float32 products; pw holds constant float32 weights
 	// packed at build in the options' weight format, one matrix
 	// (M/group × C/group·kernel) per group, of shape pwShape; nil
-	// otherwise.
+	// otherwise, or when only the direct path needs them.
 	gc      *gemmCtx
 	pw      []gemmA
 	pwShape []int
+	// dw32 holds the same weights packed for the direct kernels (see
+	// packDirect), one matrix per group, when their windows are short
+	// enough; nil otherwise. dp runs them.
+	dw32 [][]float32
+	dp   directPlan
 	// ep is the fused activation, if any (float32 only).
 	ep *gemmEpilogue
 	// dw runs float32 depthwise filters.
@@ -132,13 +139,13 @@ func (k *convKernel) run(in, out []*tensor) error {
 		if b != nil {
 			bv = b.f32()
 		}
-		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32, k.packedFor(in[1].shape))
+		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32, k.packedFor(in[1].shape), k.directFor(in[1].shape))
 	case payload.Float64:
 		var bv []float64
 		if b != nil {
 			bv = b.f64()
 		}
-		convRun(k, in[0].f64(), in[1].f64(), bv, out[0].f64(), &k.col64, nil)
+		convRun(k, in[0].f64(), in[1].f64(), bv, out[0].f64(), &k.col64, nil, nil)
 	}
 	return nil
 }
@@ -174,26 +181,82 @@ func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
 	if err != nil {
 		return err
 	}
-	k.pw, err = shareValue(c, "packedW", func() ([]gemmA, error) {
-		if err := checkHalfRange(c, w.Name, v, hk); err != nil {
-			return nil, err
+	// Windows the direct kernels take get their layout. When the input's
+	// spatial shape is known, only the path it takes is packed; when not,
+	// short windows get both layouts and longer ones the SGEMM's. Weights
+	// stored in half precision go through the SGEMM path only, so that
+	// they stay half the bytes.
+	packGemm, packDirect := true, hk == halfNone && directWeights(w.Shape, kdim)
+	if packDirect {
+		if g, ok := k.staticGeom(c, w.Shape); ok {
+			packDirect = directTakes(&g, kdim)
+			packGemm = !packDirect
+		} else {
+			packDirect = kdim <= directShortK
 		}
-		pw := make([]gemmA, k.group)
-		for g := range k.group {
-			wg := v[g*mg*kdim : (g+1)*mg*kdim]
-			if hk == halfNone {
-				pw[g] = gemmA{packed: prepackA(wg, kdim, false, 1, mg, kdim)}
-			} else {
-				pw[g] = gemmA{half: prepackAHalf(wg, kdim, false, 1, mg, kdim, hk), hk: hk}
+	}
+	if packGemm {
+		k.pw, err = shareValue(c, "packedW", func() ([]gemmA, error) {
+			if err := checkHalfRange(c, w.Name, v, hk); err != nil {
+				return nil, err
 			}
+			pw := make([]gemmA, k.group)
+			for g := range k.group {
+				wg := v[g*mg*kdim : (g+1)*mg*kdim]
+				if hk == halfNone {
+					pw[g] = gemmA{packed: prepackA(wg, kdim, false, 1, mg, kdim)}
+				} else {
+					pw[g] = gemmA{half: prepackAHalf(wg, kdim, false, 1, mg, kdim, hk), hk: hk}
+				}
+			}
+			return pw, nil
+		})
+		if err != nil {
+			return err
 		}
-		return pw, nil
-	})
-	if err != nil {
-		return err
+	}
+	if packDirect {
+		k.dw32, err = shareValue(c, "directW", func() ([][]float32, error) {
+			dw := make([][]float32, k.group)
+			for g := range k.group {
+				dw[g] = packDirectW(v[g*mg*kdim:(g+1)*mg*kdim], mg, kdim)
+			}
+			return dw, nil
+		})
+		if err != nil {
+			return err
+		}
 	}
 	k.pwShape = w.Shape
 	return nil
+}
+
+// staticGeom returns the window geometry of the node's input shape as
+// the graph gives it at load, when every dim but the batch is known.
+func (k *convKernel) staticGeom(c *buildCtx, ws []int) (geom, bool) {
+	var g geom
+	if len(c.in) == 0 || !c.in[0].RankKnown || len(c.in[0].Shape) != len(ws) {
+		return g, false
+	}
+	xs := c.in[0].Shape
+	for _, d := range xs[1:] {
+		if d <= 0 {
+			return g, false
+		}
+	}
+	if xs[1] != ws[1]*k.group || k.attrs.window(c.n, &g, xs[2:], ws[2:], false) != nil {
+		return g, false
+	}
+	return g, true
+}
+
+// directFor returns the weights packed for the direct kernels when they
+// match shape, else nil.
+func (k *convKernel) directFor(shape []int) [][]float32 {
+	if k.dw32 == nil || !sameShape(shape, k.pwShape) {
+		return nil
+	}
+	return k.dw32
 }
 
 // packedFor returns the packed weights when they match shape, else nil.
@@ -204,7 +267,7 @@ func (k *convKernel) packedFor(shape []int) []gemmA {
 	return k.pw
 }
 
-func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw []gemmA) {
+func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw []gemmA, dw [][]float32) {
 	g := &k.g
 	inSz, outSz, kSz := size3(g.in), size3(g.out), size3(g.k)
 	cg, mg := k.inC/k.group, k.outC/k.group
@@ -212,10 +275,13 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	depthwise := cg == 1 && mg == 1
 	pointwise := g.pointwise()
 	f32 := unsafe.Sizeof(*new(E)) == 4
+	// The direct kernels take the windows directTakes accepts, when their
+	// weights were packed for them at load.
+	direct := f32 && !depthwise && !pointwise && dw != nil && directTakes(g, kdim)
 	if !depthwise && !pointwise && !f32 && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
 	}
-	if !depthwise && !pointwise && f32 {
+	if !depthwise && !pointwise && f32 && !direct {
 		if need := packedBSize(kdim, outSz); len(k.packed) < need {
 			k.packed = make([]float32, need)
 		}
@@ -254,6 +320,10 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				var bg []float32
 				if bias != nil {
 					bg = f32s(bias[grp*mg : (grp+1)*mg])
+				}
+				if direct {
+					k.dp.conv(k.gc.pool, g, f32s(xg), cg, dw[grp], bg, f32s(yg), mg, k.ep)
+					continue
 				}
 				var pa gemmA
 				if pw != nil {

@@ -1,0 +1,411 @@
+package cpu
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Direct convolution: float32 Conv of one or two spatial dims (the
+// windows directTakes accepts), computed without unrolling the windows. The input planes are copied once per image and
+// group into a zero-padded buffer, split by column phase when the column
+// stride is above one, so that every tap of a run of outputs of one row
+// reads consecutive floats; a kernel (convDirR1…6) then sums, for a block
+// of up to six output channels and 16 outputs of one row, every input
+// channel and tap in registers, from filters packed once at load, and
+// applies the bias and a Relu before its single store.
+//
+// Every output is summed from zero in increasing steps of (input channel,
+// tap), blocks of gemmKC steps added in turn, then the bias added and
+// the activation applied: the order and roundings of the im2col path on
+// the packed SGEMM, so both paths give the same bits.
+
+// Direct convolution limits: the widest column stride and the longest
+// window (input channels times taps) it runs, and the longest it runs
+// on rows that fill less than three quarters of their last tile (see
+// directTakes).
+const (
+	directMaxStride = 4
+	directMaxK      = 4608
+	directShortK    = 1024
+	// directMR is the most output channels one kernel call computes.
+	directMR = 6
+	// directNR is how many outputs of a row one kernel call computes.
+	directNR = 16
+)
+
+// Flags of a direct kernel call.
+const (
+	directAdd  = 1 // add the tile to C
+	directBias = 2 // add bias[i] to channel i
+	directRelu = 4 // then max(v, 0)
+)
+
+// directBlocks returns the sizes of the channel blocks that m output
+// channels are computed in: as few blocks of at most directMR as
+// possible, of sizes that differ by one at most (16 → 6, 5, 5), so that
+// no block is left with one or two channels whose kernel waits on its
+// FMAs' latency.
+func directBlock(m, b int) (i0, r int) {
+	nb := (m + directMR - 1) / directMR
+	base, extra := m/nb, m%nb
+	i0 = b*base + min(b, extra)
+	r = base
+	if b < extra {
+		r++
+	}
+	return i0, r
+}
+
+// directBlockCount is how many channel blocks m output channels take.
+func directBlockCount(m int) int { return (m + directMR - 1) / directMR }
+
+// packDirectW packs the filters w (m rows of k floats) for the direct
+// kernels: block of steps [p0, p0+kcb) at p0*m, within it channel block
+// (i0, r) at i0*kcb, step p's r values at (p-p0)*r.
+func packDirectW(w []float32, m, k int) []float32 {
+	dst := make([]float32, m*k)
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		kcb := min(gemmKC, k-p0)
+		for b := range directBlockCount(m) {
+			i0, r := directBlock(m, b)
+			d := dst[p0*m+i0*kcb : p0*m+(i0+r)*kcb]
+			for i := range r {
+				for p := range kcb {
+					d[p*r+i] = w[(i0+i)*k+p0+p]
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// directFits reports whether the direct kernels run geometry g with
+// windows of kdim steps: at most two spatial dims, a column stride of at
+// most directMaxStride, outputs rows of at least directNR/2, a short
+// window, and a padded plane near the input's size (the plan copies it
+// into a buffer), so that hostile pads cannot size its buffers.
+func directFits(g *geom, kdim int) bool {
+	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[2] > directMaxStride || kdim > directMaxK {
+		return false
+	}
+	if g.out[2] < directNR/2 {
+		return false
+	}
+	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	return ph <= (4*g.in[1]*g.in[2]+4096)/max(pw, 1)
+}
+
+// directTakes reports whether the direct kernels run geometry g with
+// windows of kdim steps rather than im2col and the packed SGEMM: when
+// directFits, for windows of up to directShortK steps (where unrolling
+// costs the most), and for longer ones when the last tile of each
+// output row is at least three quarters full (the im2col path's panels
+// run across rows and waste nothing, which wins on long windows over
+// rows of 8 outputs).
+func directTakes(g *geom, kdim int) bool {
+	if !directFits(g, kdim) {
+		return false
+	}
+	r := g.out[2] % directNR
+	return kdim <= directShortK || r == 0 || r >= 3*directNR/4
+}
+
+// directWeights reports whether Conv weights of shape ws (kdim steps per
+// output channel) may run on the direct kernels for some input: one or
+// two spatial dims, not a single tap, a window of at most directMaxK.
+func directWeights(ws []int, kdim int) bool {
+	if len(ws) < 3 || len(ws) > 4 || kdim > directMaxK {
+		return false
+	}
+	return windowTaps(ws[2:]) > 1
+}
+
+// windowTaps is the product of a window's dims.
+func windowTaps(k []int) int {
+	n := 1
+	for _, d := range k {
+		n *= d
+	}
+	return n
+}
+
+// directKey is the layout a directPlan's buffers were built for.
+type directKey struct {
+	g  geom
+	cg int
+}
+
+// directPlan runs the direct convolutions of one Conv node: the padded
+// copy of a group's input channels, each tap's offset in it, and the
+// current call, which the worker pool splits by output rows.
+type directPlan struct {
+	pad  []float32
+	offs []int
+	key  directKey
+	// ph and pws are the padded rows and the width of a column phase;
+	// rowStep is the distance in pad between two output rows' inputs.
+	ph, pws, rowStep int
+	// tmp holds a part's tile when it runs past the end of a row.
+	tmp  [][directMR * directNR]float32
+	call directCall
+	// blocks lists the channel blocks (first channel, count) of blocksM
+	// output channels.
+	blocks  [][2]int
+	blocksM int
+}
+
+// directCall is one image and group, read by every part.
+type directCall struct {
+	w, bias, y []float32
+	ep         *gemmEpilogue
+	g          *geom
+	m, kdim    int
+	parts      int
+}
+
+// prepare sizes pad and offs for geometry g over cg input channels and
+// clears pad's padding, unless they were built for them already.
+func (p *directPlan) prepare(g *geom, cg int) {
+	key := directKey{g: *g, cg: cg}
+	if p.pad != nil && p.key == key {
+		return
+	}
+	s := g.s[2]
+	pw := g.in[2] + g.pb[2] + g.pe[2]
+	p.ph = g.in[1] + g.pb[1] + g.pe[1]
+	p.pws = ceilDiv(pw, s)
+	p.rowStep = g.s[1] * p.pws
+	// directNR floats of slack: a tile past a row's end reads them.
+	n := cg*s*p.ph*p.pws + directNR
+	if cap(p.pad) < n {
+		p.pad = make([]float32, n)
+	}
+	p.pad = p.pad[:n]
+	clear(p.pad)
+	kdim := cg * g.k[1] * g.k[2]
+	p.offs = grow(p.offs, kdim)
+	t := 0
+	for c := range cg {
+		for kh := range g.k[1] {
+			for kw := range g.k[2] {
+				col := kw * g.d[2]
+				p.offs[t] = ((c*s+col%s)*p.ph+kh*g.d[1])*p.pws + col/s
+				t++
+			}
+		}
+	}
+	// The last tile's reads end within the slack.
+	for t, o := range p.offs {
+		if o < 0 || (g.out[1]-1)*p.rowStep+o+roundUp(g.out[2], directNR) > n {
+			panic(fmt.Sprintf("direct conv: tap %d reads outside the padded input", t))
+		}
+	}
+	p.key = key
+}
+
+// fill copies the cg planes of x into pad's interior.
+func (p *directPlan) fill(g *geom, x []float32, cg int) {
+	s := g.s[2]
+	IH, IW := g.in[1], g.in[2]
+	for c := range cg {
+		if s == 1 && IH > 0 && IW > 0 {
+			o := (c*p.ph+g.pb[1])*p.pws + g.pb[2]
+			copyRows(p.pad[o:o+(IH-1)*p.pws+IW], p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IH)
+			continue
+		}
+		for ih := range IH {
+			row := x[(c*IH+ih)*IW : (c*IH+ih+1)*IW]
+			ph := ih + g.pb[1]
+			if s == 2 {
+				// Even input columns go to phase pb mod 2, odd ones to
+				// the other, from padded column pb on.
+				pb := g.pb[2]
+				ev := p.pad[((c*2+pb%2)*p.ph+ph)*p.pws+pb/2:]
+				od := p.pad[((c*2+(pb+1)%2)*p.ph+ph)*p.pws+(pb+1)/2:]
+				deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
+				continue
+			}
+			// Phase r holds the padded columns col ≡ r (mod s), which
+			// are the input columns iw = col - pb from the first such.
+			for r := range s {
+				iw := ((r-g.pb[2])%s + s) % s
+				col := iw + g.pb[2]
+				d := p.pad[((c*s+r)*p.ph+ph)*p.pws+col/s:]
+				for j := 0; iw < IW; iw, j = iw+s, j+1 {
+					d[j] = row[iw]
+				}
+			}
+		}
+	}
+}
+
+// copyRowsGo copies rows rows of n floats, from src (rows n apart) to
+// dst (rows dstride apart).
+func copyRowsGo(dst []float32, dstride int, src []float32, n, rows int) {
+	for i := range rows {
+		copy(dst[i*dstride:i*dstride+n], src[i*n:(i+1)*n])
+	}
+}
+
+// deinterleave2Go sets even[j] = src[2j] and odd[j] = src[2j+1].
+func deinterleave2Go(even, odd, src []float32) {
+	for j := range even {
+		even[j] = src[2*j]
+	}
+	for j := range odd {
+		odd[j] = src[2*j+1]
+	}
+}
+
+// conv convolves the cg planes of x with the m filters packed in w (see
+// packDirect) into the m planes of y, then adds bias (nil: none) and
+// applies ep (nil: none), splitting the output rows across pool's
+// threads.
+func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bias, y []float32, m int, ep *gemmEpilogue) {
+	p.prepare(g, cg)
+	p.fill(g, x, cg)
+	kdim := cg * g.k[1] * g.k[2]
+	OH, OW := g.out[1], g.out[2]
+	if len(w) < m*kdim || len(y) < m*OH*OW || (bias != nil && len(bias) < m) {
+		panic(fmt.Sprintf("direct conv: %d weights, %d outputs, %d biases for %d channels", len(w), len(y), len(bias), m))
+	}
+	parts := 1
+	if pool != nil {
+		parts = min(pool.size(), OH, max(1, m*OH*OW*kdim/(1<<16)))
+	}
+	if len(p.tmp) < parts {
+		p.tmp = make([][directMR * directNR]float32, parts)
+	}
+	if p.blocksM != m || p.blocks == nil {
+		p.blocks = p.blocks[:0]
+		for b := range directBlockCount(m) {
+			i0, r := directBlock(m, b)
+			p.blocks = append(p.blocks, [2]int{i0, r})
+		}
+		p.blocksM = m
+	}
+	p.call = directCall{w: w, bias: bias, y: y, ep: ep, g: g, m: m, kdim: kdim, parts: parts}
+	if parts == 1 {
+		p.runPart(0)
+	} else {
+		pool.run(p, parts)
+	}
+	p.call = directCall{}
+}
+
+// runPart computes output rows [part*OH/parts, (part+1)*OH/parts) of
+// the current call: for each channel block and block of gemmKC steps,
+// the rows' whole tiles in one kernel call, then each row's last tile
+// when the row ends inside it.
+func (p *directPlan) runPart(part int) {
+	cl := &p.call
+	g := cl.g
+	OH, OW := g.out[1], g.out[2]
+	outSz := OH * OW
+	oh0, oh1 := part*OH/cl.parts, (part+1)*OH/cl.parts
+	m, kdim := cl.m, cl.kdim
+	var last int
+	if cl.bias != nil {
+		last |= directBias
+	}
+	act := cl.ep != nil && cl.ep.act.act != actNone
+	relu := act && cl.ep.act.act == actRelu
+	if relu {
+		last |= directRelu
+	}
+	tmp := &p.tmp[part]
+	full := OW / directNR
+	tail := full * directNR
+	for _, blk := range p.blocks {
+		i0, r := blk[0], blk[1]
+		var bp *float32
+		if cl.bias != nil {
+			bp = &cl.bias[i0]
+		}
+		for p0 := 0; p0 < kdim; p0 += gemmKC {
+			kcb := min(gemmKC, kdim-p0)
+			if full > 0 {
+				directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[oh0*p.rowStep], &p.offs[p0], &cl.y[i0*outSz+oh0*OW], outSz,
+					directFlags(p0, kcb, kdim, last), bp, oh1-oh0, full, p.rowStep, OW)
+			}
+		}
+		if tail == OW {
+			continue
+		}
+		for oh := oh0; oh < oh1; oh++ {
+			for p0 := 0; p0 < kdim; p0 += gemmKC {
+				kcb := min(gemmKC, kdim-p0)
+				directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[oh*p.rowStep+tail], &p.offs[p0], &tmp[0], directNR,
+					directFlags(p0, kcb, kdim, last), bp, 1, 1, 0, 0)
+			}
+			for i := range r {
+				o := (i0+i)*outSz + oh*OW
+				copy(cl.y[o+tail:o+OW], tmp[i*directNR:])
+			}
+		}
+	}
+	if act && !relu {
+		for o := range m {
+			cl.ep.act.apply(cl.y[o*outSz+oh0*OW : o*outSz+oh1*OW])
+		}
+	}
+}
+
+// directFlags returns the flags of the kernel call for steps [p0,
+// p0+kcb) of kdim: add to the previous blocks' sums after the first,
+// last's epilogue on the last.
+func directFlags(p0, kcb, kdim, last int) int {
+	f := 0
+	if p0 > 0 {
+		f = directAdd
+	}
+	if p0+kcb == kdim {
+		f |= last
+	}
+	return f
+}
+
+// directGo is the pure-Go direct kernel for r channels: see
+// conv_direct_gen.go. Products are rounded before the add (float32(x*y)),
+// so the compiler never fuses them, as in goKernel.
+func directGo(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow int) {
+	for row := range rows {
+		for t := range tiles {
+			xt := (*float32)(unsafe.Add(unsafe.Pointer(x), 4*(row*xrow+t*directNR)))
+			ct := (*float32)(unsafe.Add(unsafe.Pointer(c), 4*(row*crow+t*directNR)))
+			directTileGo(r, kc, a, xt, offs, ct, ldc, flags, bias)
+		}
+	}
+}
+
+// directTileGo is directGo for one tile.
+func directTileGo(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32) {
+	as := unsafe.Slice(a, kc*r)
+	os := unsafe.Slice(offs, kc)
+	for i := range r {
+		var acc [directNR]float32
+		for p, o := range os {
+			av := as[p*r+i]
+			xs := (*[directNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(x), 4*o)), directNR))
+			for t := range acc {
+				acc[t] += float32(av * xs[t])
+			}
+		}
+		cs := (*[directNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*i*ldc)), directNR))
+		if flags&directAdd != 0 {
+			for t := range acc {
+				acc[t] += cs[t]
+			}
+		}
+		if flags&directBias != 0 {
+			b := *(*float32)(unsafe.Add(unsafe.Pointer(bias), 4*i))
+			for t := range acc {
+				acc[t] += b
+			}
+		}
+		if flags&directRelu != 0 {
+			actReluGo(acc[:])
+		}
+		*cs = acc
+	}
+}

@@ -1,0 +1,16 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// directKernel is directGo: this build has no assembly.
+func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow int) {
+	directGo(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+}
+
+// copyRows is copyRowsGo: this build has no assembly.
+func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
+	copyRowsGo(dst, dstride, src, n, rows)
+}
+
+// deinterleave2 is deinterleave2Go: this build has no assembly.
+func deinterleave2(even, odd, src []float32) { deinterleave2Go(even, odd, src) }
