@@ -1,6 +1,8 @@
 package gpu
 
 import (
+	"sync/atomic"
+
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -40,15 +42,18 @@ type Model[In, Out any] struct {
 	// released at the start of the next call, once nothing can use them.
 	retired []*plan
 	x       exec
+	// busy is held for the length of every call (guard.go).
+	busy atomic.Bool
 }
 
 // Init prepares the model's run-time state: for a model whose input shapes
 // are all fixed, it uploads the constants and sizes the arena now. Calling
 // it again is a no-op.
 func (m *Model[In, Out]) Init() error {
-	if m == nil {
-		return errs.New(errs.NotInitialized, "gpu: nil model")
+	if err := m.enter(); err != nil {
+		return err
 	}
+	defer m.leave()
 	switch m.state {
 	case stateClosed:
 		return errs.New(errs.Closed, "%s: Init after Close", m.label)
@@ -90,6 +95,10 @@ func (m *Model[In, Out]) ready() error {
 // payload in device memory, which must hold enough elements, receives its
 // bytes in place.
 func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if err := m.ready(); err != nil {
 		return err
 	}
@@ -117,6 +126,10 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 // into one submission, each in its own part of the arena, with a
 // single wait for all of them.
 func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if err := m.ready(); err != nil {
 		return err
 	}
@@ -321,6 +334,10 @@ func (m *Model[In, Out]) Drain() error { return m.ready() }
 // Reset drops the plans and buffers grown for past shapes; the next call
 // plans again.
 func (m *Model[In, Out]) Reset() error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if err := m.ready(); err != nil {
 		return err
 	}
@@ -353,6 +370,10 @@ func (m *Model[In, Out]) Close() error {
 	if m == nil || m.state == stateClosed {
 		return nil
 	}
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
 	if m.dev != nil {
 		m.releaseAll()
 		m.dev.Close()
