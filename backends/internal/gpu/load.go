@@ -24,6 +24,12 @@ type Config struct {
 	// gemm_f32 step, which a device may run with a vendor GEMM, instead of
 	// conv2d_f32.
 	Im2Col bool
+	// HalfGemm says the device runs gemm_f32 steps whose A and B are
+	// 16-bit (GemmArgs.ABType) and cast_any to TF16 and TBF16: Load then
+	// honours compute.Options.WeightType, storing the constant operand of
+	// each GEMM step in 16 bits and casting the other at run time.
+	// Without it the field is ignored.
+	HalfGemm bool
 	// PreferredInput, PreferredOutput and AcceptedInput go to the models'
 	// metadata.
 	PreferredInput, PreferredOutput memclass.Class
@@ -55,7 +61,11 @@ func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifac
 	if err := checkGraph(g, label, cfg.Name); err != nil {
 		return nil, err
 	}
-	m = &Model[In, Out]{cfg: cfg, g: g, label: label, maxBytes: MaxBytes(opts)}
+	half, err := weightType(cfg, opts.WeightType, g)
+	if err != nil {
+		return nil, err
+	}
+	m = &Model[In, Out]{cfg: cfg, g: g, label: label, maxBytes: MaxBytes(opts), half: half}
 	if err := m.bindTypes(); err != nil {
 		return nil, err
 	}
@@ -72,7 +82,7 @@ func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifac
 			probe[i][j] = d
 		}
 	}
-	p, err := buildPlan(cfg, g, probe, label, m.maxBytes)
+	p, err := buildPlan(cfg, g, probe, label, m.maxBytes, m.half)
 	switch {
 	case err == nil:
 		if static {
