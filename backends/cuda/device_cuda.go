@@ -41,6 +41,9 @@ type device struct {
 	// params is the scratch a launch's parameter buffer is packed in; the
 	// program copies it.
 	params []byte
+	// onGemm, when set (by tests over the stand-in driver, which keeps
+	// no record of them), sees every cuBLAS call as it is recorded.
+	onGemm func(gemmDesc)
 }
 
 var _ core.Recorder = (*device)(nil)
@@ -240,7 +243,7 @@ func (d *device) gemm(args []byte, bufs []core.Binding) bool {
 	}
 	const f32 = 4
 	for _, call := range gp.calls {
-		d.cur.gemm(gemmDesc{
+		g := gemmDesc{
 			transA: call.transA, transB: call.transB,
 			m: call.m, n: call.n, k: call.k,
 			alpha: call.alpha, beta: call.beta,
@@ -249,7 +252,11 @@ func (d *device) gemm(args []byte, bufs []core.Binding) bool {
 			strideA: call.strideA, strideB: call.strideB, strideC: call.strideC,
 			batch: call.batch,
 			aType: dt, bType: dt,
-		})
+		}
+		if d.onGemm != nil {
+			d.onGemm(g)
+		}
+		d.cur.gemm(g)
 	}
 	return true
 }
