@@ -57,6 +57,15 @@ func weightType(cfg *Config, dt payload.DType, g *model.Graph) (*halfWeights, er
 	return h, nil
 }
 
+// CheckWeightType returns the error Load gives for weight type dt on the
+// backend named name: nil for float32, float16 and bfloat16 (which a
+// backend without Config.HalfGemm ignores), ErrUnsupported naming any
+// other.
+func CheckWeightType(name string, dt payload.DType) error {
+	_, err := weightType(&Config{Name: name}, dt, nil)
+	return err
+}
+
 // owns reports whether t is one of the model's narrowed initializers,
 // which outlive every plan.
 func (h *halfWeights) owns(t *model.Tensor) bool {
