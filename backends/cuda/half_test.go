@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/lintel-ml/lintel/artifacts"
-	core "github.com/lintel-ml/lintel/backends/internal/gpu"
 	"github.com/lintel-ml/lintel/backends/cpu"
+	core "github.com/lintel-ml/lintel/backends/internal/gpu"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/testmodels"
