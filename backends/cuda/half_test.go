@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lintel-ml/lintel/artifacts"
@@ -16,8 +17,14 @@ import (
 )
 
 // halfTol is the relative L2 error allowed against the CPU backend with
-// the same 16-bit weights, and against float32 weights.
-var halfTol = map[payload.DType]float64{payload.Float16: 2e-3, payload.BF16: 1e-2}
+// the same 16-bit weights, and against float32 weights; halfTolLoose is
+// the PP-OCR classifier's, whose two-class softmax on random input moves
+// by 2.8e-3 (float16) and 1e-2 (bfloat16) with the CPU backend's own
+// half weights.
+var (
+	halfTol      = map[payload.DType]float64{payload.Float16: 2e-3, payload.BF16: 1e-2}
+	halfTolLoose = map[payload.DType]float64{payload.Float16: 1e-2, payload.BF16: 2e-2}
+)
 
 // With 16-bit weights, every product with a constant operand is recorded
 // as a cuBLAS GemmEx call on that type for both operands (float32 C and
@@ -128,6 +135,10 @@ func TestHalfWeightsMatchCPU(t *testing.T) {
 		for _, c := range modelCases() {
 			t.Run(wt.String()+"/"+c.name, func(t *testing.T) {
 				r := rand.New(rand.NewPCG(11, uint64(len(c.name))))
+				tol := halfTol[wt]
+				if strings.HasPrefix(c.name, "ppocr") {
+					tol = halfTolLoose[wt]
+				}
 				gm := loadCUDA[f32, f32](t, c.onnx, compute.Options{WeightType: wt})
 				in := f32{Shape: c.shape, Data: uniform(r, payload.NumElems(c.shape), 1)}
 				var got f32
@@ -140,7 +151,7 @@ func TestHalfWeightsMatchCPU(t *testing.T) {
 					want := cpuRun(t, c.onnx, ref, &in)
 					e := relL2(got.Data, want.Data)
 					t.Logf("relative L2 error %.2g against the CPU backend with %s weights", e, ref)
-					if e > halfTol[wt] || !sameShape(got.Shape, want.Shape) {
+					if e > tol || !sameShape(got.Shape, want.Shape) {
 						t.Fatalf("against %s weights: shape %v (want %v), relative L2 error %.3g", ref, got.Shape, want.Shape, e)
 					}
 				}
@@ -152,7 +163,7 @@ func TestHalfWeightsMatchCPU(t *testing.T) {
 				}
 				for i := range ins {
 					want := cpuRun(t, c.onnx, wt, &ins[i])
-					if e := relL2(outs[i].Data, want.Data); e > halfTol[wt] {
+					if e := relL2(outs[i].Data, want.Data); e > tol {
 						t.Fatalf("batch item %d: relative L2 error %.3g", i, e)
 					}
 				}
