@@ -42,7 +42,9 @@ var ComputeTypes = []payload.DType{payload.Float32, payload.Int64, payload.Bool}
 // Load checks that the kernels run everything art uses, opens a device
 // from cfg, prepares every kernel on it and returns a model ready for
 // Init. Unsupported ops, attributes and element types are refused with
-// errs.Unsupported; a device that cannot be opened gives its error
+// errs.Unsupported, and so is a compute.Options.WeightType other than
+// float32, float16 and bfloat16 (which only a Config with HalfGemm
+// honours); a device that cannot be opened gives its error
 // (errs.ResourceUnavailable where the driver is missing).
 func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifact) (m *Model[In, Out], err error) {
 	defer func() {
@@ -52,6 +54,9 @@ func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifac
 	}()
 	if art == nil || art.Graph() == nil {
 		return nil, errs.New(errs.InvalidArtifact, "%s: nil artifact", cfg.Name)
+	}
+	if err := CheckWeightType(cfg.Name, opts.WeightType); err != nil {
+		return nil, err
 	}
 	label := art.Label()
 	g := art.Graph().Clone()
