@@ -16,18 +16,23 @@ type Options struct {
 	// cores: faster, with about 1e-3 relative error instead of float32's
 	// 1e-7. Off by default. The CPU backend ignores it.
 	TF32 bool
-	// WeightType is the element type the CPU backend stores the constant
-	// weight matrices of Gemm and MatMul (their B operand) and of Conv
-	// (its filters) in: 0 or payload.Float32 keeps float32;
-	// payload.Float16 or payload.BF16 stores them in half the bytes,
-	// rounded to nearest even once at load, and the kernels widen them to
-	// float32 as they read them (products and sums stay float32). It
-	// speeds up products that are bound by reading their weights, such
-	// as one-row dense layers, and costs precision: on the benchmark
-	// models the outputs move by a relative L2 error of 7e-5 to 1e-3
-	// with Float16 and 6e-4 to 1.5e-3 with BF16 (docs/half-weights.md).
-	// Any other type makes LoadModel fail with ErrUnsupported, and so
-	// does Float16 when a weight is beyond float16's range (±65504). The GPU backends ignore it for now.
+	// WeightType is the element type the constant weight matrices of
+	// Gemm and MatMul and the filters of Conv are stored in: 0 or
+	// payload.Float32 keeps float32; payload.Float16 or payload.BF16
+	// stores them in half the bytes, rounded to nearest even once at
+	// load. The CPU backend widens them to float32 as its kernels read
+	// them (products and sums stay float32). The CUDA backend runs each
+	// product with a constant operand as a cuBLAS GemmEx on 16-bit
+	// operands, converting the other (the activations) to the same type
+	// at run time, with float32 sums and outputs; it applies to Conv
+	// where Conv runs as im2col and a product. The Metal backend ignores
+	// it and keeps float32 weights. It speeds up products that are bound
+	// by reading their weights, such as one-row dense layers, and costs
+	// precision: on the benchmark models the CPU backend's outputs move
+	// by a relative L2 error of 7e-5 to 1e-3 with Float16 and 6e-4 to
+	// 1.5e-3 with BF16 (docs/half-weights.md). Any other type makes
+	// LoadModel fail with ErrUnsupported, and so does Float16 when a
+	// weight is beyond float16's range (±65504).
 	WeightType payload.DType
 }
 

@@ -44,8 +44,9 @@ var (
 
 // config is the CUDA backend's configuration of the portable layer:
 // convolutions lowered to im2col and a matrix product (which runs on
-// cuBLAS) when the PTX has im2col_f32, payloads preferred in pinned memory and accepted in device
-// memory.
+// cuBLAS) when the PTX has im2col_f32, 16-bit weights
+// (compute.Options.WeightType) run as cuBLAS GemmEx products, payloads
+// preferred in pinned memory and accepted in device memory.
 func config(opts compute.Options) *core.Config {
 	return &core.Config{
 		Name: Name,
@@ -57,6 +58,7 @@ func config(opts compute.Options) *core.Config {
 			return d, nil
 		},
 		Im2Col:          inPTX(core.KernelNames[core.KIm2Col]),
+		HalfGemm:        true,
 		PreferredInput:  preferred,
 		PreferredOutput: preferred,
 		AcceptedInput:   accepted,

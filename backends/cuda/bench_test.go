@@ -36,9 +36,10 @@ type inferer interface {
 }
 
 // BenchmarkModels runs each case on the GPU with graph replay, on the GPU
-// enqueuing launches one by one, with graph replay from and to device
-// memory (one-tensor cases), and on the CPU backend (one thread), on the
-// same inputs. It skips without a GPU.
+// enqueuing launches one by one, with graph replay and float16 or
+// bfloat16 weights, with graph replay from and to device memory
+// (one-tensor cases), and on the CPU backend (one thread), on the same
+// inputs. It skips without a GPU.
 func BenchmarkModels(b *testing.B) {
 	requireGPU(b)
 	for _, c := range benchCases {
@@ -78,6 +79,12 @@ func BenchmarkModels(b *testing.B) {
 				defer func(old bool) { useGraphs = old }(useGraphs)
 				useGraphs = graphs
 				run(b, loadCUDA[f32, f32](b, onnx, compute.Options{}))
+			})
+		}
+		for _, wt := range []payload.DType{payload.Float16, payload.BF16} {
+			// 16-bit weights: GemmEx on converted activations (ADR 22).
+			b.Run(c.name+"/cuda_graph_"+wt.String(), func(b *testing.B) {
+				run(b, loadCUDA[f32, f32](b, onnx, compute.Options{WeightType: wt}))
 			})
 		}
 		if c.items == 0 {

@@ -16,7 +16,13 @@ type Issue = cpu.Issue
 // It looks at the graph after the load-time passes, as LoadModel does, and
 // needs no GPU: a build without cgo answers the same. Limits that only
 // planning finds (element types, ranks) are reported by LoadModel itself.
+//
+// A compute.Options.WeightType other than float32, float16 and bfloat16
+// is the one issue reported, as LoadModel refuses it first.
 func Check(art *artifacts.Artifact, opts compute.Options) []Issue {
+	if err := core.CheckWeightType(Name, opts.WeightType); err != nil {
+		return []Issue{{Err: err}}
+	}
 	return core.Check(art, Name)
 }
 

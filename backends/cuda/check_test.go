@@ -42,6 +42,14 @@ func TestCheck(t *testing.T) {
 	if len(issues) != 1 || issues[0].Node != "top" || !errors.Is(issues[0].Err, compute.ErrUnsupported) || !strings.Contains(issues[0].Err.Error(), "cuda") {
 		t.Fatalf("TopK: %+v", issues)
 	}
+	for _, wt := range []payload.DType{payload.Float16, payload.BF16} {
+		if issues := Check(art, compute.Options{WeightType: wt}); len(issues) != 1 || issues[0].Node != "top" {
+			t.Fatalf("TopK with %s weights: %+v", wt, issues)
+		}
+	}
+	if issues := Check(art, compute.Options{WeightType: payload.Int8}); len(issues) != 1 || !errors.Is(issues[0].Err, compute.ErrUnsupported) || !strings.Contains(issues[0].Err.Error(), "int8") {
+		t.Fatalf("weight type int8: %+v", issues)
+	}
 	ops := SupportedOps()
 	if !slices.IsSorted(ops) || !slices.Contains(ops, "MatMul") || slices.Contains(ops, "TopK") {
 		t.Fatalf("SupportedOps: %v", ops)

@@ -86,6 +86,103 @@ LT_INLINE double lt_bits_double(unsigned long long u) {
     return x;
 }
 
+LT_INLINE unsigned int lt_float_bits(float x) {
+    unsigned int u;
+    __builtin_memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+LT_INLINE float lt_bits_float(unsigned int u) {
+    float x;
+    __builtin_memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// 16-bit formats. lt_f2h and lt_f2bf round a float to nearest even into
+// IEEE half or bfloat16 bits (values beyond the range become infinite,
+// half's subnormals are kept, NaN becomes the quiet NaN 0x7fff); lt_h2f
+// and lt_bf2f widen exactly. The device flavour uses the PTX conversions
+// (cvt.rn.f16.f32, cvt.rn.bf16.f32: sm_80, PTX 7.0), the host flavour
+// the same rounding in integer arithmetic.
+LT_INLINE float lt_bf2f(unsigned short h) { return lt_bits_float((unsigned int)h << 16); }
+
+#if defined(__CUDA__) && !defined(LINTEL_CUDA_HOST)
+
+LT_INLINE unsigned short lt_f2h(float f) {
+    unsigned short r;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f));
+    return r;
+}
+
+LT_INLINE unsigned short lt_f2bf(float f) {
+    unsigned short r;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f));
+    return r;
+}
+
+LT_INLINE float lt_h2f(unsigned short h) {
+    float r;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h));
+    return r;
+}
+
+#else // host flavour
+
+LT_INLINE unsigned short lt_f2h(float f) {
+    unsigned int u = lt_float_bits(f);
+    unsigned int sign = (u >> 16) & 0x8000u;
+    unsigned int a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) {
+        return 0x7fff;
+    }
+    if (a >= 0x477ff000u) { // 65520 and beyond round to infinity
+        return (unsigned short)(sign | 0x7c00u);
+    }
+    if (a >= 0x38800000u) { // 2^-14 and beyond: a normal half
+        unsigned int r = a - 0x38000000u;
+        r += 0xfffu + ((r >> 13) & 1u);
+        return (unsigned short)(sign | (r >> 13));
+    }
+    if (a < 0x33000000u) { // up to 2^-25, which ties to even zero
+        return (unsigned short)sign;
+    }
+    unsigned int e = a >> 23;
+    unsigned int m = (a & 0x7fffffu) | 0x800000u;
+    unsigned int shift = 126u - e;
+    unsigned int h = m >> shift;
+    unsigned int rem = m & ((1u << shift) - 1u);
+    unsigned int half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (h & 1u))) {
+        h++;
+    }
+    return (unsigned short)(sign | h);
+}
+
+LT_INLINE unsigned short lt_f2bf(float f) {
+    unsigned int u = lt_float_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        return 0x7fff;
+    }
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (unsigned short)(u >> 16);
+}
+
+LT_INLINE float lt_h2f(unsigned short h) {
+    unsigned int sign = (unsigned int)(h & 0x8000u) << 16;
+    unsigned int e = (h >> 10) & 0x1fu;
+    unsigned int m = h & 0x3ffu;
+    if (e == 0x1fu) {
+        return lt_bits_float(sign | 0x7f800000u | (m << 13));
+    }
+    if (e == 0) {
+        float v = (float)m * 5.9604644775390625e-8f; // m * 2^-24, exact
+        return sign != 0 ? -v : v;
+    }
+    return lt_bits_float(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+#endif
+
 LT_INLINE float lt_inff() { return __builtin_inff(); }
 LT_INLINE double lt_inf() { return __builtin_inf(); }
 LT_INLINE float lt_nanf() { return __builtin_nanf(""); }

@@ -41,6 +41,9 @@ type device struct {
 	// params is the scratch a launch's parameter buffer is packed in; the
 	// program copies it.
 	params []byte
+	// onGemm, when set (by tests over the stand-in driver, which keeps
+	// no record of them), sees every cuBLAS call as it is recorded.
+	onGemm func(gemmDesc)
 }
 
 var _ core.Recorder = (*device)(nil)
@@ -217,10 +220,15 @@ func (d *device) launch(k core.KernelID, args []byte, bufs []core.Binding, group
 }
 
 // gemm appends a gemm_f32 launch as cuBLAS calls, or reports false when
-// its strides have no cuBLAS reading.
+// its strides have no cuBLAS reading. 16-bit A and B (GemmArgs.ABType)
+// become GemmEx calls on that type with float32 C and compute.
 func (d *device) gemm(args []byte, bufs []core.Binding) bool {
 	var a core.GemmArgs
 	if _, err := binary.Decode(args, binary.LittleEndian, &a); err != nil {
+		return false
+	}
+	dt, ab, ok := gemmType(a.ABType)
+	if !ok {
 		return false
 	}
 	gp, ok := planGemm(&a)
@@ -235,18 +243,37 @@ func (d *device) gemm(args []byte, bufs []core.Binding) bool {
 	}
 	const f32 = 4
 	for _, call := range gp.calls {
-		d.cur.gemm(gemmDesc{
+		g := gemmDesc{
 			transA: call.transA, transB: call.transB,
 			m: call.m, n: call.n, k: call.k,
 			alpha: call.alpha, beta: call.beta,
-			a: addr(w) + devptr(call.offA*f32), b: addr(x) + devptr(call.offB*f32), c: addr(y) + devptr(call.offC*f32),
+			a: addr(w) + devptr(call.offA*ab), b: addr(x) + devptr(call.offB*ab), c: addr(y) + devptr(call.offC*f32),
 			lda: call.lda, ldb: call.ldb, ldc: call.ldc,
 			strideA: call.strideA, strideB: call.strideB, strideC: call.strideC,
 			batch: call.batch,
-			aType: dtF32, bType: dtF32,
-		})
+			aType: dt, bType: dt,
+		}
+		if d.onGemm != nil {
+			d.onGemm(g)
+		}
+		d.cur.gemm(g)
 	}
 	return true
+}
+
+// gemmType maps GemmArgs.ABType to the cuBLAS element type of both
+// operands and its size in bytes, or reports false for a type cuBLAS is
+// not given (the launch then runs the gemm_f32 kernel, which reads it).
+func gemmType(ab uint32) (dt uint8, size int64, ok bool) {
+	switch ab {
+	case core.TF32:
+		return dtF32, 4, true
+	case core.TF16:
+		return dtF16, 2, true
+	case core.TBF16:
+		return dtBF16, 2, true
+	}
+	return 0, 0, false
 }
 
 // Run stages ins, replays program p, copies outs back and waits: one cgo

@@ -36,6 +36,8 @@
 //     are bound without a copy.
 //   - Gather indices out of range read zeros on the GPU, where the CPU
 //     backend reports an error.
+//   - compute.Options.WeightType is ignored: weights stay float32 (a
+//     type other than float32, float16 and bfloat16 is still refused).
 //   - A Model is not safe for concurrent use. A Backend is; each model
 //     has its own command queue and pipelines.
 package metal

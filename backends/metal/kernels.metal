@@ -120,7 +120,7 @@ struct GemmArgs {
     uint has_c;
     float alpha;
     float beta;
-    uint pad0;
+    uint ab_type; // element type of A and B: always T_F32 here (Metal ignores half weights)
     uint pad1;
     int bshape[MAX_BATCH_RANK];
     int bsa[MAX_BATCH_RANK];

@@ -1,10 +1,12 @@
 package gpu
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // MaxPlans is maxPlans, for the tests.
@@ -60,7 +62,7 @@ func CheckArenaLayout(art *artifacts.Artifact, shapes [][]int, view, of string) 
 // PlanKernels plans art's graph with cfg at shapes and returns the kernels
 // its steps launch, in order.
 func PlanKernels(cfg *Config, art *artifacts.Artifact, shapes [][]int) ([]KernelID, error) {
-	p, err := buildPlan(cfg, art.Graph().Clone(), shapes, "t", 1<<30)
+	p, err := buildPlan(cfg, art.Graph().Clone(), shapes, "t", 1<<30, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -69,4 +71,33 @@ func PlanKernels(cfg *Config, art *artifacts.Artifact, shapes [][]int) ([]Kernel
 		ks = append(ks, st.k)
 	}
 	return ks, nil
+}
+
+// HalfPlan plans art's graph with cfg and 16-bit weights of type wt at
+// shapes, and returns the kernels its steps launch, the ABType of each
+// GEMM step and the bytes of the plan's constants.
+func HalfPlan(cfg *Config, wt payload.DType, art *artifacts.Artifact, shapes [][]int) (ks []KernelID, ab []uint32, constBytes int, err error) {
+	g := art.Graph().Clone()
+	half, err := weightType(cfg, wt, g)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	p, err := buildPlan(cfg, g, shapes, "t", 1<<30, half)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	for _, st := range p.steps {
+		ks = append(ks, st.k)
+		if st.k == KGemm {
+			var a GemmArgs
+			if _, err := binary.Decode(st.args, binary.LittleEndian, &a); err != nil {
+				return nil, nil, 0, err
+			}
+			ab = append(ab, a.ABType)
+		}
+	}
+	for _, t := range p.consts {
+		constBytes += len(t.Raw)
+	}
+	return ks, ab, constBytes, nil
 }

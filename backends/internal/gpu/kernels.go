@@ -158,12 +158,17 @@ const (
 	RMin
 )
 
-// Element type codes (T_* in the kernel sources), CastArgs.From and To.
+// Element type codes (T_* in the kernel sources), CastArgs.From and To,
+// and GemmArgs.ABType. TF16 (IEEE half) and TBF16 (bfloat16) are 16-bit
+// storage formats: cast_any writes them rounded to nearest even and reads
+// them exactly; only a planner with Config.HalfGemm emits them.
 const (
 	TF32 uint32 = iota
 	TI32
 	TI64
 	TBool
+	TF16
+	TBF16
 )
 
 // Pad modes (P_* in the kernel sources), PadArgs.Mode.
@@ -233,14 +238,19 @@ type CastArgs struct {
 // column-major library gets B as its first operand with leading dimension
 // SBK (or SBN when SBK is 1: transposed) and A second with SAM (or SAK).
 // Every launch the planner makes has Alpha 1 unless Gemm's alpha says
-// otherwise, and HasC only with Beta set from the op.
+// otherwise, and HasC only with Beta set from the op. ABType is the
+// element type of A and B (TF32, or TF16 or TBF16 for 16-bit operands,
+// both of the same type, which a vendor library runs as a mixed-precision
+// GEMM with float32 output and float32 compute); C and Y are always
+// float32. Only a planner with Config.HalfGemm sets it to other than TF32,
+// and only CUDA's gemm_f32 reads it: the Metal kernel takes float32.
 type GemmArgs struct {
 	M, N, K, Batch, BRank uint32
 	SAM, SAK, SBK, SBN    int32
 	SCM, SCN              int32
 	HasC                  uint32
 	Alpha, Beta           float32
-	Pad0, Pad1            uint32
+	ABType, Pad1          uint32
 	BShape, BSA, BSB      [MaxBatchRank]int32
 }
 

@@ -24,6 +24,12 @@ type Config struct {
 	// gemm_f32 step, which a device may run with a vendor GEMM, instead of
 	// conv2d_f32.
 	Im2Col bool
+	// HalfGemm says the device runs gemm_f32 steps whose A and B are
+	// 16-bit (GemmArgs.ABType) and cast_any to TF16 and TBF16: Load then
+	// honours compute.Options.WeightType, storing the constant operand of
+	// each GEMM step in 16 bits and casting the other at run time.
+	// Without it the field is ignored.
+	HalfGemm bool
 	// PreferredInput, PreferredOutput and AcceptedInput go to the models'
 	// metadata.
 	PreferredInput, PreferredOutput memclass.Class
@@ -36,7 +42,9 @@ var ComputeTypes = []payload.DType{payload.Float32, payload.Int64, payload.Bool}
 // Load checks that the kernels run everything art uses, opens a device
 // from cfg, prepares every kernel on it and returns a model ready for
 // Init. Unsupported ops, attributes and element types are refused with
-// errs.Unsupported; a device that cannot be opened gives its error
+// errs.Unsupported, and so is a compute.Options.WeightType other than
+// float32, float16 and bfloat16 (which only a Config with HalfGemm
+// honours); a device that cannot be opened gives its error
 // (errs.ResourceUnavailable where the driver is missing).
 func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifact) (m *Model[In, Out], err error) {
 	defer func() {
@@ -47,6 +55,9 @@ func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifac
 	if art == nil || art.Graph() == nil {
 		return nil, errs.New(errs.InvalidArtifact, "%s: nil artifact", cfg.Name)
 	}
+	if err := CheckWeightType(cfg.Name, opts.WeightType); err != nil {
+		return nil, err
+	}
 	label := art.Label()
 	g := art.Graph().Clone()
 	if err := model.Optimize(g, cpu.Evaluate); err != nil {
@@ -55,7 +66,11 @@ func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifac
 	if err := checkGraph(g, label, cfg.Name); err != nil {
 		return nil, err
 	}
-	m = &Model[In, Out]{cfg: cfg, g: g, label: label, maxBytes: MaxBytes(opts)}
+	half, err := weightType(cfg, opts.WeightType, g)
+	if err != nil {
+		return nil, err
+	}
+	m = &Model[In, Out]{cfg: cfg, g: g, label: label, maxBytes: MaxBytes(opts), half: half}
 	if err := m.bindTypes(); err != nil {
 		return nil, err
 	}
@@ -72,7 +87,7 @@ func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifac
 			probe[i][j] = d
 		}
 	}
-	p, err := buildPlan(cfg, g, probe, label, m.maxBytes)
+	p, err := buildPlan(cfg, g, probe, label, m.maxBytes, m.half)
 	switch {
 	case err == nil:
 		if static {

@@ -31,6 +31,9 @@ type Model[In, Out any] struct {
 	state    int
 	meta     compute.ModelMetadata
 	maxBytes int
+	// half is the 16-bit weights of a model that stores them so, nil
+	// otherwise.
+	half *halfWeights
 
 	view     inView[In]
 	write    outWriter[Out]
@@ -233,7 +236,7 @@ func (m *Model[In, Out]) planFor(shapes [][]int) (*plan, error) {
 			return p, nil
 		}
 	}
-	p, err := buildPlan(m.cfg, m.g, shapes, m.label, m.maxBytes)
+	p, err := buildPlan(m.cfg, m.g, shapes, m.label, m.maxBytes, m.half)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +297,7 @@ func (m *Model[In, Out]) dropRetired() {
 // drop releases the constants only an evicted plan used.
 func (m *Model[In, Out]) drop(p *plan) {
 	for _, t := range p.consts {
-		if t == nil || m.g.Initializers[t.Name] == t {
+		if t == nil || m.g.Initializers[t.Name] == t || m.half.owns(t) {
 			continue
 		}
 		if b, ok := m.consts[t]; ok {

@@ -177,10 +177,11 @@ func (c *buildCtx) emitIm2ColConv(ca *ConvArgs, batch int, x, w, bias, y *val) e
 	}
 	if bias != nil && g == 1 {
 		ga.HasC, ga.Beta, ga.SCM, ga.SCN = 1, 1, 1, 0
-		c.emitGemm(&ga, w, col, bias, y)
-		return nil
+		return c.emitGemm(&ga, w, col, bias, y)
 	}
-	c.emitGemm(&ga, w, col, nil, y)
+	if err := c.emitGemm(&ga, w, col, nil, y); err != nil {
+		return err
+	}
 	if bias == nil {
 		return nil
 	}

@@ -7,14 +7,20 @@ func init() {
 	register(buildMatMul, "MatMul")
 }
 
-// emitGemm launches the tiled gemm kernel over [batch, m, n] outputs.
-func (c *buildCtx) emitGemm(a *GemmArgs, x, w, bias, y *val) {
+// emitGemm launches the tiled gemm kernel over [batch, m, n] outputs,
+// with 16-bit operands when the model stores its weights so (halfGemm).
+func (c *buildCtx) emitGemm(a *GemmArgs, x, w, bias, y *val) error {
+	x, w, err := c.halfGemm(a, x, w)
+	if err != nil {
+		return err
+	}
 	if bias == nil {
 		// Buffer 3 is not read without has_c; bind something valid.
 		bias = y
 	}
 	groups := [3]uint32{u32((int(a.N) + GemmTile - 1) / GemmTile), u32((int(a.M) + GemmTile - 1) / GemmTile), max(a.Batch, 1)}
 	c.emit(KGemm, Pack(nil, a), groups, [3]uint32{GemmTile, GemmTile, 1}, x, w, bias, y)
+	return nil
 }
 
 func buildGemm(c *buildCtx) error {
@@ -86,8 +92,7 @@ func buildGemm(c *buildCtx) error {
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emitGemm(&a, x, w, bias, y)
-	return nil
+	return c.emitGemm(&a, x, w, bias, y)
 }
 
 func buildMatMul(c *buildCtx) error {
@@ -164,6 +169,5 @@ func buildMatMul(c *buildCtx) error {
 	if y.numel() == 0 {
 		return nil
 	}
-	c.emitGemm(&a, x, w, nil, y)
-	return nil
+	return c.emitGemm(&a, x, w, nil, y)
 }

@@ -96,6 +96,8 @@ type planner struct {
 	constIdx map[*model.Tensor]int
 	nstep    int
 	maxBytes int
+	// half is the model's 16-bit weights, nil for float32 ones.
+	half *halfWeights
 	// pending holds, per step, the values it binds; layout turns them
 	// into locations.
 	pending [][]*val
@@ -119,8 +121,9 @@ func specialise(g *model.Graph, shapes [][]int) (*model.Graph, error) {
 	return s, nil
 }
 
-// buildPlan specialises g to the input shapes and plans it.
-func buildPlan(cfg *Config, g *model.Graph, shapes [][]int, label string, maxBytes int) (p *plan, err error) {
+// buildPlan specialises g to the input shapes and plans it, with half's
+// 16-bit weights unless it is nil.
+func buildPlan(cfg *Config, g *model.Graph, shapes [][]int, label string, maxBytes int, half *halfWeights) (p *plan, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, errs.New(errs.ExecutionFailed, "%s: %s: internal error while planning: %v", label, cfg.Name, r)
@@ -130,7 +133,7 @@ func buildPlan(cfg *Config, g *model.Graph, shapes [][]int, label string, maxByt
 	if err != nil {
 		return nil, err
 	}
-	pl := &planner{cfg: cfg, label: label, g: s, vals: map[string]*val{}, constIdx: map[*model.Tensor]int{}, maxBytes: maxBytes,
+	pl := &planner{cfg: cfg, label: label, g: s, vals: map[string]*val{}, constIdx: map[*model.Tensor]int{}, maxBytes: maxBytes, half: half,
 		p: &plan{inShapes: cloneShapes(shapes)}}
 	if err := pl.run(); err != nil {
 		return nil, err
@@ -176,6 +179,9 @@ func (pl *planner) run() error {
 	pl.layout()
 	for i, o := range s.Outputs {
 		pl.p.outputs[i].loc = pl.vals[o.Name].locNow()
+	}
+	if pl.half != nil {
+		pl.p.pruneConsts()
 	}
 	return nil
 }

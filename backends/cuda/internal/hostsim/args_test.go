@@ -66,6 +66,8 @@ const (
 	tI32  = gpu.TI32
 	tI64  = gpu.TI64
 	tBool = gpu.TBool
+	tF16  = gpu.TF16
+	tBF16 = gpu.TBF16
 )
 
 // Pad modes.

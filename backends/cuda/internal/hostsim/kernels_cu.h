@@ -73,6 +73,11 @@
 #define T_I32 1
 #define T_I64 2
 #define T_BOOL 3
+// 16-bit storage formats (Go: TF16, TBF16): cast_any writes them rounded
+// to nearest even and reads them exactly; gemm_f32 reads its A and B in
+// them when ab_type says so.
+#define T_F16 4
+#define T_BF16 5
 
 typedef unsigned int uint;
 typedef unsigned char uchar;
@@ -137,7 +142,7 @@ struct GemmArgs {
     uint has_c;
     float alpha;
     float beta;
-    uint pad0;
+    uint ab_type;
     uint pad1;
     int bshape[MAX_BATCH_RANK];
     int bsa[MAX_BATCH_RANK];
@@ -674,6 +679,8 @@ LT_INLINE float lt_load_any(const uchar* p, uint t, uint i) {
         return float(v);
     }
     case T_BOOL: return p[i] != 0 ? 1.0f : 0.0f;
+    case T_F16: return lt_h2f(((const unsigned short*)p)[i]);
+    case T_BF16: return lt_bf2f(((const unsigned short*)p)[i]);
     default: return ((const float*)p)[i];
     }
 }
@@ -723,16 +730,30 @@ extern "C" __global__ void cast_any(const uchar* x, uchar* y, const CastArgs a) 
         break;
     }
     case T_BOOL: y[gid] = v != 0.0f ? 1 : 0; break;
+    case T_F16: ((unsigned short*)y)[gid] = lt_f2h(v); break;
+    case T_BF16: ((unsigned short*)y)[gid] = lt_f2bf(v); break;
     default: ((float*)y)[gid] = v; break;
     }
 }
 
 #define TILE 16
 
+// lt_load_ab reads element i of a GEMM operand whose elements are float32
+// or, when t is T_F16 or T_BF16, 16-bit values widened exactly.
+LT_INLINE float lt_load_ab(const float* p, uint t, int i) {
+    switch (t) {
+    case T_F16: return lt_h2f(((const unsigned short*)p)[i]);
+    case T_BF16: return lt_bf2f(((const unsigned short*)p)[i]);
+    default: return p[i];
+    }
+}
+
 // gemm_f32 computes y[b] = alpha * A[b] x B[b] (+ beta * C) for every batch
 // b, 16x16 output tiles per block, staging tiles of A and B in shared
-// memory. y is contiguous [batch, m, n]. Launch: grid (ceil(n/16),
-// ceil(m/16), batch), block (16, 16, 1).
+// memory. y is contiguous [batch, m, n]. A and B hold float32 values, or
+// 16-bit ones of type ab_type (T_F16, T_BF16: the fallback of a half GEMM
+// cuBLAS cannot read); sums are float32 either way. Launch: grid
+// (ceil(n/16), ceil(m/16), batch), block (16, 16, 1).
 extern "C" __global__ void gemm_f32(const float* x, const float* w, const float* c, float* y, const GemmArgs a) {
     __shared__ float ta[TILE][TILE];
     __shared__ float tb[TILE][TILE];
@@ -754,8 +775,8 @@ extern "C" __global__ void gemm_f32(const float* x, const float* w, const float*
     for (uint k0 = 0; k0 < a.k; k0 += TILE) {
         uint ka = k0 + lx;
         uint kb = k0 + ly;
-        ta[ly][lx] = (row < a.m && ka < a.k) ? x[oa + int(row) * a.sam + int(ka) * a.sak] : 0.0f;
-        tb[ly][lx] = (kb < a.k && col < a.n) ? w[ob + int(kb) * a.sbk + int(col) * a.sbn] : 0.0f;
+        ta[ly][lx] = (row < a.m && ka < a.k) ? lt_load_ab(x, a.ab_type, oa + int(row) * a.sam + int(ka) * a.sak) : 0.0f;
+        tb[ly][lx] = (kb < a.k && col < a.n) ? lt_load_ab(w, a.ab_type, ob + int(kb) * a.sbk + int(col) * a.sbn) : 0.0f;
         __syncthreads();
         for (uint j = 0; j < TILE; j++) {
             acc = lt_fmaf(ta[ly][j], tb[j][lx], acc);

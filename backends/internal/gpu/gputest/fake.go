@@ -16,7 +16,10 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/x448/float16"
+
 	"github.com/lintel-ml/lintel/backends/internal/gpu"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // Page is the fake device's page size: byte slices whose start and length
@@ -473,8 +476,25 @@ func loadAny(p []byte, t uint32, i int) float32 {
 			return 1
 		}
 		return 0
+	case gpu.TF16:
+		return float16.Frombits(binary.LittleEndian.Uint16(p[2*i:])).Float32()
+	case gpu.TBF16:
+		return math.Float32frombits(uint32(binary.LittleEndian.Uint16(p[2*i:])) << 16)
 	}
 	return f32s(p)[i]
+}
+
+// narrowTwin mirrors lt_f2h and lt_f2bf of kernels.cu: v rounded to
+// nearest even into float16 or bfloat16 bits; NaN becomes the canonical
+// quiet NaN 0x7fff (cvt.rn.f16.f32 and cvt.rn.bf16.f32 on the GPU).
+func narrowTwin(t uint32, v float32) uint16 {
+	if v != v {
+		return 0x7fff
+	}
+	if t == gpu.TF16 {
+		return float16.Fromfloat32(v).Bits()
+	}
+	return uint16(payload.BFloat16From(v))
 }
 
 func padCountTwin(start, k, d, limit int) int {
@@ -558,6 +578,8 @@ func (d *Device) exec(l *launch) error {
 				i64s(y)[i] = int64(v)
 			case gpu.TBool:
 				y[i] = b2u(v != 0)
+			case gpu.TF16, gpu.TBF16:
+				binary.LittleEndian.PutUint16(y[2*i:], narrowTwin(a.To, v))
 			default:
 				f32s(y)[i] = v
 			}
@@ -705,6 +727,10 @@ func (d *Device) exec(l *launch) error {
 
 func (d *Device) gemm(l *launch) {
 	a := decode[gpu.GemmArgs](d, l.args)
+	if a.ABType != gpu.TF32 {
+		d.gemmHalf(l, a)
+		return
+	}
 	x, w, c, y := f32s(d.view(l, 0)), f32s(d.view(l, 1)), f32s(d.view(l, 2)), f32s(d.view(l, 3))
 	rows := int(l.groups[1]) * gpu.GemmTile
 	cols := int(l.groups[0]) * gpu.GemmTile
@@ -715,6 +741,33 @@ func (d *Device) gemm(l *launch) {
 				var acc float32
 				for k := range int(a.K) {
 					acc = float32(math.FMA(float64(x[oa+row*int(a.SAM)+k*int(a.SAK)]), float64(w[ob+k*int(a.SBK)+col*int(a.SBN)]), float64(acc)))
+				}
+				r := a.Alpha * acc
+				if a.HasC != 0 {
+					r += a.Beta * c[row*int(a.SCM)+col*int(a.SCN)]
+				}
+				y[(b*int(a.M)+row)*int(a.N)+col] = r
+			}
+		}
+	}
+}
+
+// gemmHalf is the twin of a GEMM over 16-bit A and B (cuBLAS GemmEx with
+// float32 compute, or CUDA's gemm_f32 reading ab_type): each operand is
+// widened to float32, exactly, and the sums are float32 as in gemm.
+func (d *Device) gemmHalf(l *launch, a *gpu.GemmArgs) {
+	x, w, c, y := d.view(l, 0), d.view(l, 1), f32s(d.view(l, 2)), f32s(d.view(l, 3))
+	rows := int(l.groups[1]) * gpu.GemmTile
+	cols := int(l.groups[0]) * gpu.GemmTile
+	for b := range int(l.groups[2]) {
+		oa, ob := offsets2(uint32(b), a.BRank, a.BShape[:], a.BSA[:], a.BSB[:])
+		for row := range min(rows, int(a.M)) {
+			for col := range min(cols, int(a.N)) {
+				var acc float32
+				for k := range int(a.K) {
+					u := loadAny(x, a.ABType, oa+row*int(a.SAM)+k*int(a.SAK))
+					v := loadAny(w, a.ABType, ob+k*int(a.SBK)+col*int(a.SBN))
+					acc = float32(math.FMA(float64(u), float64(v), float64(acc)))
 				}
 				r := a.Alpha * acc
 				if a.HasC != 0 {
