@@ -43,11 +43,13 @@ type workerPool struct {
 	task    poolTask
 	closed  atomic.Bool
 	_       [cacheLine]byte
-	// pending counts the helper parts of the current task not yet done.
+	// pending counts the helper parts of the current task not yet done,
+	// in its low bits, and holds poolWaiting while the caller is blocked
+	// on done. Both live in one word so that the helper whose part ends
+	// last learns, in the same atomic step, whether the caller sleeps: a
+	// helper that is slow to finish one task can never wake the caller of
+	// the next.
 	pending atomic.Int32
-	// waiting is set by the caller before it blocks on done; the helper
-	// that finishes last and clears it sends on done.
-	waiting atomic.Bool
 	done    chan struct{}
 	// failed holds a helper's panic, re-raised on the caller by run.
 	failed any
@@ -75,6 +77,10 @@ func (p *workerPool) size() int {
 	return len(p.helpers) + 1
 }
 
+// poolWaiting is the bit of workerPool.pending the caller sets before it
+// blocks on done.
+const poolWaiting = 1 << 30
+
 // run runs parts [0, parts) of t, parts <= size, and waits for all.
 func (p *workerPool) run(t poolTask, parts int) {
 	p.task = t
@@ -98,12 +104,17 @@ func (p *workerPool) post(h *poolHelper) {
 // re-raises a helper's panic.
 func (p *workerPool) wait() {
 	if !spinUntil(func() bool { return p.pending.Load() == 0 }) {
-		p.waiting.Store(true)
-		if p.pending.Load() != 0 {
-			<-p.done
-		} else if !p.waiting.CompareAndSwap(true, false) {
-			// The last helper saw waiting and is sending.
-			<-p.done
+		for {
+			v := p.pending.Load()
+			if v == 0 {
+				break
+			}
+			// Claim the sleep while parts are still pending; the helper
+			// that ends the last one sees the bit and sends on done.
+			if p.pending.CompareAndSwap(v, v|poolWaiting) {
+				<-p.done
+				break
+			}
 		}
 	}
 	p.task = nil
@@ -117,7 +128,7 @@ func (p *workerPool) wait() {
 // finish records that one helper part is done, waking a parked caller
 // after the last.
 func (p *workerPool) finish() {
-	if p.pending.Add(-1) == 0 && p.waiting.CompareAndSwap(true, false) {
+	if p.pending.Add(-1) == poolWaiting {
 		p.done <- struct{}{}
 	}
 }
@@ -136,7 +147,15 @@ func (p *workerPool) helperLoop(i int) {
 				<-h.wake
 			}
 		}
-		last = h.seq.Load()
+		// A poster that saw parked set may send on wake after this helper
+		// stopped waiting for it and ran the task (its seq had already
+		// changed); the helper then parks again and takes that token as a
+		// wake-up with no new task. Only a changed seq means a task.
+		s := h.seq.Load()
+		if s == last {
+			continue
+		}
+		last = s
 		if p.closed.Load() {
 			return
 		}

@@ -90,3 +90,43 @@ func TestWorkerPoolAllocs(t *testing.T) {
 		t.Errorf("run allocates %v times per call, want 0", n)
 	}
 }
+
+// stampTask records, per part, the round it last ran in.
+type stampTask struct {
+	round int
+	seen  []int
+	runs  []int
+}
+
+func (s *stampTask) runPart(part int) {
+	s.seen[part] = s.round
+	s.runs[part]++
+}
+
+// run returns only once every part of its task has run, and every part
+// runs exactly once, over many back-to-back tasks: a helper slow to
+// finish one task (preempted between its last two steps) must not wake
+// the caller of the next, and a late wake-up must not run a task twice.
+// The race detector's scheduling (make race) makes those interleavings
+// likely.
+func TestWorkerPoolWaitsForEveryPart(t *testing.T) {
+	rounds := 20000
+	if testing.Short() {
+		rounds = 5000
+	}
+	for _, threads := range []int{2, 3} {
+		p := newWorkerPool(threads)
+		s := &stampTask{seen: make([]int, threads), runs: make([]int, threads)}
+		for r := 1; r <= rounds; r++ {
+			s.round = r
+			p.run(s, threads)
+			for part := range threads {
+				if s.seen[part] != r || s.runs[part] != r {
+					p.close()
+					t.Fatalf("threads %d, round %d: part %d last ran in round %d, %d times", threads, r, part, s.seen[part], s.runs[part])
+				}
+			}
+		}
+		p.close()
+	}
+}
