@@ -41,8 +41,27 @@ type kernelRowOf[E panelElem] struct {
 	// direct, when set (six rows only), is one reading its rows of A in
 	// place, lda floats apart, step p of row i at a[i*lda+p]: the same
 	// FMAs in the same order, so the same bits, without packing A.
-	direct func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int)
+	direct directKernelOf[E]
+	// tall, when its rows are set (six rows only), serves the tiles of
+	// rows read in place instead of direct: taller tiles, the same sums.
+	tall tallKernels[E]
 }
+
+// directKernelOf computes a tile as microKernelOf does, reading its rows
+// of A in place, lda floats apart: step p of row i at a[i*lda+p].
+type directKernelOf[E panelElem] func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int)
+
+// tallKernels are direct kernels for tiles of rows rows (at most
+// gemmTallMax): wide covers q panels, one a single panel. Each element is
+// summed as by microKernelOf, so the bits do not depend on which kernel
+// computes a row.
+type tallKernels[E panelElem] struct {
+	rows, q   int
+	wide, one directKernelOf[E]
+}
+
+// gemmTallMax bounds tallKernels.rows.
+const gemmTallMax = 16
 
 // microKernels[r-1] serves tiles of r rows. It is set once at init, to
 // the assembly kernels where the CPU has them and to goKernels otherwise.
@@ -98,4 +117,55 @@ func goKernel(r, q, kc int, a, b *float32, pstride int, c *float32, ldc, add int
 			}
 		}
 	}
+}
+
+// goDirect is the pure-Go twin of the kernels reading A in place: an
+// r-row by 16·q-column tile, row i of A at a[i*lda:], summed as goKernel
+// sums.
+func goDirect(r, q, kc int, a, b *float32, pstride int, c *float32, ldc, add, lda int) {
+	var as []float32
+	if kc > 0 {
+		as = unsafe.Slice(a, (r-1)*lda+kc)
+	}
+	for j := range q {
+		bs := unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(b), 4*j*pstride)), kc*gemmNR)
+		for i := range r {
+			var acc [gemmNR]float32
+			for p := range kc {
+				av := as[i*lda+p]
+				bp := (*[gemmNR]float32)(bs[p*gemmNR:])
+				for t := range acc {
+					acc[t] += float32(av * bp[t])
+				}
+			}
+			cs := (*[gemmNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*(i*ldc+gemmNR*j))), gemmNR))
+			if add != 0 {
+				for t := range cs {
+					cs[t] += acc[t]
+				}
+			} else {
+				*cs = acc
+			}
+		}
+	}
+}
+
+// goTallKernels returns the pure-Go kernels with the six-row kernel
+// reading A in place and tall tiles of rows rows and q panels, all by
+// goDirect: the twins of the assembly ones, for tests.
+func goTallKernels(rows, q int) [gemmMR]kernelRow {
+	ks := goKernels()
+	ks[gemmMR-1].direct = func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int) {
+		goDirect(gemmMR, 1, kc, a, b, ps, c, ldc, add, lda)
+	}
+	ks[gemmMR-1].tall = tallKernels[float32]{
+		rows: rows, q: q,
+		wide: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int) {
+			goDirect(rows, q, kc, a, b, ps, c, ldc, add, lda)
+		},
+		one: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int) {
+			goDirect(rows, 1, kc, a, b, ps, c, ldc, add, lda)
+		},
+	}
+	return ks
 }

@@ -1,0 +1,22 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "golang.org/x/sys/cpu"
+
+// The AVX-512 micro-kernels of sgemm_kern_avx512_amd64.s, reading A in
+// place; see tallKernels.
+
+//go:noescape
+func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
+
+//go:noescape
+func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
+
+// hasAVX512 reports whether the AVX-512 kernels can run here.
+var hasAVX512 = hasAVX2FMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
+
+// avx512Tall returns the AVX-512 tall kernels.
+func avx512Tall() tallKernels[float32] {
+	return tallKernels[float32]{rows: 8, q: 2, wide: sgemmR8Q2DZ, one: sgemmR8Q1DZ}
+}
