@@ -274,6 +274,17 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 			scaleRow(cl.c[i*cl.ldc+c0:i*cl.ldc+c1], cl.beta)
 		}
 	}
+	// The tall kernels apply a bias row and Relu themselves.
+	epf := 0
+	if e := cl.ep; direct && ks[gemmMR-1].tall.rows > 0 && e != nil && e.rowBias == nil &&
+		(e.act.act == actNone || e.act.act == actRelu) {
+		if e.bias != nil {
+			epf |= tallBias
+		}
+		if e.act.act == actRelu {
+			epf |= tallRelu
+		}
+	}
 	if g.useRowBlocks(j0, j1, ks[0].q) {
 		rowBlocks(g, ks, rb4, w, bp, j0, j1)
 		return
@@ -302,10 +313,27 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 				ap = w.a[:(i1-i0)*kcb]
 				packA(ap, cl.a.data, cl.a.ld, cl.a.trans, cl.alpha, i0, i1, p0, p0+kcb)
 			}
-			block(g, ks, w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
-			if cl.ep != nil && p0+kcb >= k {
-				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, min(j1*gemmNR, n))
+			last := p0+kcb >= k
+			ef := 0
+			if last {
+				ef = epf
 			}
+			block(g, ks, w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0, ef)
+			if cl.ep == nil || !last {
+				continue
+			}
+			c1 := min(j1*gemmNR, n)
+			if ef == 0 {
+				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, c1)
+				continue
+			}
+			// The tall tiles applied it to their full panels.
+			h := directRows(ks)
+			start := i0 + (i1-i0)/h*h
+			if jf := min(j1, n/gemmNR) * gemmNR; jf < c1 {
+				cl.ep.applyRows(cl.c, cl.ldc, i0, start, jf, c1)
+			}
+			cl.ep.applyRows(cl.c, cl.ldc, start, i1, j0*gemmNR, c1)
 		}
 	}
 }
@@ -323,8 +351,9 @@ func directRows[E panelElem](ks *[gemmMR]kernelRowOf[E]) int {
 // whole tiles of directRows(ks) rows read A from ad (row i0 at ad[0],
 // rows cl.a.ld apart) with the direct or tall kernels and ap holds only
 // the rows left over, at their place. ks are the kernels for B panels of
-// E.
-func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, ap, ad []float32, bBlk []E, kcb, i0, i1, j0, j1 int, add bool) {
+// E. The tall tiles apply the epilogue ef (see tallKernelOf) with the
+// call's bias to their full panels.
+func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, ap, ad []float32, bBlk []E, kcb, i0, i1, j0, j1 int, add bool, ef int) {
 	cl := &g.call
 	c, ldc, n := cl.c, cl.ldc, cl.n
 	addi := 0
@@ -350,8 +379,12 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 				kt, q = tall.wide, tall.q
 			}
 			bpan := &bBlk[jp*ps]
+			var bias *float32
+			if ef&tallBias != 0 {
+				bias = &cl.ep.bias[jp*gemmNR]
+			}
 			for ir := i0; ir < start; ir += h {
-				kt(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda)
+				kt(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda, bias, ef)
 			}
 			jp += q
 		}
@@ -390,7 +423,7 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 			switch {
 			case ir < start && tall.rows > 0:
 				rr = h
-				tall.one(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
+				tall.one(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda, nil, 0)
 			case ir < start:
 				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
 			default:

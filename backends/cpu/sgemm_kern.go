@@ -57,8 +57,20 @@ type directKernelOf[E panelElem] func(kc int, a *float32, b *E, pstride int, c *
 // computes a row.
 type tallKernels[E panelElem] struct {
 	rows, q   int
-	wide, one directKernelOf[E]
+	wide, one tallKernelOf[E]
 }
+
+// tallKernelOf is directKernelOf that also applies a fused epilogue to
+// the tile it stores, as gemmEpilogue.applyRows would after it: with
+// bit tallBias of ep set, bias[j] (bias points at the tile's first
+// column) is added to column j; then with bit tallRelu, Relu.
+type tallKernelOf[E panelElem] func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+// The bits of tallKernelOf's ep.
+const (
+	tallBias = 1 << iota
+	tallRelu
+)
 
 // gemmTallMax bounds tallKernels.rows.
 const gemmTallMax = 16
@@ -160,12 +172,38 @@ func goTallKernels(rows, q int) [gemmMR]kernelRow {
 	}
 	ks[gemmMR-1].tall = tallKernels[float32]{
 		rows: rows, q: q,
-		wide: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int) {
+		wide: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int, bias *float32, ep int) {
 			goDirect(rows, q, kc, a, b, ps, c, ldc, add, lda)
+			goTallEpilogue(rows, q, c, ldc, bias, ep)
 		},
-		one: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int) {
+		one: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int, bias *float32, ep int) {
 			goDirect(rows, 1, kc, a, b, ps, c, ldc, add, lda)
+			goTallEpilogue(rows, 1, c, ldc, bias, ep)
 		},
 	}
 	return ks
+}
+
+// goTallEpilogue applies tallKernelOf's epilogue ep to an r-row by
+// 16·q-column tile of C.
+func goTallEpilogue(r, q int, c *float32, ldc int, bias *float32, ep int) {
+	if ep == 0 {
+		return
+	}
+	var bs []float32
+	if ep&tallBias != 0 {
+		bs = unsafe.Slice(bias, q*gemmNR)
+	}
+	for i := range r {
+		row := unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*i*ldc)), q*gemmNR)
+		for j, v := range row {
+			if bs != nil {
+				v += bs[j]
+			}
+			if ep&tallRelu != 0 && !(v > 0) {
+				v = 0
+			}
+			row[j] = v
+		}
+	}
 }

@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
-TEXT ·sgemmR8Q2DZ(SB), NOSPLIT, $0-64
+// func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR8Q2DZ(SB), NOSPLIT, $0-80
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -84,6 +84,49 @@ sgemmR8Q2DZ_store:
 	VADDPS 0(DX)(R11*1), Z14, Z14
 	VADDPS 64(DX)(R11*1), Z15, Z15
 sgemmR8Q2DZ_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR8Q2DZ_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VMOVUPS 64(SI), Z31
+	VADDPS Z30, Z0, Z0
+	VADDPS Z31, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z31, Z3, Z3
+	VADDPS Z30, Z4, Z4
+	VADDPS Z31, Z5, Z5
+	VADDPS Z30, Z6, Z6
+	VADDPS Z31, Z7, Z7
+	VADDPS Z30, Z8, Z8
+	VADDPS Z31, Z9, Z9
+	VADDPS Z30, Z10, Z10
+	VADDPS Z31, Z11, Z11
+	VADDPS Z30, Z12, Z12
+	VADDPS Z31, Z13, Z13
+	VADDPS Z30, Z14, Z14
+	VADDPS Z31, Z15, Z15
+sgemmR8Q2DZ_act:
+	TESTQ $2, AX
+	JEQ sgemmR8Q2DZ_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+	VMAXPS Z30, Z1, Z1
+	VMAXPS Z30, Z2, Z2
+	VMAXPS Z30, Z3, Z3
+	VMAXPS Z30, Z4, Z4
+	VMAXPS Z30, Z5, Z5
+	VMAXPS Z30, Z6, Z6
+	VMAXPS Z30, Z7, Z7
+	VMAXPS Z30, Z8, Z8
+	VMAXPS Z30, Z9, Z9
+	VMAXPS Z30, Z10, Z10
+	VMAXPS Z30, Z11, Z11
+	VMAXPS Z30, Z12, Z12
+	VMAXPS Z30, Z13, Z13
+	VMAXPS Z30, Z14, Z14
+	VMAXPS Z30, Z15, Z15
+sgemmR8Q2DZ_mov:
 	VMOVUPS Z0, 0(DX)
 	VMOVUPS Z1, 64(DX)
 	VMOVUPS Z2, 0(DX)(R8*1)
@@ -103,8 +146,8 @@ sgemmR8Q2DZ_put:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
-TEXT ·sgemmR8Q1DZ(SB), NOSPLIT, $0-64
+// func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR8Q1DZ(SB), NOSPLIT, $0-80
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -158,6 +201,32 @@ sgemmR8Q1DZ_store:
 	VADDPS 0(DX)(R9*2), Z6, Z6
 	VADDPS 0(DX)(R11*1), Z7, Z7
 sgemmR8Q1DZ_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR8Q1DZ_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z7, Z7
+sgemmR8Q1DZ_act:
+	TESTQ $2, AX
+	JEQ sgemmR8Q1DZ_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+	VMAXPS Z30, Z1, Z1
+	VMAXPS Z30, Z2, Z2
+	VMAXPS Z30, Z3, Z3
+	VMAXPS Z30, Z4, Z4
+	VMAXPS Z30, Z5, Z5
+	VMAXPS Z30, Z6, Z6
+	VMAXPS Z30, Z7, Z7
+sgemmR8Q1DZ_mov:
 	VMOVUPS Z0, 0(DX)
 	VMOVUPS Z1, 0(DX)(R8*1)
 	VMOVUPS Z2, 0(DX)(R8*2)

@@ -376,13 +376,14 @@ func strides(p func(string, ...any)) {
 // 16·q-column tile with AVX-512, r rows of A read in place lda floats
 // apart, each a 32-bit broadcast folded into its FMAs. One panel step is
 // one zmm register; element (i, j) is summed exactly as by the AVX2
-// kernels, so the bits are theirs.
+// kernels, so the bits are theirs. On the last block of k the store may
+// add a bias row and apply Relu (see tallKernelOf).
 func directZ(w *bytes.Buffer, r, q int) {
 	name := fmt.Sprintf("sgemmR%dQ%dDZ", r, q)
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	acc := func(i, j int) string { return fmt.Sprintf("Z%d", i*q+j) }
-	fmt.Fprintf(w, "\n// func %s(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	fmt.Fprintf(w, "\n// func %s(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	p("MOVQ kc+0(FP), CX")
 	p("MOVQ a+8(FP), SI")
 	p("MOVQ b+16(FP), DI")
@@ -435,7 +436,31 @@ func directZ(w *bytes.Buffer, r, q int) {
 			p("VADDPS %s, %s, %s", zRow("DX", "BX", i, 64*j), acc(i, j), acc(i, j))
 		}
 	}
+	// The epilogue: bias[j] added to column j (ep bit 0), then Relu
+	// (bit 1), as addVecReluAVX computes them.
 	fmt.Fprintf(w, "%s_put:\n", name)
+	p("MOVQ ep+72(FP), AX")
+	p("TESTQ $1, AX")
+	p("JEQ %s_act", name)
+	p("MOVQ bias+64(FP), SI")
+	for j := range q {
+		p("VMOVUPS %d(SI), Z%d", 64*j, 30+j)
+	}
+	for i := range r {
+		for j := range q {
+			p("VADDPS Z%d, %s, %s", 30+j, acc(i, j), acc(i, j))
+		}
+	}
+	fmt.Fprintf(w, "%s_act:\n", name)
+	p("TESTQ $2, AX")
+	p("JEQ %s_mov", name)
+	p("VPXORD Z30, Z30, Z30")
+	for i := range r {
+		for j := range q {
+			p("VMAXPS Z30, %s, %s", acc(i, j), acc(i, j))
+		}
+	}
+	fmt.Fprintf(w, "%s_mov:\n", name)
 	for i := range r {
 		for j := range q {
 			p("VMOVUPS %s, %s", acc(i, j), zRow("DX", "BX", i, 64*j))

@@ -23,30 +23,41 @@ func TestTallKernelsMatchGo(t *testing.T) {
 				fn = tk.one
 			}
 			for _, kc := range []int{0, 1, 7, 64, 255, 256} {
-				for _, add := range []int{0, 1} {
-					name := fmt.Sprintf("%s r%d q%d kc%d add%d", setName, tk.rows, q, kc, add)
-					lda := kc + 3
-					a := nnRand(r, (tk.rows-1)*lda+kc+1)
-					ps := kc*gemmNR + 5 // panels not adjacent
-					b := nnRand(r, q*ps+1)
-					ldc := q*gemmNR + 3
-					const g = 8
-					n := (tk.rows-1)*ldc + q*gemmNR
-					all1, c1 := guarded(n, g)
-					all2, c2 := guarded(n, g)
-					c0 := nnRand(r, n)
-					copy(c1, c0)
-					copy(c2, c0)
-					fn(kc, &a[0], &b[0], ps, &c1[0], ldc, add, lda)
-					// Row i of A in place is a packed one-row micro-panel.
-					for i := range tk.rows {
-						for j := range q {
-							ks[0].one(kc, &a[i*lda], &b[j*ps], ps, &c2[i*ldc+j*gemmNR], ldc, add)
+				for add := range 2 {
+					for ep := range tallBias | tallRelu + 1 {
+						name := fmt.Sprintf("%s r%d q%d kc%d add%d ep%d", setName, tk.rows, q, kc, add, ep)
+						lda := kc + 3
+						a := nnRand(r, (tk.rows-1)*lda+kc+1)
+						ps := kc*gemmNR + 5 // panels not adjacent
+						b := nnRand(r, q*ps+1)
+						ldc := q*gemmNR + 3
+						const g = 8
+						n := (tk.rows-1)*ldc + q*gemmNR
+						all1, c1 := guarded(n, g)
+						all2, c2 := guarded(n, g)
+						c0 := nnRand(r, n)
+						copy(c1, c0)
+						copy(c2, c0)
+						bias := nnRand(r, q*gemmNR)
+						fn(kc, &a[0], &b[0], ps, &c1[0], ldc, add, lda, &bias[0], ep)
+						// Row i of A in place is a packed one-row micro-panel.
+						for i := range tk.rows {
+							for j := range q {
+								ks[0].one(kc, &a[i*lda], &b[j*ps], ps, &c2[i*ldc+j*gemmNR], ldc, add)
+							}
 						}
-					}
-					for i := range all1 {
-						if math.Float32bits(all1[i]) != math.Float32bits(all2[i]) {
-							t.Fatalf("%s: cell %d is %v, %v by the one-row kernel", name, i-g, all1[i], all2[i])
+						var e gemmEpilogue
+						if ep&tallBias != 0 {
+							e.bias = bias
+						}
+						if ep&tallRelu != 0 {
+							e.act.act = actRelu
+						}
+						e.applyRows(c2, ldc, 0, tk.rows, 0, q*gemmNR)
+						for i := range all1 {
+							if math.Float32bits(all1[i]) != math.Float32bits(all2[i]) {
+								t.Fatalf("%s: cell %d is %v, %v by the one-row kernel", name, i-g, all1[i], all2[i])
+							}
 						}
 					}
 				}
@@ -86,6 +97,65 @@ func TestTallProductSameBits(t *testing.T) {
 			for j := range got {
 				if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
 					t.Fatalf("%s %s: element %d is %v, %v without tall kernels", setName, c.name, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// TestTallEpilogueSameBits checks that products with a fused epilogue
+// (bias, Relu, both, a row bias, another activation) give the same bits
+// with the tall kernels, which apply the first three in their store, as
+// without them.
+func TestTallEpilogueSameBits(t *testing.T) {
+	r := nnRng(33)
+	p2 := newWorkerPool(2)
+	defer p2.close()
+	eps := []struct {
+		name          string
+		bias, rowBias bool
+		act           int
+	}{{"bias", true, false, actNone}, {"relu", false, false, actRelu}, {"bias+relu", true, false, actRelu},
+		{"rowbias+relu", false, true, actRelu}, {"bias+tanh", true, false, actTanh}}
+	for setName, set := range kernelSets() {
+		if set[gemmMR-1].tall.rows == 0 {
+			continue
+		}
+		plain := set
+		plain[gemmMR-1].tall = tallKernels[float32]{}
+		for i := range 40 {
+			m, n, k := 1+r.IntN(70), 1+r.IntN(90), 1+r.IntN(600)
+			e := eps[i%len(eps)]
+			var ep gemmEpilogue
+			if e.bias {
+				ep.bias = nnRand(r, n)
+			}
+			if e.rowBias {
+				ep.rowBias = nnRand(r, m)
+			}
+			ep.act.act = e.act
+			a, b := nnRand(r, m*k), nnRand(r, k*n)
+			pb := prepackB(b, n, false, k, n)
+			beta := float32(i % 2)
+			c0 := nnRand(r, m*n)
+			var pool *workerPool
+			if i%3 == 2 {
+				pool = p2
+			}
+			out := func(ks [gemmMR]kernelRow) []float32 {
+				const g = 16
+				all, c := guarded(m*n, g)
+				copy(c, c0)
+				withKernels(t, ks, func() {
+					newGemmCtx(pool).runFused(m, n, k, 1, gemmA{data: a, ld: k}, gemmB{packed: pb}, beta, c, n, &ep)
+				})
+				checkGuards(t, setName, all, g, m, n, n)
+				return c
+			}
+			want, got := out(plain), out(set)
+			for j := range got {
+				if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("%s m%d n%d k%d %s beta%v: element %d is %v, %v without tall kernels", setName, m, n, k, e.name, beta, j, got[j], want[j])
 				}
 			}
 		}
