@@ -102,8 +102,10 @@ func main() {
 	write("sgemm_kern_half_amd64.s", w.Bytes())
 	w.Reset()
 	w.WriteString(header)
-	for _, s := range zmmShapes {
-		directZ(&w, s[0], s[1])
+	for _, e := range []elem{f32, f16, bf16} {
+		for _, s := range zmmShapes {
+			directZ(&w, s[0], s[1], e)
+		}
 	}
 	write("sgemm_kern_avx512_amd64.s", w.Bytes())
 }
@@ -378,17 +380,39 @@ func strides(p func(string, ...any)) {
 // one zmm register; element (i, j) is summed exactly as by the AVX2
 // kernels, so the bits are theirs. On the last block of k the store may
 // add a bias row and apply Relu (see tallKernelOf).
-func directZ(w *bytes.Buffer, r, q int) {
-	name := fmt.Sprintf("sgemmR%dQ%dDZ", r, q)
+//
+// Panels of e other than float32 are widened as they are read: float16
+// by VCVTPH2PS, 16 columns at once; bfloat16, stored pair-interleaved,
+// by a shift for columns 0-7 and a mask (Z27) for 8-15, joined by
+// VINSERTF64X4. Z28 and Z29 are scratch.
+func directZ(w *bytes.Buffer, r, q int, e elem) {
+	name := fmt.Sprintf("sgemmR%dQ%dDZ%s", r, q, e.suffix())
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	load := func(addr string, z int) {
+		switch e {
+		case f32:
+			p("VMOVUPS %s, Z%d", addr, z)
+		case f16:
+			p("VCVTPH2PS %s, Z%d", addr, z)
+		case bf16:
+			p("VMOVDQU32 %s, Y28", addr)
+			p("VPSLLD $16, Y28, Y29")
+			p("VPANDD Y27, Y28, Y28")
+			p("VINSERTF64X4 $1, Y28, Z29, Z%d", z)
+		}
+	}
 	acc := func(i, j int) string { return fmt.Sprintf("Z%d", i*q+j) }
-	fmt.Fprintf(w, "\n// func %s(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)\n", name)
+	args := "a, b *float32"
+	if e != f32 {
+		args = "a *float32, b *uint16"
+	}
+	fmt.Fprintf(w, "\n// func %s(kc int, %s, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)\n", name, args)
 	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	p("MOVQ kc+0(FP), CX")
 	p("MOVQ a+8(FP), SI")
 	p("MOVQ b+16(FP), DI")
 	p("MOVQ pstride+24(FP), R12")
-	p("SHLQ $2, R12")
+	p("SHLQ $%d, R12", e.shift())
 	p("MOVQ lda+56(FP), R8")
 	strides(p)
 	if r > 8 {
@@ -399,14 +423,18 @@ func directZ(w *bytes.Buffer, r, q int) {
 			p("VPXORD %s, %s, %s", acc(i, j), acc(i, j), acc(i, j))
 		}
 	}
+	if e == bf16 {
+		p("VPTERNLOGD $0xff, Z27, Z27, Z27")
+		p("VPSLLD $16, Z27, Z27")
+	}
 	p("TESTQ CX, CX")
 	p("JEQ %s_store", name)
 	fmt.Fprintf(w, "%s_loop:\n", name)
 	for j := range q {
 		if j == 0 {
-			p("VMOVUPS (DI), Z%d", 30+j)
+			load("(DI)", 30+j)
 		} else {
-			p("VMOVUPS (DI)(R12*1), Z%d", 30+j)
+			load("(DI)(R12*1)", 30+j)
 		}
 	}
 	for i := range r {
@@ -418,7 +446,7 @@ func directZ(w *bytes.Buffer, r, q int) {
 	if r > 8 {
 		p("ADDQ $4, BX")
 	}
-	p("ADDQ $64, DI")
+	p("ADDQ $%d, DI", 16*e.size())
 	p("DECQ CX")
 	p("JNE %s_loop", name)
 	fmt.Fprintf(w, "%s_store:\n", name)

@@ -17,3 +17,6 @@ const hasAVX512 = false
 
 // avx512Tall returns no tall kernels: this build has no assembly.
 func avx512Tall() tallKernels[float32] { return tallKernels[float32]{} }
+
+// avx512HalfTall returns no tall kernels: this build has no assembly.
+func avx512HalfTall(halfKind) tallKernels[uint16] { return tallKernels[uint16]{} }

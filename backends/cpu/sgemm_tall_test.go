@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"unsafe"
 )
 
 // TestTallKernelsMatchGo checks every set's tall kernels against its
@@ -156,6 +157,134 @@ func TestTallEpilogueSameBits(t *testing.T) {
 			for j := range got {
 				if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
 					t.Fatalf("%s m%d n%d k%d %s beta%v: element %d is %v, %v without tall kernels", setName, m, n, k, e.name, beta, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// halfTallSets are the half kernel sets for k with tall kernels that
+// this build can run: the pure-Go twins always, the assembly ones where
+// the CPU has AVX-512.
+func halfTallSets(k halfKind) map[string]halfSet {
+	g := goHalfKernels(k)
+	g.rows[gemmMR-1].direct = func(kc int, a *float32, b *uint16, ps int, c *float32, ldc, add, lda int) {
+		for i := range gemmMR {
+			goHalfKernel(k, 1, 1, kc, (*float32)(unsafe.Add(unsafe.Pointer(a), 4*i*lda)), b, ps,
+				(*float32)(unsafe.Add(unsafe.Pointer(c), 4*i*ldc)), ldc, add)
+		}
+	}
+	g.rows[gemmMR-1].tall = goHalfTall(k, 8, 2)
+	sets := map[string]halfSet{"go-tall": g}
+	if hasHalfAsm(k) && hasAVX512 {
+		hs := asmHalfKernels(k)
+		hs.rows[gemmMR-1].tall = avx512HalfTall(k)
+		sets["asm-avx512"] = hs
+	}
+	return sets
+}
+
+// TestTallHalfKernels checks the tall kernels reading 16-bit panels
+// against their set's one-row kernel and the epilogue pass, bit for bit,
+// with guard cells, as TestTallKernelsMatchGo does for float32.
+func TestTallHalfKernels(t *testing.T) {
+	r := nnRng(34)
+	for _, hk := range []halfKind{halfF16, halfBF16} {
+		for setName, hs := range halfTallSets(hk) {
+			tk, one := hs.rows[gemmMR-1].tall, hs.rows[0].one
+			for _, q := range []int{tk.q, 1} {
+				fn := tk.wide
+				if q == 1 {
+					fn = tk.one
+				}
+				for _, kc := range []int{1, 7, 64, 256} {
+					for add := range 2 {
+						for ep := range tallBias | tallRelu + 1 {
+							name := fmt.Sprintf("%s %s q%d kc%d add%d ep%d", hk, setName, q, kc, add, ep)
+							lda := kc + 3
+							a := nnRand(r, (tk.rows-1)*lda+kc)
+							b := prepackBHalf(nnRand(r, kc*q*gemmNR), q*gemmNR, false, kc, q*gemmNR, hk)
+							ps := kc * gemmNR
+							ldc := q*gemmNR + 3
+							const g = 8
+							n := (tk.rows-1)*ldc + q*gemmNR
+							all1, c1 := guarded(n, g)
+							all2, c2 := guarded(n, g)
+							c0 := nnRand(r, n)
+							copy(c1, c0)
+							copy(c2, c0)
+							bias := nnRand(r, q*gemmNR)
+							fn(kc, &a[0], &b[0], ps, &c1[0], ldc, add, lda, &bias[0], ep)
+							for i := range tk.rows {
+								for j := range q {
+									one(kc, &a[i*lda], &b[j*ps], ps, &c2[i*ldc+j*gemmNR], ldc, add)
+								}
+							}
+							var e gemmEpilogue
+							if ep&tallBias != 0 {
+								e.bias = bias
+							}
+							if ep&tallRelu != 0 {
+								e.act.act = actRelu
+							}
+							e.applyRows(c2, ldc, 0, tk.rows, 0, q*gemmNR)
+							for i := range all1 {
+								if math.Float32bits(all1[i]) != math.Float32bits(all2[i]) {
+									t.Fatalf("%s: cell %d is %v, %v by the one-row kernel", name, i-g, all1[i], all2[i])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTallHalfProductSameBits checks that products on 16-bit weights,
+// with and without a fused epilogue, give the same bits with the tall
+// kernels as without them, on random ragged sizes and two threads.
+func TestTallHalfProductSameBits(t *testing.T) {
+	r := nnRng(35)
+	p2 := newWorkerPool(2)
+	defer p2.close()
+	for _, hk := range []halfKind{halfF16, halfBF16} {
+		for setName, set := range halfTallSets(hk) {
+			plain := set
+			plain.rows[gemmMR-1].tall = tallKernels[uint16]{}
+			for i := range 24 {
+				m, n, k := 1+r.IntN(70), 1+r.IntN(90), 1+r.IntN(600)
+				var ep *gemmEpilogue
+				switch i % 3 {
+				case 1:
+					ep = &gemmEpilogue{bias: nnRand(r, n)}
+				case 2:
+					ep = &gemmEpilogue{bias: nnRand(r, n), act: epilogue{act: actRelu}}
+				}
+				a := nnRand(r, m*k)
+				gb := gemmB{half: prepackBHalf(nnRand(r, k*n), n, false, k, n, hk), hk: hk}
+				beta := float32(i % 2)
+				c0 := nnRand(r, m*n)
+				var pool *workerPool
+				if i%2 == 1 {
+					pool = p2
+				}
+				out := func(hs halfSet) []float32 {
+					const g = 16
+					all, c := guarded(m*n, g)
+					copy(c, c0)
+					saved := halfKernels[hk]
+					halfKernels[hk] = hs
+					newGemmCtx(pool).runFused(m, n, k, 1, gemmA{data: a, ld: k}, gb, beta, c, n, ep)
+					halfKernels[hk] = saved
+					checkGuards(t, setName, all, g, m, n, n)
+					return c
+				}
+				want, got := out(plain), out(set)
+				for j := range got {
+					if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+						t.Fatalf("%s %s m%d n%d k%d case %d: element %d is %v, %v without tall kernels", hk, setName, m, n, k, i, j, got[j], want[j])
+					}
 				}
 			}
 		}
