@@ -151,22 +151,6 @@ func goHalfKernels(k halfKind) halfSet {
 	return hs
 }
 
-// goHalfTall returns the pure-Go twins of the tall kernels for panels in
-// format k, rows rows by q panels: each row of A in place is a one-row
-// micro-panel for goHalfKernel.
-func goHalfTall(k halfKind, rows, q int) tallKernels[uint16] {
-	f := func(q int) tallKernelOf[uint16] {
-		return func(kc int, a *float32, b *uint16, ps int, c *float32, ldc, add, lda int, bias *float32, ep int) {
-			for i := range rows {
-				goHalfKernel(k, 1, q, kc, (*float32)(unsafe.Add(unsafe.Pointer(a), 4*i*lda)), b, ps,
-					(*float32)(unsafe.Add(unsafe.Pointer(c), 4*i*ldc)), ldc, add)
-			}
-			goTallEpilogue(rows, q, c, ldc, bias, ep)
-		}
-	}
-	return tallKernels[uint16]{rows: rows, q: q, wide: f(q), one: f(1)}
-}
-
 // goHalfKernel is goKernel reading B panels in format k: each step's 16
 // values are widened, then summed as goKernel sums them.
 func goHalfKernel(k halfKind, r, q, kc int, a *float32, b *uint16, pstride int, c *float32, ldc, add int) {
