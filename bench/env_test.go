@@ -23,6 +23,9 @@ func kernelInfo() string {
 	s := runtime.GOARCH
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		s += ", AVX2+FMA"
+		if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL {
+			s += ", AVX-512 tall tiles"
+		}
 	}
 	return s
 }

@@ -103,3 +103,41 @@ func TestSoftmax(t *testing.T) {
 }
 
 func ewPtr[T any](v T) *T { return &v }
+
+// TestSoftmaxRow32Special checks the float32 row path on rows whose
+// maximum is not finite (it must decline them, for the float64 path) and
+// on rows of signed zeros and negative infinities.
+func TestSoftmaxRow32Special(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	negZero := float32(math.Copysign(0, -1))
+	cases := []struct {
+		name string
+		x    []float32
+		ok   bool
+	}{
+		{"plain", []float32{1, -2, 3, 0.5}, true},
+		{"nan first", []float32{nan, 1, 2}, false},
+		{"nan after max", []float32{5, 1, nan}, false},
+		{"nan before max", []float32{1, nan, 5}, false},
+		{"plus inf", []float32{1, inf, 2}, false},
+		{"all minus inf", []float32{-inf, -inf}, false},
+		{"minus inf and finite", []float32{-inf, 2, -inf}, true},
+		{"signed zeros", []float32{negZero, 0, negZero}, true},
+	}
+	for _, c := range cases {
+		d := make([]float32, len(c.x))
+		if got := softmaxRow32(d, c.x); got != c.ok {
+			t.Fatalf("%s: took the row: %t, want %t", c.name, got, c.ok)
+		}
+		if !c.ok {
+			continue
+		}
+		x64 := ewMap(c.x, func(v float32) float64 { return float64(v) })
+		want := refSoftmax(x64, []int{len(c.x)}, 0, 1, false)
+		for i := range d {
+			if math.Abs(float64(d[i])-want[i]) > 1e-6 {
+				t.Fatalf("%s: element %d is %v, want %v", c.name, i, d[i], want[i])
+			}
+		}
+	}
+}

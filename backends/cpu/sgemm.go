@@ -85,7 +85,7 @@ func (e *gemmEpilogue) applyRows(c []float32, ldc, i0, i1, c0, c1 int) {
 type gemmWorker struct {
 	a   []float32 // a packed gemmMC×gemmKC block of A
 	acc []float32 // rowBlocks' per-block sums, grown when too small
-	tmp [gemmMR * gemmNR]float32
+	tmp [gemmTallMax * gemmNR]float32
 	_   [cacheLine]byte
 }
 
@@ -274,6 +274,17 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 			scaleRow(cl.c[i*cl.ldc+c0:i*cl.ldc+c1], cl.beta)
 		}
 	}
+	// The tall kernels apply a bias row and Relu themselves.
+	epf := 0
+	if e := cl.ep; direct && ks[gemmMR-1].tall.rows > 0 && e != nil && e.rowBias == nil &&
+		(e.act.act == actNone || e.act.act == actRelu) {
+		if e.bias != nil {
+			epf |= tallBias
+		}
+		if e.act.act == actRelu {
+			epf |= tallRelu
+		}
+	}
 	if g.useRowBlocks(j0, j1, ks[0].q) {
 		rowBlocks(g, ks, rb4, w, bp, j0, j1)
 		return
@@ -291,31 +302,58 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 			case cl.a.packed != nil:
 				ap = cl.a.packed[p0*m+i0*kcb : p0*m+i1*kcb]
 			case direct:
-				// Whole six-row tiles read A in place; only the rows
-				// left over are packed, where block expects them.
+				// Whole tiles read A in place; only the rows left over
+				// are packed, where block expects them.
 				ad = cl.a.data[i0*cl.a.ld+p0:]
 				ap = w.a[:(i1-i0)*kcb]
-				if r6 := i0 + (i1-i0)/gemmMR*gemmMR; r6 < i1 {
-					packA(ap[(r6-i0)*kcb:], cl.a.data, cl.a.ld, false, 1, r6, i1, p0, p0+kcb)
+				if rd := i0 + (i1-i0)/directRows(ks)*directRows(ks); rd < i1 {
+					packA(ap[(rd-i0)*kcb:], cl.a.data, cl.a.ld, false, 1, rd, i1, p0, p0+kcb)
 				}
 			default:
 				ap = w.a[:(i1-i0)*kcb]
 				packA(ap, cl.a.data, cl.a.ld, cl.a.trans, cl.alpha, i0, i1, p0, p0+kcb)
 			}
-			block(g, ks, w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0)
-			if cl.ep != nil && p0+kcb >= k {
-				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, min(j1*gemmNR, n))
+			last := p0+kcb >= k
+			ef := 0
+			if last {
+				ef = epf
 			}
+			block(g, ks, w, ap, ad, bBlk, kcb, i0, i1, j0, j1, add || p0 > 0, ef)
+			if cl.ep == nil || !last {
+				continue
+			}
+			c1 := min(j1*gemmNR, n)
+			if ef == 0 {
+				cl.ep.applyRows(cl.c, cl.ldc, i0, i1, j0*gemmNR, c1)
+				continue
+			}
+			// The tall tiles applied it to their full panels.
+			h := directRows(ks)
+			start := i0 + (i1-i0)/h*h
+			if jf := min(j1, n/gemmNR) * gemmNR; jf < c1 {
+				cl.ep.applyRows(cl.c, cl.ldc, i0, start, jf, c1)
+			}
+			cl.ep.applyRows(cl.c, cl.ldc, start, i1, j0*gemmNR, c1)
 		}
 	}
 }
 
+// directRows is the height of the tiles that read A in place with ks.
+func directRows[E panelElem](ks *[gemmMR]kernelRowOf[E]) int {
+	if t := ks[gemmMR-1].tall.rows; t > 0 {
+		return t
+	}
+	return gemmMR
+}
+
 // block multiplies the packed rows [i0, i1) of A by the packed panels
 // [j0, j1) of B over one block of kcb steps, into C. When ad is set, the
-// whole six-row tiles read A from ad (row i0 at ad[0], rows cl.a.ld
-// apart) with the direct kernel and ap holds only the rows left over.
-// ks are the kernels for B panels of E.
-func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, ap, ad []float32, bBlk []E, kcb, i0, i1, j0, j1 int, add bool) {
+// whole tiles of directRows(ks) rows read A from ad (row i0 at ad[0],
+// rows cl.a.ld apart) with the direct or tall kernels and ap holds only
+// the rows left over, at their place. ks are the kernels for B panels of
+// E. The tall tiles apply the epilogue ef (see tallKernelOf) with the
+// call's bias to their full panels.
+func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, ap, ad []float32, bBlk []E, kcb, i0, i1, j0, j1 int, add bool, ef int) {
 	cl := &g.call
 	c, ldc, n := cl.c, cl.ldc, cl.n
 	addi := 0
@@ -323,17 +361,45 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 		addi = 1
 	}
 	ps := kcb * gemmNR
-	rows6 := i0 + (i1-i0)/gemmMR*gemmMR
 	jFull := min(j1, n/gemmNR)
 	k6 := ks[gemmMR-1].one
 	kd, lda := ks[gemmMR-1].direct, cl.a.ld
+	tall := &ks[gemmMR-1].tall
+	// Rows [i0, start) read A in place, in tiles of h rows; the rest is
+	// packed.
+	start, h := i0, 0
+	if ad != nil {
+		h = directRows(ks)
+		start = i0 + (i1-i0)/h*h
+	}
+	if ad != nil && tall.rows > 0 {
+		for jp := j0; jp < jFull; {
+			kt, q := tall.one, 1
+			if jp+tall.q <= jFull {
+				kt, q = tall.wide, tall.q
+			}
+			bpan := &bBlk[jp*ps]
+			var bias *float32
+			if ef&tallBias != 0 {
+				bias = &cl.ep.bias[jp*gemmNR]
+			}
+			for ir := i0; ir < start; ir += h {
+				kt(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda, bias, ef)
+			}
+			jp += q
+		}
+	} else if ad != nil {
+		for jp := j0; jp < jFull; jp++ {
+			bpan := &bBlk[jp*ps]
+			for ir := i0; ir < start; ir += gemmMR {
+				kd(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda)
+			}
+		}
+	}
+	rows6 := start + (i1-start)/gemmMR*gemmMR
 	for jp := j0; jp < jFull; jp++ {
 		bpan := &bBlk[jp*ps]
-		for ir := i0; ir < rows6; ir += gemmMR {
-			if ad != nil {
-				kd(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda)
-				continue
-			}
+		for ir := start; ir < rows6; ir += gemmMR {
 			k6(kcb, &ap[(ir-i0)*kcb], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi)
 		}
 	}
@@ -352,11 +418,15 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 		// The last panel is partial: compute it into tmp, then copy.
 		jp := jFull
 		cols := n - jp*gemmNR
-		for ir := i0; ir < i1; ir += gemmMR {
+		for ir := i0; ir < i1; {
 			rr := min(gemmMR, i1-ir)
-			if ad != nil && rr == gemmMR {
+			switch {
+			case ir < start && tall.rows > 0:
+				rr = h
+				tall.one(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda, nil, 0)
+			case ir < start:
 				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
-			} else {
+			default:
 				ks[rr-1].one(kcb, &ap[(ir-i0)*kcb], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0)
 			}
 			for i := range rr {
@@ -370,6 +440,7 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 					copy(row, t)
 				}
 			}
+			ir += rr
 		}
 	}
 }

@@ -41,8 +41,15 @@ type kernelRowOf[E panelElem] struct {
 	// direct, when set (six rows only), is one reading its rows of A in
 	// place, lda floats apart, step p of row i at a[i*lda+p]: the same
 	// FMAs in the same order, so the same bits, without packing A.
-	direct func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int)
+	direct directKernelOf[E]
+	// tall, when its rows are set (six rows only), serves the tiles of
+	// rows read in place instead of direct: taller tiles, the same sums.
+	tall tallKernels[E]
 }
+
+// directKernelOf computes a tile as microKernelOf does, reading its rows
+// of A in place, lda floats apart: step p of row i at a[i*lda+p].
+type directKernelOf[E panelElem] func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int)
 
 // microKernels[r-1] serves tiles of r rows. It is set once at init, to
 // the assembly kernels where the CPU has them and to goKernels otherwise.

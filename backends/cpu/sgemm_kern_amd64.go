@@ -53,6 +53,10 @@ func asmKernels() [gemmMR]kernelRow {
 func init() {
 	if hasAVX2FMA {
 		microKernels, kernelName = asmKernels(), "avx2-fma"
+		if hasAVX512 {
+			microKernels[gemmMR-1].tall = avx512Tall()
+			kernelName = "avx512+avx2-fma"
+		}
 		return
 	}
 	microKernels, kernelName = goKernels(), "go"

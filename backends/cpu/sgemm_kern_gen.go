@@ -3,7 +3,9 @@
 // This program writes sgemm_kern_amd64.s, the AVX2+FMA micro-kernels of
 // the packed SGEMM, and sgemm_kern_half_amd64.s, the same kernels reading
 // B panels of float16 (widened by F16C's VCVTPH2PS) or bfloat16 (widened
-// by VPMOVZXWD and VPSLLD $16). Run it with `go generate ./backends/cpu`.
+// by VPMOVZXWD and VPSLLD $16), and sgemm_kern_avx512_amd64.s, the
+// AVX-512 kernels for tall tiles reading A in place. Run it with
+// `go generate ./backends/cpu`.
 //
 // Kernel rXqY computes an X-row by 16·Y-column tile of C from a packed A
 // micro-panel (X floats per step of k) and Y packed B panels (16 floats
@@ -98,6 +100,14 @@ func main() {
 		rowBlocks(&w, e)
 	}
 	write("sgemm_kern_half_amd64.s", w.Bytes())
+	w.Reset()
+	w.WriteString(header)
+	for _, e := range []elem{f32, f16, bf16} {
+		for _, s := range zmmShapes {
+			directZ(&w, s[0], s[1], e)
+		}
+	}
+	write("sgemm_kern_avx512_amd64.s", w.Bytes())
 }
 
 func write(name string, b []byte) {
@@ -336,6 +346,153 @@ func rowBlocks(w *bytes.Buffer, e elem) {
 	p("MOVQ dst+32(FP), DX")
 	for k := range 8 {
 		p("VMOVUPS Y%d, %d(DX)", k, 32*k)
+	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// zmmShapes lists the (rows, panels) AVX-512 kernels reading A in place.
+var zmmShapes = [][2]int{{8, 2}, {8, 1}}
+
+// zRow is the address of row i (0 <= i < 16) at byte offset off, with
+// base the row 0 (rows 8-15 from base2), R8, R9, R10 and R11 holding 1,
+// 3, 5 and 7 row strides.
+func zRow(base, base2 string, i, off int) string {
+	if i >= 8 {
+		base, i = base2, i-8
+	}
+	idx := [...]string{"", "(R8*1)", "(R8*2)", "(R9*1)", "(R8*4)", "(R10*1)", "(R9*2)", "(R11*1)"}[i]
+	return fmt.Sprintf("%d(%s)%s", off, base, idx)
+}
+
+// strides writes the instructions that turn the stride in R8, in floats,
+// into bytes in R8 and 3, 5 and 7 strides in R9, R10 and R11.
+func strides(p func(string, ...any)) {
+	p("SHLQ $2, R8")
+	p("LEAQ (R8)(R8*2), R9")
+	p("LEAQ (R8)(R8*4), R10")
+	p("LEAQ (R9)(R8*4), R11")
+}
+
+// directZ writes sgemmRxQyDZ (sgemm_kern_avx512_amd64.s): an r-row by
+// 16·q-column tile with AVX-512, r rows of A read in place lda floats
+// apart, each a 32-bit broadcast folded into its FMAs. One panel step is
+// one zmm register; element (i, j) is summed exactly as by the AVX2
+// kernels, so the bits are theirs. On the last block of k the store may
+// add a bias row and apply Relu (see tallKernelOf).
+//
+// Panels of e other than float32 are widened as they are read: float16
+// by VCVTPH2PS, 16 columns at once; bfloat16, stored pair-interleaved,
+// by a shift for columns 0-7 and a mask (Z27) for 8-15, joined by
+// VINSERTF64X4. Z28 and Z29 are scratch.
+func directZ(w *bytes.Buffer, r, q int, e elem) {
+	name := fmt.Sprintf("sgemmR%dQ%dDZ%s", r, q, e.suffix())
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	load := func(addr string, z int) {
+		switch e {
+		case f32:
+			p("VMOVUPS %s, Z%d", addr, z)
+		case f16:
+			p("VCVTPH2PS %s, Z%d", addr, z)
+		case bf16:
+			p("VMOVDQU32 %s, Y28", addr)
+			p("VPSLLD $16, Y28, Y29")
+			p("VPANDD Y27, Y28, Y28")
+			p("VINSERTF64X4 $1, Y28, Z29, Z%d", z)
+		}
+	}
+	acc := func(i, j int) string { return fmt.Sprintf("Z%d", i*q+j) }
+	args := "a, b *float32"
+	if e != f32 {
+		args = "a *float32, b *uint16"
+	}
+	fmt.Fprintf(w, "\n// func %s(kc int, %s, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)\n", name, args)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
+	p("MOVQ kc+0(FP), CX")
+	p("MOVQ a+8(FP), SI")
+	p("MOVQ b+16(FP), DI")
+	p("MOVQ pstride+24(FP), R12")
+	p("SHLQ $%d, R12", e.shift())
+	p("MOVQ lda+56(FP), R8")
+	strides(p)
+	if r > 8 {
+		p("LEAQ (SI)(R8*8), BX")
+	}
+	for i := range r {
+		for j := range q {
+			p("VPXORD %s, %s, %s", acc(i, j), acc(i, j), acc(i, j))
+		}
+	}
+	if e == bf16 {
+		p("VPTERNLOGD $0xff, Z27, Z27, Z27")
+		p("VPSLLD $16, Z27, Z27")
+	}
+	p("TESTQ CX, CX")
+	p("JEQ %s_store", name)
+	fmt.Fprintf(w, "%s_loop:\n", name)
+	for j := range q {
+		if j == 0 {
+			load("(DI)", 30+j)
+		} else {
+			load("(DI)(R12*1)", 30+j)
+		}
+	}
+	for i := range r {
+		for j := range q {
+			p("VFMADD231PS.BCST %s, Z%d, %s", zRow("SI", "BX", i, 0), 30+j, acc(i, j))
+		}
+	}
+	p("ADDQ $4, SI")
+	if r > 8 {
+		p("ADDQ $4, BX")
+	}
+	p("ADDQ $%d, DI", 16*e.size())
+	p("DECQ CX")
+	p("JNE %s_loop", name)
+	fmt.Fprintf(w, "%s_store:\n", name)
+	p("MOVQ c+32(FP), DX")
+	p("MOVQ ldc+40(FP), R8")
+	strides(p)
+	if r > 8 {
+		p("LEAQ (DX)(R8*8), BX")
+	}
+	p("MOVQ add+48(FP), AX")
+	p("TESTQ AX, AX")
+	p("JEQ %s_put", name)
+	for i := range r {
+		for j := range q {
+			p("VADDPS %s, %s, %s", zRow("DX", "BX", i, 64*j), acc(i, j), acc(i, j))
+		}
+	}
+	// The epilogue: bias[j] added to column j (ep bit 0), then Relu
+	// (bit 1), as addVecReluAVX computes them.
+	fmt.Fprintf(w, "%s_put:\n", name)
+	p("MOVQ ep+72(FP), AX")
+	p("TESTQ $1, AX")
+	p("JEQ %s_act", name)
+	p("MOVQ bias+64(FP), SI")
+	for j := range q {
+		p("VMOVUPS %d(SI), Z%d", 64*j, 30+j)
+	}
+	for i := range r {
+		for j := range q {
+			p("VADDPS Z%d, %s, %s", 30+j, acc(i, j), acc(i, j))
+		}
+	}
+	fmt.Fprintf(w, "%s_act:\n", name)
+	p("TESTQ $2, AX")
+	p("JEQ %s_mov", name)
+	p("VPXORD Z30, Z30, Z30")
+	for i := range r {
+		for j := range q {
+			p("VMAXPS Z30, %s, %s", acc(i, j), acc(i, j))
+		}
+	}
+	fmt.Fprintf(w, "%s_mov:\n", name)
+	for i := range r {
+		for j := range q {
+			p("VMOVUPS %s, %s", acc(i, j), zRow("DX", "BX", i, 64*j))
+		}
 	}
 	p("VZEROUPPER")
 	p("RET")

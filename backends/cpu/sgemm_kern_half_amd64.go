@@ -112,6 +112,10 @@ func init() {
 	for _, k := range []halfKind{halfF16, halfBF16} {
 		if hasHalfAsm(k) {
 			halfKernels[k] = asmHalfKernels(k)
+			if hasAVX512 {
+				halfKernels[k].rows[gemmMR-1].tall = avx512HalfTall(k)
+				halfKernels[k].name = "avx512+" + halfKernels[k].name
+			}
 		} else {
 			halfKernels[k] = goHalfKernels(k)
 		}

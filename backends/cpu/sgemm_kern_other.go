@@ -11,3 +11,12 @@ func asmKernels() [gemmMR]kernelRow { return goKernels() }
 func init() {
 	microKernels, kernelName = goKernels(), "go"
 }
+
+// hasAVX512 is false: this build has no assembly kernels.
+const hasAVX512 = false
+
+// avx512Tall returns no tall kernels: this build has no assembly.
+func avx512Tall() tallKernels[float32] { return tallKernels[float32]{} }
+
+// avx512HalfTall returns no tall kernels: this build has no assembly.
+func avx512HalfTall(halfKind) tallKernels[uint16] { return tallKernels[uint16]{} }

@@ -15,9 +15,14 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 // kernelSets are the micro-kernel sets this build can run: the pure-Go
 // one always, the assembly one where the CPU has it.
 func kernelSets() map[string][gemmMR]kernelRow {
-	sets := map[string][gemmMR]kernelRow{"go": goKernels()}
+	sets := map[string][gemmMR]kernelRow{"go": goKernels(), "go-tall": goTallKernels(8, 2)}
 	if hasAVX2FMA {
 		sets["asm"] = asmKernels()
+	}
+	if hasAVX512 {
+		ks := asmKernels()
+		ks[gemmMR-1].tall = avx512Tall()
+		sets["asm-avx512"] = ks
 	}
 	return sets
 }

@@ -1,0 +1,42 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "golang.org/x/sys/cpu"
+
+// The AVX-512 micro-kernels of sgemm_kern_avx512_amd64.s, reading A in
+// place; see tallKernels.
+
+//go:noescape
+func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR8Q2DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR8Q1DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR8Q2DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR8Q1DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+// hasAVX512 reports whether the AVX-512 kernels can run here.
+var hasAVX512 = hasAVX2FMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
+
+// avx512Tall returns the AVX-512 tall kernels.
+func avx512Tall() tallKernels[float32] {
+	return tallKernels[float32]{rows: 8, q: 2, wide: sgemmR8Q2DZ, one: sgemmR8Q1DZ}
+}
+
+// avx512HalfTall returns the AVX-512 tall kernels for panels in format k.
+func avx512HalfTall(k halfKind) tallKernels[uint16] {
+	if k == halfF16 {
+		return tallKernels[uint16]{rows: 8, q: 2, wide: sgemmR8Q2DZF16, one: sgemmR8Q1DZF16}
+	}
+	return tallKernels[uint16]{rows: 8, q: 2, wide: sgemmR8Q2DZBF16, one: sgemmR8Q1DZBF16}
+}
