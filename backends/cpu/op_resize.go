@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/lintel-ml/lintel/internal/resize"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -14,25 +15,12 @@ const (
 	rsCubic
 )
 
-// Resize coordinate transformation modes.
+// Resize coordinate transformation and nearest rounding modes
+// (internal/resize, shared with the GPU backends).
 const (
-	ctHalfPixel = iota
-	ctHalfPixelSymmetric
-	ctPytorchHalfPixel
-	ctAlignCorners
-	ctAsymmetric
-	ctTFHalfPixelForNN
-	ctTFCropAndResize
-)
-
-// Nearest rounding modes; nmSimple is the rule of Upsample and Resize-10
-// (truncate when upsampling, ceil when downsampling).
-const (
-	nmRoundPreferFloor = iota
-	nmRoundPreferCeil
-	nmFloor
-	nmCeil
-	nmSimple
+	ctAsymmetric      = resize.Asymmetric
+	ctTFCropAndResize = resize.TFCropAndResize
+	nmSimple          = resize.Simple
 )
 
 // Keep-aspect-ratio policies (opset 18).
@@ -48,8 +36,8 @@ const (
 type resizeKernel struct {
 	n       *model.Node
 	mode    int
-	coord   int
-	nearest int
+	coord   resize.Coord
+	nearest resize.Nearest
 	policy  int
 	cubicA  float32
 	exclOut bool
@@ -226,70 +214,17 @@ func (k *resizeKernel) shape(in, out []*tensor) error {
 // orig maps output coordinate x along dim d to the input coordinate, in
 // float32 as ONNX Runtime computes it.
 func (k *resizeKernel) orig(d int, x float32, outLen, inLen int) float32 {
-	s := k.scale[d]
-	lo, li := float32(outLen), float32(inLen)
-	switch k.coord {
-	case ctAsymmetric:
-		return x / s
-	case ctPytorchHalfPixel:
-		if lo > 1 {
-			return (x+0.5)/s - 0.5
-		}
-		return 0
-	case ctTFHalfPixelForNN:
-		return (x + 0.5) / s
-	case ctAlignCorners:
-		if lo == 1 {
-			return 0
-		}
-		return x * (li - 1) / (lo - 1)
-	case ctTFCropAndResize:
+	var rs, re float32
+	if k.coord == resize.TFCropAndResize {
 		r := len(k.roi) / 2
-		rs, re := k.roi[d], k.roi[r+d]
-		if lo > 1 {
-			return rs*(li-1) + (x*(re-rs)*(li-1))/(lo-1)
-		}
-		return float32(0.5 * float64(rs+re) * float64(li-1))
-	case ctHalfPixelSymmetric:
-		adj := lo / (s * li)
-		center := li / 2
-		off := center * (1 - adj)
-		return off + ((x+0.5)/s - 0.5)
+		rs, re = k.roi[d], k.roi[r+d]
 	}
-	return (x+0.5)/s - 0.5
+	return resize.Orig(k.coord, k.scale[d], x, outLen, inLen, rs, re)
 }
 
 // nearestIdx rounds an input coordinate per the nearest mode.
 func (k *resizeKernel) nearestIdx(x, scale float32) int {
-	var v float64
-	f := float64(x)
-	switch k.nearest {
-	case nmSimple:
-		if scale < 1 {
-			v = math.Ceil(f)
-		} else {
-			v = math.Trunc(f)
-		}
-	case nmRoundPreferCeil:
-		v = math.Round(f)
-	case nmFloor:
-		v = math.Floor(f)
-	case nmCeil:
-		v = math.Ceil(f)
-	default:
-		if x == float32(math.Trunc(f))+0.5 {
-			v = math.Floor(f)
-		} else {
-			v = math.Round(f)
-		}
-	}
-	if v < -1 || math.IsNaN(v) {
-		return -1
-	}
-	if v > float64(maxDim) {
-		return maxDim
-	}
-	return int(v)
+	return resize.NearestIndex(k.nearest, x, scale, maxDim)
 }
 
 // outside reports whether an input coordinate falls outside [0, n-1] where
@@ -560,38 +495,15 @@ func buildResize(c *buildCtx, upsample bool) (kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch cm {
-	case "half_pixel":
-		k.coord = ctHalfPixel
-	case "half_pixel_symmetric":
-		k.coord = ctHalfPixelSymmetric
-	case "pytorch_half_pixel":
-		k.coord = ctPytorchHalfPixel
-	case "align_corners":
-		k.coord = ctAlignCorners
-	case "asymmetric":
-		k.coord = ctAsymmetric
-	case "tf_half_pixel_for_nn":
-		k.coord = ctTFHalfPixelForNN
-	case "tf_crop_and_resize":
-		k.coord = ctTFCropAndResize
-	default:
+	var ok bool
+	if k.coord, ok = resize.ParseCoord(cm); !ok {
 		return nil, c.unsupported("coordinate_transformation_mode %q", cm)
 	}
 	nm, err := n.String("nearest_mode", "round_prefer_floor")
 	if err != nil {
 		return nil, err
 	}
-	switch nm {
-	case "round_prefer_floor":
-		k.nearest = nmRoundPreferFloor
-	case "round_prefer_ceil":
-		k.nearest = nmRoundPreferCeil
-	case "floor":
-		k.nearest = nmFloor
-	case "ceil":
-		k.nearest = nmCeil
-	default:
+	if k.nearest, ok = resize.ParseNearest(nm); !ok {
 		return nil, c.unsupported("nearest_mode %q", nm)
 	}
 	if k.cubicA, err = n.Float("cubic_coeff_a", -0.75); err != nil {

@@ -3,6 +3,7 @@ package gpu
 import (
 	"math"
 
+	"github.com/lintel-ml/lintel/internal/resize"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -11,24 +12,12 @@ func init() {
 	register(buildResize, "Resize")
 }
 
-// Resize coordinate transformation modes, as the CPU backend numbers them.
+// The Resize modes this file names (internal/resize, shared with the CPU
+// backend).
 const (
-	ctHalfPixel = iota
-	ctHalfPixelSymmetric
-	ctPytorchHalfPixel
-	ctAlignCorners
-	ctAsymmetric
-	ctTFHalfPixelForNN
-	ctTFCropAndResize
-)
-
-// Nearest rounding modes; nmSimple is Resize-10's rule.
-const (
-	nmRoundPreferFloor = iota
-	nmRoundPreferCeil
-	nmFloor
-	nmCeil
-	nmSimple
+	ctAsymmetric      = resize.Asymmetric
+	ctTFCropAndResize = resize.TFCropAndResize
+	nmSimple          = resize.Simple
 )
 
 // resizer holds a Resize node's attributes and, once planned, each dim's
@@ -37,8 +26,8 @@ const (
 // are the ones the CPU kernel computes.
 type resizer struct {
 	linear  bool
-	coord   int
-	nearest int
+	coord   resize.Coord
+	nearest resize.Nearest
 	extrap  float32
 	scale   []float32
 	roi     []float32 // 2*rank: starts then ends
@@ -141,19 +130,15 @@ func (rz *resizer) attrs(c *buildCtx) error {
 	if err != nil {
 		return err
 	}
-	modes := map[string]int{"half_pixel": ctHalfPixel, "half_pixel_symmetric": ctHalfPixelSymmetric,
-		"pytorch_half_pixel": ctPytorchHalfPixel, "align_corners": ctAlignCorners, "asymmetric": ctAsymmetric,
-		"tf_half_pixel_for_nn": ctTFHalfPixelForNN, "tf_crop_and_resize": ctTFCropAndResize}
 	var ok bool
-	if rz.coord, ok = modes[cm]; !ok {
+	if rz.coord, ok = resize.ParseCoord(cm); !ok {
 		return c.unsupported("coordinate_transformation_mode %q", cm)
 	}
 	nm, err := n.String("nearest_mode", "round_prefer_floor")
 	if err != nil {
 		return err
 	}
-	nearest := map[string]int{"round_prefer_floor": nmRoundPreferFloor, "round_prefer_ceil": nmRoundPreferCeil, "floor": nmFloor, "ceil": nmCeil}
-	if rz.nearest, ok = nearest[nm]; !ok {
+	if rz.nearest, ok = resize.ParseNearest(nm); !ok {
 		return c.unsupported("nearest_mode %q", nm)
 	}
 	ev, err := n.Float("extrapolation_value", 0)
@@ -303,70 +288,17 @@ func (rz *resizer) plan(c *buildCtx, shape []int, scalesIdx, sizesIdx int) error
 
 // orig maps output coordinate x along dim d to the input coordinate.
 func (rz *resizer) orig(d int, x float32, outLen, inLen int) float32 {
-	s := rz.scale[d]
-	lo, li := float32(outLen), float32(inLen)
-	switch rz.coord {
-	case ctAsymmetric:
-		return x / s
-	case ctPytorchHalfPixel:
-		if lo > 1 {
-			return (x+0.5)/s - 0.5
-		}
-		return 0
-	case ctTFHalfPixelForNN:
-		return (x + 0.5) / s
-	case ctAlignCorners:
-		if lo == 1 {
-			return 0
-		}
-		return x * (li - 1) / (lo - 1)
-	case ctTFCropAndResize:
+	var rs, re float32
+	if rz.coord == resize.TFCropAndResize {
 		r := len(rz.roi) / 2
-		rs, re := rz.roi[d], rz.roi[r+d]
-		if lo > 1 {
-			return rs*(li-1) + (x*(re-rs)*(li-1))/(lo-1)
-		}
-		return float32(0.5 * float64(rs+re) * float64(li-1))
-	case ctHalfPixelSymmetric:
-		adj := lo / (s * li)
-		center := li / 2
-		off := center * (1 - adj)
-		return off + ((x+0.5)/s - 0.5)
+		rs, re = rz.roi[d], rz.roi[r+d]
 	}
-	return (x+0.5)/s - 0.5
+	return resize.Orig(rz.coord, rz.scale[d], x, outLen, inLen, rs, re)
 }
 
 // nearestIdx rounds an input coordinate per the nearest mode.
 func (rz *resizer) nearestIdx(x, scale float32) int {
-	var v float64
-	f := float64(x)
-	switch rz.nearest {
-	case nmSimple:
-		if scale < 1 {
-			v = math.Ceil(f)
-		} else {
-			v = math.Trunc(f)
-		}
-	case nmRoundPreferCeil:
-		v = math.Round(f)
-	case nmFloor:
-		v = math.Floor(f)
-	case nmCeil:
-		v = math.Ceil(f)
-	default:
-		if x == float32(math.Trunc(f))+0.5 {
-			v = math.Floor(f)
-		} else {
-			v = math.Round(f)
-		}
-	}
-	if v < -1 || math.IsNaN(v) {
-		return -1
-	}
-	if v > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	return int(v)
+	return resize.NearestIndex(rz.nearest, x, scale, math.MaxInt32)
 }
 
 // outside reports whether an input coordinate falls outside [0, n-1] where
