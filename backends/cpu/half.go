@@ -167,14 +167,7 @@ func goHalfKernel(k halfKind, r, q, kc int, a *float32, b *uint16, pstride int, 
 					acc[t] += float32(av * bp[t])
 				}
 			}
-			cs := (*[gemmNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*(i*ldc+gemmNR*j))), gemmNR))
-			if add != 0 {
-				for t := range cs {
-					cs[t] += acc[t]
-				}
-			} else {
-				*cs = acc
-			}
+			storeTile(c, ldc, i, j, &acc, add)
 		}
 	}
 }

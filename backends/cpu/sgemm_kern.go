@@ -79,30 +79,42 @@ func goKernels() [gemmMR]kernelRow {
 	return ks
 }
 
-// goKernel is the pure-Go micro-kernel for r rows and q panels. Products
-// are rounded before the add (float32(x*y)) so the compiler never fuses
-// them, whatever the target.
+// goKernel is the pure-Go micro-kernel for r rows and q panels, on A
+// packed for the kernel (step p of row i at a[p*r+i]).
 func goKernel(r, q, kc int, a, b *float32, pstride int, c *float32, ldc, add int) {
-	as := unsafe.Slice(a, kc*r)
+	goTile(r, q, kc, unsafe.Slice(a, kc*r), 1, r, b, pstride, c, ldc, add)
+}
+
+// goTile is the pure-Go product of r rows of A by q panels of packed B,
+// element (i, p) of A at as[i*ri+p*rp]. Products are rounded before the
+// add (float32(x*y)) so the compiler never fuses them, whatever the
+// target.
+func goTile(r, q, kc int, as []float32, ri, rp int, b *float32, pstride int, c *float32, ldc, add int) {
 	for j := range q {
 		bs := unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(b), 4*j*pstride)), kc*gemmNR)
 		for i := range r {
 			var acc [gemmNR]float32
 			for p := range kc {
-				av := as[p*r+i]
+				av := as[i*ri+p*rp]
 				bp := (*[gemmNR]float32)(bs[p*gemmNR:])
 				for t := range acc {
 					acc[t] += float32(av * bp[t])
 				}
 			}
-			cs := (*[gemmNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*(i*ldc+gemmNR*j))), gemmNR))
-			if add != 0 {
-				for t := range cs {
-					cs[t] += acc[t]
-				}
-			} else {
-				*cs = acc
-			}
+			storeTile(c, ldc, i, j, &acc, add)
 		}
+	}
+}
+
+// storeTile writes (add 0) or adds acc to row i of panel j of the C tile
+// at c.
+func storeTile(c *float32, ldc, i, j int, acc *[gemmNR]float32, add int) {
+	cs := (*[gemmNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*(i*ldc+gemmNR*j))), gemmNR))
+	if add != 0 {
+		for t := range cs {
+			cs[t] += acc[t]
+		}
+	} else {
+		*cs = *acc
 	}
 }

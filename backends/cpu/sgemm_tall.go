@@ -38,27 +38,7 @@ func goDirect(r, q, kc int, a, b *float32, pstride int, c *float32, ldc, add, ld
 	if kc > 0 {
 		as = unsafe.Slice(a, (r-1)*lda+kc)
 	}
-	for j := range q {
-		bs := unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(b), 4*j*pstride)), kc*gemmNR)
-		for i := range r {
-			var acc [gemmNR]float32
-			for p := range kc {
-				av := as[i*lda+p]
-				bp := (*[gemmNR]float32)(bs[p*gemmNR:])
-				for t := range acc {
-					acc[t] += float32(av * bp[t])
-				}
-			}
-			cs := (*[gemmNR]float32)(unsafe.Slice((*float32)(unsafe.Add(unsafe.Pointer(c), 4*(i*ldc+gemmNR*j))), gemmNR))
-			if add != 0 {
-				for t := range cs {
-					cs[t] += acc[t]
-				}
-			} else {
-				*cs = acc
-			}
-		}
-	}
+	goTile(r, q, kc, as, lda, 1, b, pstride, c, ldc, add)
 }
 
 // goTallKernels returns the pure-Go kernels with the six-row kernel
