@@ -35,6 +35,17 @@ static void lt_msg(char *msg, size_t len, const char *a, const char *b) {
 	snprintf(msg, len, "%s%s", a, b ? b : "");
 }
 
+// LT_RESOLVE looks up one required function of library handle h into
+// table t; a missing one names itself in msg, closes h and returns 2
+// from the enclosing loader.
+#define LT_RESOLVE(name, params)                     \
+	*(void **)(&t.name) = dlsym(h, #name);           \
+	if (t.name == NULL) {                            \
+		lt_msg(msg, msglen, #name, NULL);            \
+		dlclose(h);                                  \
+		return 2;                                    \
+	}
+
 // lt_load_driver dlopens libcuda.so.1, resolves every function and calls
 // cuInit(0). It returns 0 on success; 1 when the library cannot be
 // opened (msg holds dlerror), 2 when a function is missing (msg names
@@ -48,15 +59,7 @@ int lt_load_driver(char *msg, size_t msglen, lt_status *st) {
 	}
 	lt_cu_table t;
 	memset(&t, 0, sizeof t);
-#define LT_RESOLVE(name, params)                     \
-	*(void **)(&t.name) = dlsym(h, #name);           \
-	if (t.name == NULL) {                            \
-		lt_msg(msg, msglen, #name, NULL);            \
-		dlclose(h);                                  \
-		return 2;                                    \
-	}
 	LT_CU_FUNCS(LT_RESOLVE)
-#undef LT_RESOLVE
 #define LT_RESOLVE_OPT(name, params) *(void **)(&t.name) = dlsym(h, #name);
 	LT_CU_OPTIONAL(LT_RESOLVE_OPT)
 #undef LT_RESOLVE_OPT
@@ -109,15 +112,7 @@ int lt_load_blas(const char *override, char *msg, size_t msglen) {
 	}
 	lt_blas_table t;
 	memset(&t, 0, sizeof t);
-#define LT_RESOLVE(name, params)                     \
-	*(void **)(&t.name) = dlsym(h, #name);           \
-	if (t.name == NULL) {                            \
-		lt_msg(msg, msglen, #name, NULL);            \
-		dlclose(h);                                  \
-		return 2;                                    \
-	}
 	LT_BLAS_FUNCS(LT_RESOLVE)
-#undef LT_RESOLVE
 	*(void **)(&t.cublasGetStatusName) = dlsym(h, "cublasGetStatusName");
 	lt_blas = t;
 	lt_blas_handle = h;
