@@ -251,17 +251,8 @@ func (c *buildCtx) temp(dt payload.DType, shape []int) (*val, error) {
 // constOf returns a constant value made at planning time (index tables,
 // weights), uploaded with the plan's other constants.
 func (c *buildCtx) constOf(t *model.Tensor) *val {
-	pl := c.pl
 	t.Name = c.freshName(t.Name)
-	v := pl.newVal(t.Name, t.DType, t.Shape)
-	v.c = t
-	v.size = len(t.Raw)
-	v.def = -1
-	idx := len(pl.p.consts)
-	pl.p.consts = append(pl.p.consts, t)
-	pl.constIdx[t] = idx
-	v.loc = loc{kind: locConst, idx: idx}
-	return v
+	return c.pl.constVal(t.Name, t)
 }
 
 // freshName returns a value name of the node's, kind, that no value of the

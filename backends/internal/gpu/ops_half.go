@@ -171,19 +171,7 @@ func (h *halfWeights) narrow(t *model.Tensor) (*model.Tensor, error) {
 // halfConstVal returns a value binding the narrowed tensor t, a plan
 // constant uploaded once per model (or per plan for a folded constant).
 func (c *buildCtx) halfConstVal(t *model.Tensor) *val {
-	pl := c.pl
-	v := pl.newVal(c.freshName("half"), t.DType, t.Shape)
-	v.c = t
-	v.size = len(t.Raw)
-	v.def = -1
-	idx, ok := pl.constIdx[t]
-	if !ok {
-		idx = len(pl.p.consts)
-		pl.p.consts = append(pl.p.consts, t)
-		pl.constIdx[t] = idx
-	}
-	v.loc = loc{kind: locConst, idx: idx}
-	return v
+	return c.pl.constVal(c.freshName("half"), t)
 }
 
 // pruneConsts drops the constants that no step binds and no output is,

@@ -229,6 +229,12 @@ func (pl *planner) get(name string) (*val, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
+	return pl.constVal(name, t), nil
+}
+
+// constVal returns a new value named name that binds constant t, which
+// joins the plan's constants the first time a value binds it.
+func (pl *planner) constVal(name string, t *model.Tensor) *val {
 	v := pl.newVal(name, t.DType, t.Shape)
 	v.c = t
 	v.size = len(t.Raw)
@@ -240,7 +246,7 @@ func (pl *planner) get(name string) (*val, error) {
 		pl.constIdx[t] = idx
 	}
 	v.loc = loc{kind: locConst, idx: idx}
-	return v, nil
+	return v
 }
 
 // node plans one node of the specialised graph.
