@@ -13,8 +13,13 @@ import (
 	"github.com/lintel-ml/lintel/internal/errs"
 )
 
-// fake is a Model over ints: out = 2*in + 1. A negative input fails the
-// call, and 999 panics. When gate is set, every call first reports its
+// panicInput is the one input on which fake panics. It is negative so
+// that no counting loop of a load test can reach it: those send 0, 1, 2,
+// … and must see every call answered.
+const panicInput = -999
+
+// fake is a Model over ints: out = 2*in + 1. panicInput panics, any
+// other negative input fails the call. When gate is set, every call first reports its
 // size on started and then waits for gate.
 type fake struct {
 	started chan int
@@ -32,7 +37,7 @@ func (f *fake) InferBatch(in Batch[int], out []int) error {
 	f.seen.Add(int64(in.Len()))
 	for i, v := range in.Items() {
 		switch {
-		case v == 999:
+		case v == panicInput:
 			panic("boom")
 		case v < 0:
 			return errs.New(errs.ShapeMismatch, "negative input %d", v)
@@ -442,7 +447,7 @@ func TestFailureIsolation(t *testing.T) {
 		wantErr error
 	}{
 		{-1, errs.ShapeMismatch},
-		{999, errs.ExecutionFailed},
+		{panicInput, errs.ExecutionFailed},
 		{1, nil}, {2, nil}, {3, nil},
 	}
 	var wg sync.WaitGroup
