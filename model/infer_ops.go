@@ -44,14 +44,18 @@ func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
 	if c.opset <= 0 {
 		c.opset = 21
 	}
+	desc, rule, err := BindNode(n, c.opset)
+	if err != nil {
+		return nil, err
+	}
+	if desc != nil {
+		return inferRule(g, n, c.opset, desc, rule)
+	}
 	if err := checkArity(n, c.opset); err != nil {
 		return nil, err
 	}
 	op := n.OpType
-	var (
-		v   ValueInfo
-		err error
-	)
+	var v ValueInfo
 	switch {
 	case unaryOps[op]:
 		v = c.same(0)

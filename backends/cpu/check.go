@@ -80,13 +80,6 @@ func checkNode(g *model.Graph, n *model.Node, opts compute.Options) (err error) 
 			err = errs.New(errs.InvalidArtifact, "node %q (%s): internal error while checking: %v", n.Label(), n.OpType, r)
 		}
 	}()
-	if n.Domain != "" && n.Domain != "ai.onnx" {
-		return errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
-	}
-	b, ok := registry[n.OpType]
-	if !ok {
-		return errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
-	}
 	c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset}
 	for _, name := range n.Inputs {
 		c.in = append(c.in, staticOf(g, name))
@@ -101,7 +94,7 @@ func checkNode(g *model.Graph, n *model.Node, opts compute.Options) (err error) 
 		}
 		c.out = append(c.out, vi)
 	}
-	_, err = b(c)
+	_, err = buildKernel(c)
 	return err
 }
 

@@ -112,12 +112,12 @@ func buildDirectCase(tb testing.TB, c directCase, seed uint64, pool *workerPool)
 		}
 	}
 	bc.out = []model.ValueInfo{{Name: "y", DType: ins[0].dt}}
-	k, err := registry["Conv"](bc)
+	k, err := buildKernel(bc)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	out := &tensor{dt: ins[0].dt}
-	if err := k.shape(ins, []*tensor{out}); err != nil {
+	if err := newOutShaper(bc, k).shapes(ins, []*tensor{out}); err != nil {
 		tb.Fatal(err)
 	}
 	return k.(*convKernel), ins, out

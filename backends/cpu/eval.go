@@ -12,13 +12,6 @@ const maxFoldElems = 1 << 22
 // evalNode computes a node on constant inputs with the CPU kernels; it is
 // the model.Evaluator the CPU backend folds constants with.
 func evalNode(n *model.Node, opset int64, inputs []*model.Tensor, outTypes []payload.DType) ([]*model.Tensor, error) {
-	if n.Domain != "" && n.Domain != "ai.onnx" {
-		return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q", n.Label(), n.OpType, n.Domain)
-	}
-	b, ok := registry[n.OpType]
-	if !ok {
-		return nil, errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
-	}
 	g := model.NewGraph()
 	g.Opset = opset
 	c := &buildCtx{g: g, n: n, opset: opset}
@@ -52,11 +45,11 @@ func evalNode(n *model.Node, opset int64, inputs []*model.Tensor, outTypes []pay
 		c.out = append(c.out, model.ValueInfo{Name: name, DType: dt})
 		outs[i] = &tensor{dt: dt}
 	}
-	k, err := b(c)
+	k, err := buildKernel(c)
 	if err != nil {
 		return nil, err
 	}
-	if err := k.shape(ins, outs); err != nil {
+	if err := newOutShaper(c, k).shapes(ins, outs); err != nil {
 		return nil, err
 	}
 	for _, o := range outs {

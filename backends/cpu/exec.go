@@ -15,6 +15,9 @@ type exec struct {
 	slots [][]byte
 	ins   [][]*tensor
 	outs  [][]*tensor
+	// shapers are the steps' output-shape rules, with this instance's
+	// buffers.
+	shapers []*outShaper
 	// bound marks the inputs set for the current call.
 	bound []bool
 	// stage and stageShape hold stacked batch inputs.
@@ -45,9 +48,11 @@ func newExec(p *program) *exec {
 			t.data = v.c.Raw
 		}
 	}
+	x.shapers = make([]*outShaper, len(p.steps))
 	x.ins = make([][]*tensor, len(p.steps))
 	x.outs = make([][]*tensor, len(p.steps))
 	for si, st := range p.steps {
+		x.shapers[si] = st.shaper.clone()
 		x.ins[si] = make([]*tensor, len(st.in))
 		for j, v := range st.in {
 			if v >= 0 {
@@ -121,7 +126,7 @@ func (x *exec) run() (err error) {
 	for si = range x.p.steps {
 		st := &x.p.steps[si]
 		ins, outs := x.ins[si], x.outs[si]
-		if err := st.k.shape(ins, outs); err != nil {
+		if err := x.shapers[si].shapes(ins, outs); err != nil {
 			return err
 		}
 		for j, o := range outs {

@@ -55,11 +55,10 @@ func runNode(tb testing.TB, c nodeCase, ins ...*tensor) ([]*tensor, error) {
 		}
 		bc.out = append(bc.out, model.ValueInfo{Name: n.Outputs[i], DType: dt})
 	}
-	b, ok := registry[n.OpType]
-	if !ok {
+	if _, ok := registry[n.OpType]; !ok {
 		tb.Fatalf("op %s not registered", n.OpType)
 	}
-	k, err := b(bc)
+	k, err := buildKernel(bc)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +66,7 @@ func runNode(tb testing.TB, c nodeCase, ins ...*tensor) ([]*tensor, error) {
 	for i := range outs {
 		outs[i] = &tensor{dt: bc.out[i].DType}
 	}
-	if err := k.shape(ins, outs); err != nil {
+	if err := newOutShaper(bc, k).shapes(ins, outs); err != nil {
 		return nil, err
 	}
 	if a, ok := k.(aliaser); ok {

@@ -9,16 +9,25 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// kernel runs one node. The executor calls shape, sizes every output's
-// data to numel*size bytes, then calls run. Neither may allocate in steady
-// state: scratch lives in the kernel and grows only when too small.
+// kernel runs one node. The executor first sets every output's shape
+// with the op's rule from its model.Op descriptor (and the kernel's
+// shaper, if it has one), sizes every output's data to numel*size bytes,
+// then calls run. Neither may allocate in steady state: scratch lives in
+// the kernel and grows only when too small.
 type kernel interface {
-	// shape sets out[i].shape from the inputs' shapes (and, for shape-like
-	// inputs, their values, which are computed by then). out[i].dt is set
-	// already. It reports bad shapes with errs.ShapeMismatch.
-	shape(in, out []*tensor) error
 	// run computes the outputs. Absent optional inputs are nil.
 	run(in, out []*tensor) error
+}
+
+// shaper is implemented by kernels that need a look at the shapes before
+// run: to plan from them, to refuse shapes the kernel does not handle, or
+// to fill in output dims that depend on the input's contents (NonZero),
+// which the rule leaves at -1. It runs after the rule has set out[i].shape
+// (and out[i].dt, set at load), and reports bad shapes with
+// errs.ShapeMismatch. An op with no descriptor in package model relies on
+// it alone.
+type shaper interface {
+	shape(in, out []*tensor) error
 }
 
 // aliaser is implemented by kernels whose single output is a view of one
@@ -46,6 +55,11 @@ type buildCtx struct {
 	// the artifact on this backend shares (see shareValue); nil outside
 	// LoadModel.
 	share *shared
+	// op and rule are the node's descriptor and its bound rule, whose
+	// concrete type holds the parsed attributes (model.ReshapeAttrs...);
+	// both nil for an op package model does not describe.
+	op   *model.Op
+	rule model.Rule
 }
 
 // gemmCtx returns the model's SGEMM context.

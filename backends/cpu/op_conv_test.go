@@ -176,15 +176,16 @@ func TestConvScratchReuse(t *testing.T) {
 	bc := &buildCtx{g: model.NewGraph(), n: n, opset: 17,
 		in:  []model.ValueInfo{{DType: payload.Float32}, {DType: payload.Float32}},
 		out: []model.ValueInfo{{DType: payload.Float32}}}
-	k, err := buildConv(bc)
+	k, err := buildKernel(bc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sh := newOutShaper(bc, k)
 	w := mk([]int{2, 3, 3, 3}, nnRand(r, 54))
 	for _, hw := range []int{9, 4} {
 		x := mk([]int{1, 3, hw, hw}, nnRand(r, 3*hw*hw))
 		out := &tensor{dt: payload.Float32}
-		if err := k.shape([]*tensor{x, w}, []*tensor{out}); err != nil {
+		if err := sh.shapes([]*tensor{x, w}, []*tensor{out}); err != nil {
 			t.Fatal(err)
 		}
 		out.data = alignedBytes(out.numel() * 4)

@@ -68,13 +68,14 @@ func TestElementwiseNoAllocs(t *testing.T) {
 			bc.in = append(bc.in, model.ValueInfo{Name: c.n.Input(i), DType: in.dt, Shape: in.shape, RankKnown: true})
 		}
 		bc.out = []model.ValueInfo{{Name: "y", DType: c.out}}
-		k, err := registry[c.n.OpType](bc)
+		k, err := buildKernel(bc)
 		if err != nil {
 			t.Fatalf("%s: %v", c.n.OpType, err)
 		}
+		sh := newOutShaper(bc, k)
 		out := []*tensor{{dt: c.out}}
 		step := func() {
-			if err := k.shape(c.ins, out); err != nil {
+			if err := sh.shapes(c.ins, out); err != nil {
 				t.Fatal(err)
 			}
 			if need := out[0].numel() * c.out.Size(); len(out[0].data) != need {

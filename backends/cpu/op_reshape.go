@@ -5,78 +5,13 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// reshapeKernel is Reshape: a view of input 0 with the shape input 1
-// gives (0 copies the input's dim unless allowzero, one -1 is inferred).
-type reshapeKernel struct {
-	n         *model.Node
-	allowZero bool
-	// attr holds the shape attribute of opsets before 5.
-	attr []int64
-}
+// reshapeKernel is Reshape: a view of input 0 with the shape the
+// descriptor's rule (model.ReshapeAttrs) computes.
+type reshapeKernel struct{}
 
 func (k *reshapeKernel) aliasInput() int { return 0 }
 
 func (k *reshapeKernel) run(in, out []*tensor) error { return nil }
-
-func (k *reshapeKernel) shape(in, out []*tensor) error {
-	spec := k.attr
-	if spec == nil {
-		s := optIn(in, 1)
-		if s == nil || s.dt != payload.Int64 {
-			return shapeErr(k.n, "the shape input is missing or not int64")
-		}
-		if len(s.shape) != 1 {
-			return shapeErr(k.n, "the shape input has shape %v, want 1-D", s.shape)
-		}
-		spec = s.i64()[:s.numel()]
-	}
-	x := in[0]
-	total := mulDims(x.shape)
-	if total < 0 {
-		return shapeErr(k.n, "input shape %v is invalid", x.shape)
-	}
-	dims := out[0].resize(len(spec))
-	infer := -1
-	known := 1
-	for i, v := range spec {
-		switch {
-		case v == -1:
-			if infer >= 0 {
-				return shapeErr(k.n, "shape %v has more than one -1", spec)
-			}
-			infer = i
-			dims[i] = 1
-			continue
-		case v < -1:
-			return shapeErr(k.n, "shape %v has a negative dim", spec)
-		case v == 0 && !k.allowZero:
-			if i >= len(x.shape) {
-				return shapeErr(k.n, "shape %v copies dim %d of a rank-%d input", spec, i, len(x.shape))
-			}
-			dims[i] = x.shape[i]
-		default:
-			if v > int64(maxDim) {
-				return shapeErr(k.n, "shape %v has a dim too large", spec)
-			}
-			dims[i] = int(v)
-		}
-		if dims[i] != 0 && known > maxDim/dims[i] {
-			return shapeErr(k.n, "shape %v overflows", spec)
-		}
-		known *= dims[i]
-	}
-	if infer >= 0 {
-		if known == 0 || total%known != 0 {
-			return shapeErr(k.n, "cannot infer the -1 of shape %v from input shape %v", spec, x.shape)
-		}
-		dims[infer] = total / known
-		known = total
-	}
-	if known != total {
-		return shapeErr(k.n, "cannot reshape %v (%d elements) to %v", x.shape, total, dims)
-	}
-	return nil
-}
 
 // maxDim bounds any dimension or element count a kernel computes.
 const maxDim = int(^uint(0) >> 2)
@@ -222,24 +157,10 @@ func (k *squeezeKernel) shape(in, out []*tensor) error {
 
 func init() {
 	register("Reshape", func(c *buildCtx) (kernel, error) {
-		az, err := c.n.Int("allowzero", 0)
-		if err != nil {
-			return nil, err
-		}
-		k := &reshapeKernel{n: c.n, allowZero: az != 0}
-		if c.n.NumInputs() < 2 {
-			a, err := c.n.Ints("shape", nil)
-			if err != nil {
-				return nil, err
-			}
-			if a == nil {
-				return nil, c.invalid("the shape input is missing")
-			}
-			k.attr = a
-		} else if c.inType(1) != payload.Int64 {
+		if c.n.NumInputs() >= 2 && c.inType(1) != payload.Int64 {
 			return nil, c.unsupported("shape input of type %s", c.inType(1))
 		}
-		return k, nil
+		return &reshapeKernel{}, nil
 	})
 	register("Flatten", func(c *buildCtx) (kernel, error) {
 		a, err := c.n.Int("axis", 1)

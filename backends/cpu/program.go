@@ -36,7 +36,9 @@ type valueInfo struct {
 type step struct {
 	n   *model.Node
 	k   kernel
-	in  []int // value indices, -1 for an absent input
+	// shaper sets the outputs' shapes; exec copies it per instance.
+	shaper *outShaper
+	in     []int // value indices, -1 for an absent input
 	out []int // value indices, -1 for an unused output
 	// aliasOf is the input position an aliasing kernel views, or -1.
 	aliasOf int
@@ -118,13 +120,6 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 		add(name, valueInfo{kind: kindConst, dt: t.DType, rank: len(t.Shape), shape: t.Shape, c: c})
 	}
 	for _, n := range g.Nodes {
-		if n.Domain != "" && n.Domain != "ai.onnx" {
-			return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
-		}
-		b, ok := registry[n.OpType]
-		if !ok {
-			return nil, errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
-		}
 		c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset, gemm: p.gemm, share: sh}
 		st := step{n: n, aliasOf: -1}
 		for _, name := range n.Inputs {
@@ -150,11 +145,12 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 			}
 			c.out = append(c.out, vi)
 		}
-		k, err := b(c)
+		k, err := buildKernel(c)
 		if err != nil {
 			return nil, err
 		}
 		st.k = k
+		st.shaper = newOutShaper(c, k)
 		if a, ok := k.(aliaser); ok {
 			st.aliasOf = a.aliasInput()
 			if st.aliasOf >= len(st.in) || st.in[st.aliasOf] < 0 {

@@ -1,0 +1,141 @@
+package cpu
+
+import (
+	"github.com/x448/float16"
+
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// buildKernel binds c's node to its descriptor, which checks its arity
+// and parses its attributes into c.rule, then runs the op's builder.
+func buildKernel(c *buildCtx) (kernel, error) {
+	n := c.n
+	if n.Domain != "" && n.Domain != "ai.onnx" {
+		return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
+	}
+	b, ok := registry[n.OpType]
+	if !ok {
+		return nil, errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
+	}
+	op, rule, err := model.BindNode(n, c.opset)
+	if err != nil {
+		return nil, err
+	}
+	c.op, c.rule = op, rule
+	k, err := b(c)
+	if err != nil {
+		return nil, err
+	}
+	if rule == nil {
+		if _, ok := k.(shaper); !ok {
+			return nil, errs.New(errs.Unsupported, "node %q (%s): the op has no shape rule", n.Label(), n.OpType)
+		}
+	}
+	return k, nil
+}
+
+// outShaper computes one node's output shapes at run time: the op's rule
+// from its descriptor, then the kernel's shaper if it has one.
+type outShaper struct {
+	n      *model.Node
+	rule   model.Rule
+	ctx    *model.InferCtx
+	values []int // inputs whose contents the rule reads
+	ibuf   [][]int64
+	fbuf   [][]float64
+	k      shaper
+}
+
+// newOutShaper returns the shaper of a node whose kernel is k, built by
+// buildKernel from c.
+func newOutShaper(c *buildCtx, k kernel) *outShaper {
+	s := &outShaper{n: c.n, rule: c.rule}
+	s.k, _ = k.(shaper)
+	if c.rule != nil {
+		s.ctx = model.NewInferCtx(c.n, c.opset, true)
+		s.values = c.op.At(c.opset).Values
+		s.ibuf = make([][]int64, len(s.values))
+		s.fbuf = make([][]float64, len(s.values))
+	}
+	return s
+}
+
+// clone returns a shaper with the same rule and buffers of its own.
+func (s *outShaper) clone() *outShaper {
+	c := *s
+	if s.ctx != nil {
+		c.ctx = model.NewInferCtx(s.n, s.ctx.Opset(), true)
+		c.ibuf = make([][]int64, len(s.values))
+		c.fbuf = make([][]float64, len(s.values))
+	}
+	return &c
+}
+
+// shapes sets every output's shape from the inputs'.
+func (s *outShaper) shapes(in, out []*tensor) error {
+	if s.rule != nil {
+		c := s.ctx
+		for i := range c.NumIn() {
+			t := optIn(in, i)
+			if t == nil {
+				c.SetAbsent(i)
+				continue
+			}
+			c.SetInput(i, t.dt, t.shape, true)
+		}
+		for vi, i := range s.values {
+			t := optIn(in, i)
+			if t == nil {
+				continue
+			}
+			if t.dt.IsFloat() {
+				c.SetFloats(i, floatValues(t, &s.fbuf[vi]))
+			} else if v, ok := intValues(t, &s.ibuf[vi]); ok {
+				c.SetInts(i, v)
+			}
+		}
+		if err := s.rule.Infer(c); err != nil {
+			return err
+		}
+		for j, o := range out {
+			v := c.Out(j)
+			if !v.Ranked {
+				return shapeErr(s.n, "the rank of output %d is unknown", j)
+			}
+			copy(o.resize(len(v.Dims)), v.Dims)
+		}
+	}
+	if s.k != nil {
+		return s.k.shape(in, out)
+	}
+	return nil
+}
+
+// floatValues returns t's values as float64 in *buf, grown only when too
+// small.
+func floatValues(t *tensor, buf *[]float64) []float64 {
+	n := t.numel()
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	b := (*buf)[:n]
+	switch t.dt {
+	case payload.Float32:
+		for i, x := range t.f32()[:n] {
+			b[i] = float64(x)
+		}
+	case payload.Float64:
+		copy(b, t.f64()[:n])
+	case payload.Float16:
+		for i, x := range elems[float16.Float16](t)[:n] {
+			b[i] = float64(x.Float32())
+		}
+	case payload.BF16:
+		for i, x := range elems[payload.BFloat16](t)[:n] {
+			b[i] = float64(x.Float32())
+		}
+	}
+	return b
+}

@@ -1,0 +1,70 @@
+package model
+
+import "github.com/lintel-ml/lintel/payload"
+
+// inferRule runs a descriptor's rule on what the graph knows of n's
+// inputs and returns its outputs' types.
+func inferRule(g *Graph, n *Node, opset int64, op *Op, rule Rule) ([]ValueInfo, error) {
+	c := NewInferCtx(n, opset, false)
+	for i, name := range n.Inputs {
+		if name == "" {
+			continue
+		}
+		v := g.Values[name]
+		if v == nil {
+			if t := g.Const(name); t != nil {
+				c.SetInput(i, t.DType, t.Shape, true)
+			} else {
+				c.SetInput(i, payload.Undefined, nil, false)
+			}
+			continue
+		}
+		c.SetInput(i, v.DType, v.Shape, v.RankKnown)
+	}
+	for _, i := range op.At(opset).Values {
+		if err := setConstValues(c, g, n, i); err != nil {
+			return nil, err
+		}
+	}
+	if err := rule.Infer(c); err != nil {
+		return nil, err
+	}
+	outs := make([]ValueInfo, len(n.Outputs))
+	for j := range outs {
+		o := c.Out(j)
+		outs[j].DType = o.DType
+		if o.Ranked {
+			outs[j].Shape, outs[j].RankKnown = copyDims(o.Dims), true
+			if outs[j].Shape == nil {
+				outs[j].Shape = []int{}
+			}
+		}
+	}
+	return outs, nil
+}
+
+// setConstValues records the contents of input i when it is a constant
+// small enough to read.
+func setConstValues(c *InferCtx, g *Graph, n *Node, i int) error {
+	t := g.Const(n.Input(i))
+	if t == nil {
+		return nil
+	}
+	if k := t.NumElems(); k < 0 || k > maxConstRead {
+		return nil
+	}
+	if t.DType.IsFloat() {
+		v, err := t.Float64s()
+		if err != nil {
+			return c.Errorf("input %d (%q): %v", i, n.Input(i), err)
+		}
+		c.SetFloats(i, v)
+		return nil
+	}
+	v, err := t.Int64s()
+	if err != nil {
+		return c.Errorf("input %d (%q): %v", i, n.Input(i), err)
+	}
+	c.SetInts(i, v)
+	return nil
+}
