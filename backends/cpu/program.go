@@ -34,12 +34,12 @@ type valueInfo struct {
 
 // step is one kernel application.
 type step struct {
-	n   *model.Node
-	k   kernel
+	n *model.Node
+	k kernel
 	// shaper sets the outputs' shapes; exec copies it per instance.
 	shaper *outShaper
 	in     []int // value indices, -1 for an absent input
-	out []int // value indices, -1 for an unused output
+	out    []int // value indices, -1 for an unused output
 	// aliasOf is the input position an aliasing kernel views, or -1.
 	aliasOf int
 }
