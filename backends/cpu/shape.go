@@ -46,6 +46,12 @@ type outShaper struct {
 	ibuf   [][]int64
 	fbuf   [][]float64
 	k      shaper
+	// seen holds the input shapes of the last call whose outputs the rule
+	// set in full (rank, then dims, per input; -1 for an absent one), for
+	// a node whose rule reads no contents: at the same shapes the outputs'
+	// shapes, still in place, are reused without running the rule.
+	seen  []int
+	valid bool
 }
 
 // newOutShaper returns the shaper of a node whose kernel is k, built by
@@ -70,12 +76,13 @@ func (s *outShaper) clone() *outShaper {
 		c.ibuf = make([][]int64, len(s.values))
 		c.fbuf = make([][]float64, len(s.values))
 	}
+	c.seen, c.valid = nil, false
 	return &c
 }
 
 // shapes sets every output's shape from the inputs'.
 func (s *outShaper) shapes(in, out []*tensor) error {
-	if s.rule != nil {
+	if s.rule != nil && !s.same(in) {
 		c := s.ctx
 		for i := range c.NumIn() {
 			t := optIn(in, i)
@@ -99,18 +106,70 @@ func (s *outShaper) shapes(in, out []*tensor) error {
 		if err := s.rule.Infer(c); err != nil {
 			return err
 		}
+		complete := len(s.values) == 0
 		for j, o := range out {
 			v := c.Out(j)
 			if !v.Ranked {
 				return shapeErr(s.n, "the rank of output %d is unknown", j)
 			}
 			copy(o.resize(len(v.Dims)), v.Dims)
+			for _, d := range v.Dims {
+				complete = complete && d >= 0
+			}
+		}
+		if complete {
+			s.remember(in)
 		}
 	}
 	if s.k != nil {
 		return s.k.shape(in, out)
 	}
 	return nil
+}
+
+// same reports whether in has the shapes remembered by the last call.
+func (s *outShaper) same(in []*tensor) bool {
+	if !s.valid {
+		return false
+	}
+	k := 0
+	for i := range s.ctx.NumIn() {
+		t := optIn(in, i)
+		if t == nil {
+			if s.seen[k] != -1 {
+				return false
+			}
+			k++
+			continue
+		}
+		if s.seen[k] != len(t.shape) {
+			return false
+		}
+		k++
+		for _, d := range t.shape {
+			if s.seen[k] != d {
+				return false
+			}
+			k++
+		}
+	}
+	return true
+}
+
+// remember records in's shapes for same; it allocates only when the
+// record outgrows its buffer.
+func (s *outShaper) remember(in []*tensor) {
+	s.seen = s.seen[:0]
+	for i := range s.ctx.NumIn() {
+		t := optIn(in, i)
+		if t == nil {
+			s.seen = append(s.seen, -1)
+			continue
+		}
+		s.seen = append(s.seen, len(t.shape))
+		s.seen = append(s.seen, t.shape...)
+	}
+	s.valid = true
 }
 
 // floatValues returns t's values as float64 in *buf, grown only when too
