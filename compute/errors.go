@@ -12,6 +12,10 @@ var (
 	// ErrShapeMismatch: a payload's shape, element type or length does not
 	// fit the model.
 	ErrShapeMismatch = errs.ShapeMismatch
+	// ErrTypeMismatch: a payload's element type is not the one the model
+	// declares for that input or output. It refines ErrShapeMismatch:
+	// errors.Is matches such an error with both.
+	ErrTypeMismatch = errs.TypeMismatch
 	// ErrExecutionFailed: the backend failed while running a model.
 	ErrExecutionFailed = errs.ExecutionFailed
 	// ErrResourceUnavailable: a device, library or memory the backend needs

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/lintel-ml/lintel/backends/internal/meta"
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/memclass"
 	"github.com/lintel-ml/lintel/payload"
@@ -35,7 +36,7 @@ func (m *Model[In, Out]) bindTypes() error {
 			return errs.New(errs.ShapeMismatch, "%s: model has %d inputs; a payload.Tensor carries one (use payload.Multi)", p.label, len(p.inputs))
 		}
 		if want := p.values[p.inputs[0]].dt; want != inDT {
-			return errs.New(errs.ShapeMismatch, "%s: input %q is %s, the payload holds %s", p.label, p.values[p.inputs[0]].name, want, inDT)
+			return errs.New(errs.TypeMismatch, "%s: input %q is %s, the payload holds %s", p.label, p.values[p.inputs[0]].name, want, inDT)
 		}
 		m.view = tensorIn[In](inDT)
 	}
@@ -46,7 +47,7 @@ func (m *Model[In, Out]) bindTypes() error {
 			return errs.New(errs.ShapeMismatch, "%s: model has %d outputs; a payload.Tensor carries one (use payload.Multi)", p.label, len(p.outputs))
 		}
 		if got := p.values[p.outputs[0]].dt; got != outDT {
-			return errs.New(errs.ShapeMismatch, "%s: output %q is %s, the payload holds %s", p.label, p.values[p.outputs[0]].name, got, outDT)
+			return errs.New(errs.TypeMismatch, "%s: output %q is %s, the payload holds %s", p.label, p.values[p.outputs[0]].name, got, outDT)
 		}
 		m.write = tensorOut[Out](outDT)
 	}
@@ -209,7 +210,11 @@ func viewMulti[In any](x *exec, in *In, j int) (payload.DType, []int, []byte, er
 	d := &p.Tensors[j]
 	if d.Name != "" || p.Tensors[0].Name != "" {
 		if d = p.Get(name); d == nil {
-			return 0, nil, nil, errs.New(errs.ShapeMismatch, "%s: input %q is missing from the payload", x.p.label, name)
+			names := make([]string, len(x.p.inputs))
+			for k, v := range x.p.inputs {
+				names[k] = x.p.values[v].name
+			}
+			return 0, nil, nil, meta.MissingInput(x.p.label, name, p, names)
 		}
 	}
 	if !d.Place.HostVisible() {

@@ -77,7 +77,7 @@ func newExec(p *program) *exec {
 func (x *exec) setInput(i int, dt payload.DType, shape []int, data []byte) error {
 	v := &x.p.values[x.p.inputs[i]]
 	if dt != v.dt {
-		return errs.New(errs.ShapeMismatch, "%s: input %q: element type %s, want %s", x.p.label, v.name, dt, v.dt)
+		return errs.New(errs.TypeMismatch, "%s: input %q: element type %s, want %s", x.p.label, v.name, dt, v.dt)
 	}
 	if v.rank >= 0 {
 		if len(shape) != v.rank {

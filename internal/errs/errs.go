@@ -19,7 +19,20 @@ var (
 	ResourceUnavailable = errors.New("resource unavailable")
 	NotInitialized      = errors.New("not initialized")
 	Closed              = errors.New("closed")
+	// TypeMismatch is a ShapeMismatch about element types: errors.Is
+	// matches it and ShapeMismatch both.
+	TypeMismatch error = &subKind{msg: "element type mismatch", parent: ShapeMismatch}
 )
+
+// subKind is a sentinel that refines another: errors.Is matches both.
+type subKind struct {
+	msg    string
+	parent error
+}
+
+func (k *subKind) Error() string { return k.msg }
+
+func (k *subKind) Unwrap() error { return k.parent }
 
 // New returns an error that wraps kind with a formatted message:
 // "lintel: <kind>: <message>".

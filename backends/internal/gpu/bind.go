@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"github.com/lintel-ml/lintel/backends/internal/meta"
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/memclass"
 	"github.com/lintel-ml/lintel/payload"
@@ -36,7 +37,7 @@ func (m *Model[In, Out]) bindTypes() error {
 			return errs.New(errs.ShapeMismatch, "%s: model has %d inputs; a payload.Tensor carries one (use payload.Multi)", m.label, len(g.Inputs))
 		}
 		if want := g.Inputs[0].DType; want != inDT {
-			return errs.New(errs.ShapeMismatch, "%s: input %q is %s, the payload holds %s", m.label, g.Inputs[0].Name, want, inDT)
+			return errs.New(errs.TypeMismatch, "%s: input %q is %s, the payload holds %s", m.label, g.Inputs[0].Name, want, inDT)
 		}
 		m.view = viewTensor[In]
 	}
@@ -52,7 +53,7 @@ func (m *Model[In, Out]) bindTypes() error {
 			got = v.DType
 		}
 		if got != outDT {
-			return errs.New(errs.ShapeMismatch, "%s: output %q is %s, the payload holds %s", m.label, g.Outputs[0].Name, got, outDT)
+			return errs.New(errs.TypeMismatch, "%s: output %q is %s, the payload holds %s", m.label, g.Outputs[0].Name, got, outDT)
 		}
 		m.write = writeTensor[Out]
 		m.outPlace = outPlaceTensor[Out]
@@ -107,7 +108,11 @@ func (m *Model[In, Out]) viewMulti(_ any, in *In, j int) (payload.DType, []int, 
 	d := &p.Tensors[j]
 	if d.Name != "" || p.Tensors[0].Name != "" {
 		if d = p.Get(name); d == nil {
-			return 0, nil, nil, memclass.Host, errs.New(errs.ShapeMismatch, "%s: input %q is missing from the payload", m.label, name)
+			names := make([]string, len(m.g.Inputs))
+			for k, in := range m.g.Inputs {
+				names[k] = in.Name
+			}
+			return 0, nil, nil, memclass.Host, meta.MissingInput(m.label, name, p, names)
 		}
 	}
 	return d.DType, d.Shape, d.Data, d.Place, nil

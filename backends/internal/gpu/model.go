@@ -181,7 +181,7 @@ func (m *Model[In, Out]) stage(i int, in *In) error {
 		}
 		want := &m.g.Inputs[j]
 		if dt != want.DType {
-			return errs.New(errs.ShapeMismatch, "%s: input %q is %s, the payload holds %s", m.label, want.Name, want.DType, dt)
+			return errs.New(errs.TypeMismatch, "%s: input %q is %s, the payload holds %s", m.label, want.Name, want.DType, dt)
 		}
 		if want.RankKnown {
 			if len(shape) != len(want.Shape) {
