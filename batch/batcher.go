@@ -34,6 +34,9 @@ type Batcher[In, Out any, M Model[In, Out]] struct {
 	// mu orders sends on queue against Close, which closes it.
 	mu     sync.RWMutex
 	closed bool
+	// started is set, under mu's read lock, before the first request is
+	// queued; Warm refuses to run after it.
+	started atomic.Bool
 
 	workers sync.WaitGroup
 	// idle counts the workers not holding a batch.
@@ -95,6 +98,9 @@ func (b *Batcher[In, Out, M]) Infer(ctx context.Context, in *In, out *Out) error
 		b.mu.RUnlock()
 		b.putRequest(r)
 		return ErrClosed
+	}
+	if !b.started.Load() {
+		b.started.Store(true)
 	}
 	select {
 	case b.queue <- r:

@@ -1,6 +1,8 @@
 package compute
 
 import (
+	"context"
+
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/batch"
 )
@@ -46,4 +48,14 @@ type ComputeBackend[In, Out any, M ComputeModel[In, Out]] interface {
 	// returns a model ready for Init. Unsupported ops, attributes and
 	// element types are refused here with ErrUnsupported.
 	LoadModel(art *artifacts.Artifact) (M, error)
+}
+
+// ContextModel is implemented by models whose calls a context can bound
+// (every backend's). A call whose context has ended does not start; the
+// CPU backend also stops a running call between nodes. The error matches
+// ErrExecutionFailed and ctx.Err().
+type ContextModel[In, Out any] interface {
+	ComputeModel[In, Out]
+	InferOneContext(ctx context.Context, in *In, out *Out) error
+	InferBatchContext(ctx context.Context, in batch.Batch[In], out []Out) error
 }

@@ -10,7 +10,8 @@
 //     exist for type-safe wiring and compile-time checks, not for dispatch
 //     on a hot path.
 //   - Every error the library returns matches exactly one sentinel with
-//     errors.Is, and its message says what went wrong and where.
+//     errors.Is (ErrTypeMismatch, which refines ErrShapeMismatch, matches
+//     that one too), and its message says what went wrong and where.
 //   - A model is not safe for concurrent use; put a batch.Batcher in front
 //     of it to serve many goroutines.
 package compute

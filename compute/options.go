@@ -34,6 +34,12 @@ type Options struct {
 	// LoadModel fail with ErrUnsupported, and so does Float16 when a
 	// weight is beyond float16's range (±65504).
 	WeightType payload.DType
+	// Profile makes a model record each node's time and a timeline of its
+	// first calls (compute.Profiler, `lintel bench -profile` and
+	// `-trace`). It costs two clock reads per node per call; off, it
+	// costs nothing. The CPU backend supports it; the GPU backends
+	// ignore it.
+	Profile bool
 }
 
 // DefaultMaxTensorBytes is the tensor size cap when Options leaves it 0.

@@ -1,6 +1,9 @@
 package cpu
 
 import (
+	"context"
+	"time"
+
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
@@ -25,12 +28,21 @@ type exec struct {
 	stageShape [][]int
 	// maxBytes caps any one tensor's size.
 	maxBytes int
+	// done is the context of a call made with one (InferOneContext...),
+	// checked between nodes; nil otherwise.
+	done <-chan struct{}
+	ctx  context.Context
+	// prof records node times when compute.Options.Profile is set.
+	prof *profiler
 }
 
 func newExec(p *program) *exec {
 	x := &exec{p: p, vals: make([]tensor, len(p.values)), slots: make([][]byte, p.nslots), bound: make([]bool, len(p.inputs)),
 		stage: make([][]byte, len(p.inputs)), stageShape: make([][]int, len(p.inputs))}
 	x.maxBytes = compute.DefaultMaxTensorBytes
+	if p.opts.Profile {
+		x.prof = newProfiler(p)
+	}
 	if m := p.opts.MaxTensorBytes; m > 0 && m < int64(x.maxBytes) {
 		x.maxBytes = int(m)
 	}
@@ -124,53 +136,86 @@ func (x *exec) run() (err error) {
 		}
 	}
 	for si = range x.p.steps {
-		st := &x.p.steps[si]
-		ins, outs := x.ins[si], x.outs[si]
-		if err := x.shapers[si].shapes(ins, outs); err != nil {
-			return err
+		if x.done != nil {
+			select {
+			case <-x.done:
+				return x.stopped(si)
+			default:
+			}
 		}
-		for j, o := range outs {
-			n := o.numel()
-			if n < 0 {
-				return shapeErr(st.n, "output %d has invalid shape %v", j, o.shape)
+		if x.prof == nil {
+			if err := x.step(si); err != nil {
+				return err
 			}
-			if n > x.maxBytes/max(o.dt.Size(), 1) {
-				return errs.New(errs.ResourceUnavailable, "%s: node %q (%s): output %d of shape %v needs more than the %d-byte limit (compute.Options.MaxTensorBytes)", x.p.label, st.n.Label(), st.n.OpType, j, o.shape, x.maxBytes)
-			}
-			need := n * o.dt.Size()
-			if j == 0 && st.aliasOf >= 0 {
-				src := ins[st.aliasOf]
-				if len(src.data) < need {
-					return shapeErr(st.n, "output shape %v needs %d bytes, input has %d", o.shape, need, len(src.data))
-				}
-				o.data = src.data[:need]
-				continue
-			}
-			v := st.out[j]
-			if v < 0 {
-				if cap(o.data) < need {
-					o.data = alignedBytes(need)
-				}
-				o.data = o.data[:need]
-				continue
-			}
-			s := x.p.values[v].slot
-			if cap(x.slots[s]) < need {
-				x.slots[s] = alignedBytes(need)
-			}
-			o.data = x.slots[s][:need]
-		}
-		if st.aliasOf >= 0 && len(outs) == 1 {
 			continue
 		}
-		if err := st.k.run(ins, outs); err != nil {
+		t0 := time.Now()
+		err := x.step(si)
+		x.prof.record(x, si, t0, time.Since(t0))
+		if err != nil {
 			return err
 		}
+	}
+	if x.prof != nil {
+		x.prof.calls++
 	}
 	for i := range x.bound {
 		x.bound[i] = false
 	}
 	return nil
+}
+
+// step sizes step si's outputs and runs its kernel.
+func (x *exec) step(si int) error {
+	st := &x.p.steps[si]
+	ins, outs := x.ins[si], x.outs[si]
+	if err := x.shapers[si].shapes(ins, outs); err != nil {
+		return err
+	}
+	for j, o := range outs {
+		n := o.numel()
+		if n < 0 {
+			return shapeErr(st.n, "output %d has invalid shape %v", j, o.shape)
+		}
+		if n > x.maxBytes/max(o.dt.Size(), 1) {
+			return errs.New(errs.ResourceUnavailable, "%s: node %q (%s): output %d of shape %v needs more than the %d-byte limit (compute.Options.MaxTensorBytes)", x.p.label, st.n.Label(), st.n.OpType, j, o.shape, x.maxBytes)
+		}
+		need := n * o.dt.Size()
+		if j == 0 && st.aliasOf >= 0 {
+			src := ins[st.aliasOf]
+			if len(src.data) < need {
+				return shapeErr(st.n, "output shape %v needs %d bytes, input has %d", o.shape, need, len(src.data))
+			}
+			o.data = src.data[:need]
+			continue
+		}
+		v := st.out[j]
+		if v < 0 {
+			if cap(o.data) < need {
+				o.data = alignedBytes(need)
+			}
+			o.data = o.data[:need]
+			continue
+		}
+		s := x.p.values[v].slot
+		if cap(x.slots[s]) < need {
+			x.slots[s] = alignedBytes(need)
+		}
+		o.data = x.slots[s][:need]
+	}
+	if st.aliasOf >= 0 && len(outs) == 1 {
+		return nil
+	}
+	return st.k.run(ins, outs)
+}
+
+// stopped returns the error of a call whose context ended before step si.
+func (x *exec) stopped(si int) error {
+	for i := range x.bound {
+		x.bound[i] = false
+	}
+	n := x.p.steps[si].n
+	return errs.Wrap(errs.ExecutionFailed, x.ctx.Err(), "%s: stopped before node %q (%s), %d of %d nodes run", x.p.label, n.Label(), n.OpType, si, len(x.p.steps))
 }
 
 // output returns graph output i after a run.

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/lintel-ml/lintel/batch"
@@ -63,6 +64,15 @@ func (m *Model[In, Out]) ready() error {
 // InferOne runs the model on in and writes the result to out, setting its
 // shape and growing its data only when too small.
 func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
+	return m.InferOneContext(context.Background(), in, out)
+}
+
+// InferOneContext is InferOne bounded by ctx: when ctx ends, the call
+// stops before the next node and returns an error that matches
+// compute.ErrExecutionFailed and ctx.Err() (context.Canceled or
+// context.DeadlineExceeded). A node already running finishes first. With
+// a context that never ends it costs what InferOne costs.
+func (m *Model[In, Out]) InferOneContext(ctx context.Context, in *In, out *Out) error {
 	if err := m.enter(); err != nil {
 		return err
 	}
@@ -73,6 +83,10 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 	if in == nil || out == nil {
 		return errs.New(errs.ShapeMismatch, "%s: nil payload", m.label)
 	}
+	if err := m.watch(ctx); err != nil {
+		return err
+	}
+	defer m.unwatch()
 	if err := m.bind(in); err != nil {
 		return err
 	}
@@ -86,6 +100,12 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error {
 // InferBatch runs the model on every item of in; out[i] gets exactly what
 // InferOne(in.At(i), &out[i]) gives.
 func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
+	return m.InferBatchContext(context.Background(), in, out)
+}
+
+// InferBatchContext is InferBatch bounded by ctx, as InferOneContext is.
+// Items finished before ctx ended keep their outputs.
+func (m *Model[In, Out]) InferBatchContext(ctx context.Context, in batch.Batch[In], out []Out) error {
 	if err := m.enter(); err != nil {
 		return err
 	}
@@ -96,6 +116,10 @@ func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 	if len(out) != in.Len() {
 		return errs.New(errs.ShapeMismatch, "%s: batch of %d inputs but %d outputs", m.label, in.Len(), len(out))
 	}
+	if err := m.watch(ctx); err != nil {
+		return err
+	}
+	defer m.unwatch()
 	if in.Len() > 1 && m.prog.stackable {
 		ok, err := m.inferStacked(in, out)
 		if ok || err != nil {
@@ -113,6 +137,23 @@ func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 	}
 	return nil
 }
+
+// watch makes the running call stop between nodes when ctx ends, and
+// refuses to start when it has ended already.
+func (m *Model[In, Out]) watch(ctx context.Context) error {
+	done := ctx.Done()
+	if done == nil {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return errs.Wrap(errs.ExecutionFailed, err, "%s: not started", m.label)
+	}
+	m.x.done, m.x.ctx = done, ctx
+	return nil
+}
+
+// unwatch forgets the call's context.
+func (m *Model[In, Out]) unwatch() { m.x.done, m.x.ctx = nil, nil }
 
 // Drain returns at once: CPU inference is synchronous.
 func (m *Model[In, Out]) Drain() error {
@@ -167,3 +208,5 @@ func (m *Model[In, Out]) Close() error {
 	m.state = stateClosed
 	return nil
 }
+
+var _ compute.ContextModel[int, int] = (*Model[int, int])(nil)

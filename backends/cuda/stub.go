@@ -3,6 +3,7 @@
 package cuda
 
 import (
+	"context"
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
@@ -56,6 +57,16 @@ func (m *Model[In, Out]) InferOne(in *In, out *Out) error { return errNotBuilt("
 // InferBatch fails: this build has no CUDA backend.
 func (m *Model[In, Out]) InferBatch(in batch.Batch[In], out []Out) error {
 	return errNotBuilt("InferBatch")
+}
+
+// InferOneContext fails: this build has no CUDA backend.
+func (m *Model[In, Out]) InferOneContext(ctx context.Context, in *In, out *Out) error {
+	return errNotBuilt("InferOneContext")
+}
+
+// InferBatchContext fails: this build has no CUDA backend.
+func (m *Model[In, Out]) InferBatchContext(ctx context.Context, in batch.Batch[In], out []Out) error {
+	return errNotBuilt("InferBatchContext")
 }
 
 // Drain fails: this build has no CUDA backend.

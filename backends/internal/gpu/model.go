@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/lintel-ml/lintel/batch"
@@ -385,3 +386,24 @@ func (m *Model[In, Out]) Close() error {
 	m.state = stateClosed
 	return nil
 }
+
+// InferOneContext is InferOne that does not start once ctx has ended. A
+// GPU call runs as one submission that cannot stop midway, so a context
+// that ends while it runs lets it finish.
+func (m *Model[In, Out]) InferOneContext(ctx context.Context, in *In, out *Out) error {
+	if err := ctx.Err(); err != nil {
+		return errs.Wrap(errs.ExecutionFailed, err, "%s: not started", m.label)
+	}
+	return m.InferOne(in, out)
+}
+
+// InferBatchContext is InferBatch that does not start once ctx has ended,
+// as InferOneContext.
+func (m *Model[In, Out]) InferBatchContext(ctx context.Context, in batch.Batch[In], out []Out) error {
+	if err := ctx.Err(); err != nil {
+		return errs.Wrap(errs.ExecutionFailed, err, "%s: not started", m.label)
+	}
+	return m.InferBatch(in, out)
+}
+
+var _ compute.ContextModel[int, int] = (*Model[int, int])(nil)
