@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -31,6 +33,10 @@ type benchOptions struct {
 	// allocRuns is how many calls the allocation count is averaged over.
 	allocRuns int
 	progress  *progressBar
+	// profile records node times (compute.Options.Profile); trace names
+	// the Chrome trace file to write, "" for none.
+	profile bool
+	trace   string
 }
 
 // benchReport is the result of a benchmark. Its JSON form is the output
@@ -63,6 +69,11 @@ type benchResult struct {
 	ItemsPerSec   float64 `json:"items_per_sec"`
 	AllocsPerCall float64 `json:"allocs_per_call"`
 	BytesPerCall  float64 `json:"bytes_per_call"`
+	// Profile is the per-op and per-node time of the timed calls, with
+	// -profile or -trace.
+	Profile *profileReport `json:"profile,omitempty"`
+	// raw is what the model recorded, for -trace.
+	raw compute.Profile
 }
 
 // benchModel loads the model and times it at every batch size.
@@ -71,13 +82,17 @@ func benchModel(o benchOptions) (*benchReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: o.threads, WeightType: payload.DType(o.weights)}).LoadModel(art)
+	profiling := o.profile || o.trace != ""
+	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: o.threads, WeightType: payload.DType(o.weights), Profile: profiling}).LoadModel(art)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
 	if err := m.Init(); err != nil {
 		return nil, err
+	}
+	if _, ok := any(m).(compute.Profiler); profiling && !ok {
+		return nil, fmt.Errorf("the %s backend does not record profiles", backends.Name)
 	}
 	md := m.Metadata()
 	specs, err := parseInputSpecs(md.Inputs, o.inputs, o.shapes, true)
@@ -131,6 +146,10 @@ func benchBatch(m *backends.Model[payload.Multi, payload.Multi], item payload.Mu
 	if err := call(); err != nil {
 		return benchResult{}, err
 	}
+	prof, _ := any(m).(compute.Profiler)
+	if prof != nil {
+		prof.ResetProfile()
+	}
 	var lat []time.Duration
 	var total time.Duration
 	for len(lat) == 0 || total < o.duration {
@@ -142,6 +161,11 @@ func benchBatch(m *backends.Model[payload.Multi, payload.Multi], item payload.Mu
 		lat = append(lat, d)
 		total += d
 		progress(float64(total) / float64(max(o.duration, 1)))
+	}
+
+	var recorded compute.Profile
+	if prof != nil {
+		recorded = prof.Profile()
 	}
 
 	// Count allocations as testing.AllocsPerRun does: one processor, so
@@ -165,6 +189,9 @@ func benchBatch(m *backends.Model[payload.Multi, payload.Multi], item payload.Mu
 		P50Ns: int64(percentile(lat, 50)), P90Ns: int64(percentile(lat, 90)), P99Ns: int64(percentile(lat, 99)),
 		MaxNs: int64(lat[len(lat)-1]), MeanNs: int64(total) / int64(len(lat)),
 		ItemsPerSec: float64(n*len(lat)) / total.Seconds(),
+	}
+	if o.profile || o.trace != "" {
+		r.Profile, r.raw = summarizeProfile(recorded), recorded
 	}
 	if o.allocRuns > 0 {
 		r.AllocsPerCall = float64(after.Mallocs-before.Mallocs) / float64(o.allocRuns)
@@ -193,6 +220,29 @@ func printBench(w io.Writer, r *benchReport) {
 			round(time.Duration(x.P50Ns)), round(time.Duration(x.P90Ns)), round(time.Duration(x.P99Ns)), round(time.Duration(x.MaxNs)),
 			x.ItemsPerSec, x.AllocsPerCall, x.BytesPerCall)
 	}
+	for _, x := range r.Results {
+		if x.Profile != nil {
+			printProfile(w, x.Batch, x.Profile)
+		}
+	}
+}
+
+// writeTraceFile writes the trace of every batch size's timed calls.
+func writeTraceFile(path, model string, rep *benchReport) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	var runs []traceRun
+	for _, x := range rep.Results {
+		runs = append(runs, traceRun{label: fmt.Sprintf("%s batch %d", filepath.Base(model), x.Batch), p: x.raw})
+	}
+	return writeTrace(f, runs)
 }
 
 // runBench is the bench subcommand.
@@ -209,6 +259,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed for random inputs")
 	fs.IntVar(&o.allocRuns, "allocruns", 10, "calls the allocation count is averaged over")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
+	fs.BoolVar(&o.profile, "profile", false, "record each node's time and print per-op-type and per-node tables (time, share, runs, GFLOPS)")
+	fs.StringVar(&o.trace, "trace", "", "write a Chrome trace-event `FILE.json` of the timed calls' nodes (opens in Perfetto or chrome://tracing)")
 	progress := fs.String("progress", "auto", "draw a progress bar on stderr: auto (when a terminal), always or never")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lintel bench MODEL.onnx [-batch 1,8,64] [-threads 1] [-duration 5s] [-json]")
@@ -219,6 +271,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the throughput in items per second, and the heap allocations per call.")
 		fmt.Fprintln(stderr, "One item's inputs are random unless given with -i; a free leading dimension")
 		fmt.Fprintln(stderr, "is 1, other free dimensions need -shape.")
+		fmt.Fprintln(stderr, "With -profile or -trace the model records each node's time (two clock reads")
+		fmt.Fprintln(stderr, "per node per call, included in the latencies); -trace keeps the first")
+		fmt.Fprintln(stderr, "32768 node runs of each batch size.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -249,6 +304,12 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "lintel bench: %v\n", err)
 		return 1
+	}
+	if o.trace != "" {
+		if err := writeTraceFile(o.trace, o.model, rep); err != nil {
+			fmt.Fprintf(stderr, "lintel bench: %v\n", err)
+			return 1
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
