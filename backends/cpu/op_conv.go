@@ -15,7 +15,7 @@ import (
 type convKernel struct {
 	n     *model.Node
 	dt    payload.DType
-	attrs spatialAttrs
+	win   *model.Window
 	group int
 	// Set by shape.
 	g                geom
@@ -55,11 +55,12 @@ func init() {
 }
 
 func buildConv(c *buildCtx) (kernel, error) {
-	dt, attrs, group, err := readConvCommon(c)
+	a := c.rule.(*model.ConvAttrs)
+	dt, err := convTypes(c, &a.Window, a.Group)
 	if err != nil {
 		return nil, err
 	}
-	k := &convKernel{n: c.n, dt: dt, attrs: attrs, group: group}
+	k := &convKernel{n: c.n, dt: dt, win: &a.Window, group: a.Group}
 	if k.ep, err = fusedEpilogue(c, dt, false); err != nil {
 		return nil, err
 	}
@@ -69,20 +70,12 @@ func buildConv(c *buildCtx) (kernel, error) {
 			return nil, err
 		}
 	}
-	if len(c.in) > 0 && c.in[0].RankKnown {
-		r := len(c.in[0].Shape)
-		if r < 3 {
-			return nil, c.invalid("input rank %d (want N, C and 1 to 3 spatial dims)", r)
-		}
-		if err := k.attrs.checkRank(c, r-2); err != nil {
-			return nil, err
-		}
-	}
 	return k, nil
 }
 
-// convShapes checks the shapes shared by Conv and ConvTranspose: x and w
-// of equal rank 3 to 5 and an optional 1-D bias of length nb.
+// convShapes refuses the shapes the Conv and ConvTranspose kernels do
+// not handle: more spatial dims than maxSpatial. The descriptors' rules
+// have checked the rest (ranks, channels, kernel_shape, bias).
 func convShapes(n *model.Node, in []*tensor) error {
 	x, w := in[0].shape, in[1].shape
 	if len(x) < 3 || len(x) > 2+maxSpatial {
@@ -94,37 +87,17 @@ func convShapes(n *model.Node, in []*tensor) error {
 	return nil
 }
 
+// shape plans the window geometry; the output's shape is the rule's
+// (model.ConvAttrs).
 func (k *convKernel) shape(in, out []*tensor) error {
 	if err := convShapes(k.n, in); err != nil {
 		return err
 	}
 	x, w := in[0].shape, in[1].shape
-	c, m := x[1], w[0]
-	if w[1]*k.group != c {
-		return shapeErr(k.n, "input %v has %d channels, weights %v with group %d want %d", x, c, w, k.group, w[1]*k.group)
-	}
-	if m%k.group != 0 {
-		return shapeErr(k.n, "weights %v: %d output channels not divisible by group %d", w, m, k.group)
-	}
-	if k.attrs.kernel != nil {
-		for i, v := range k.attrs.kernel {
-			if i+2 >= len(w) || int(v) != w[i+2] {
-				return shapeErr(k.n, "kernel_shape %v does not match weights %v", k.attrs.kernel, w)
-			}
-		}
-	}
-	if len(in) > 2 && in[2] != nil {
-		if b := in[2].shape; len(b) != 1 || b[0] != m {
-			return shapeErr(k.n, "bias %v, want [%d]", b, m)
-		}
-	}
-	if err := k.attrs.window(k.n, &k.g, x[2:], w[2:], false); err != nil {
+	if err := fillWindow(k.n, k.win, &k.g, x[2:], w[2:]); err != nil {
 		return err
 	}
-	k.batch, k.inC, k.outC = x[0], c, m
-	o := out[0].resize(len(x))
-	o[0], o[1] = x[0], m
-	copy(o[2:], k.g.out[maxSpatial-k.g.nd:])
+	k.batch, k.inC, k.outC = x[0], x[1], w[0]
 	return nil
 }
 
@@ -244,7 +217,7 @@ func (k *convKernel) staticGeom(c *buildCtx, ws []int) (geom, bool) {
 			return g, false
 		}
 	}
-	if xs[1] != ws[1]*k.group || k.attrs.window(c.n, &g, xs[2:], ws[2:], false) != nil {
+	if xs[1] != ws[1]*k.group || fillWindow(c.n, k.win, &g, xs[2:], ws[2:]) != nil {
 		return g, false
 	}
 	return g, true
@@ -381,26 +354,22 @@ func (k *convKernel) conv32(xg, wg, bg, yg []float32, pa gemmA, pointwise bool) 
 	k.gep.rowBias = nil
 }
 
-// readConvCommon reads what Conv and ConvTranspose share: the element type
-// (float32 or float64 for every input), the spatial attributes and group.
-func readConvCommon(c *buildCtx) (payload.DType, spatialAttrs, int, error) {
+// convTypes checks what the Conv and ConvTranspose kernels share: the
+// element type (float32 or float64 for every input), which it returns,
+// the group and the window's rank.
+func convTypes(c *buildCtx, w *model.Window, group int) (payload.DType, error) {
 	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
-		return 0, spatialAttrs{}, 0, err
+		return 0, err
 	}
 	dt := c.inType(0)
 	if c.inType(1) != dt || (c.n.Input(2) != "" && c.inType(2) != dt) {
-		return 0, spatialAttrs{}, 0, c.invalid("inputs of mixed element types %s, %s, %s", dt, c.inType(1), c.inType(2))
+		return 0, c.invalid("inputs of mixed element types %s, %s, %s", dt, c.inType(1), c.inType(2))
 	}
-	attrs, err := readSpatial(c, false)
-	if err != nil {
-		return 0, spatialAttrs{}, 0, err
+	if group > 1<<20 {
+		return 0, c.invalid("group %d", group)
 	}
-	grp, err := c.n.Int("group", 1)
-	if err != nil {
-		return 0, spatialAttrs{}, 0, err
+	if err := checkWindow(c, w); err != nil {
+		return 0, err
 	}
-	if grp < 1 || grp > 1<<20 {
-		return 0, spatialAttrs{}, 0, c.invalid("group %d", grp)
-	}
-	return dt, attrs, int(grp), nil
+	return dt, nil
 }

@@ -11,124 +11,26 @@ import (
 // kernels handle. Lower ranks are lifted to it by prepending unit dims.
 const maxSpatial = 3
 
-// Auto-padding modes.
-const (
-	padNotSet = iota
-	padSameUpper
-	padSameLower
-	padValid
-)
-
-// spatialAttrs holds the window attributes shared by Conv, ConvTranspose
-// and the pooling ops, as the node gave them (nil when absent).
-type spatialAttrs struct {
-	kernel, strides, dilations, pads []int64
-	autoPad                          int
-	ceil                             bool
-}
-
-// readSpatial reads kernel_shape, strides, dilations, pads, auto_pad and
-// (for pooling) ceil_mode, checking their values.
-func readSpatial(c *buildCtx, pool bool) (spatialAttrs, error) {
-	var a spatialAttrs
-	var err error
-	if a.kernel, err = c.n.Ints("kernel_shape", nil); err != nil {
-		return a, err
+// checkWindow refuses, at build, window attributes that do not fit the
+// node's input rank when the graph knows it, or ask for more spatial
+// dims than the kernels handle.
+func checkWindow(c *buildCtx, w *model.Window) error {
+	if nd := len(w.KernelShape); nd > maxSpatial {
+		return c.unsupported("%d spatial dims (at most %d)", nd, maxSpatial)
 	}
-	if a.strides, err = c.n.Ints("strides", nil); err != nil {
-		return a, err
+	if len(c.in) == 0 || !c.in[0].RankKnown {
+		return nil
 	}
-	if a.dilations, err = c.n.Ints("dilations", nil); err != nil {
-		return a, err
+	r := len(c.in[0].Shape)
+	if r < 3 {
+		return c.invalid("input rank %d (want N, C and 1 to %d spatial dims)", r, maxSpatial)
 	}
-	if a.pads, err = c.n.Ints("pads", nil); err != nil {
-		return a, err
-	}
-	ap, err := c.n.String("auto_pad", "NOTSET")
-	if err != nil {
-		return a, err
-	}
-	switch ap {
-	case "NOTSET", "":
-		a.autoPad = padNotSet
-	case "SAME_UPPER":
-		a.autoPad = padSameUpper
-	case "SAME_LOWER":
-		a.autoPad = padSameLower
-	case "VALID":
-		a.autoPad = padValid
-	default:
-		return a, c.unsupported("auto_pad %q", ap)
-	}
-	if pool {
-		cm, err := c.n.Int("ceil_mode", 0)
-		if err != nil {
-			return a, err
-		}
-		a.ceil = cm != 0
-	}
-	for _, v := range a.kernel {
-		if v < 1 {
-			return a, c.invalid("kernel_shape %v has a non-positive entry", a.kernel)
-		}
-	}
-	for _, v := range a.strides {
-		if v < 1 {
-			return a, c.invalid("strides %v has a non-positive entry", a.strides)
-		}
-	}
-	for _, v := range a.dilations {
-		if v < 1 {
-			return a, c.invalid("dilations %v has a non-positive entry", a.dilations)
-		}
-	}
-	for _, v := range a.pads {
-		if v < 0 {
-			return a, c.unsupported("negative pads %v", a.pads)
-		}
-	}
-	if a.autoPad != padNotSet && a.pads != nil {
-		if nonZero(a.pads) {
-			return a, c.invalid("pads %v given with auto_pad %q", a.pads, ap)
-		}
-	}
-	if nd := len(a.kernel); nd > 0 {
-		if nd > maxSpatial {
-			return a, c.unsupported("%d spatial dims (at most %d)", nd, maxSpatial)
-		}
-		if err := a.checkRank(c, nd); err != nil {
-			return a, err
-		}
-	}
-	return a, nil
-}
-
-func nonZero(v []int64) bool {
-	for _, x := range v {
-		if x != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// checkRank refuses attribute lists whose length does not fit nd spatial
-// dims.
-func (a *spatialAttrs) checkRank(c *buildCtx, nd int) error {
+	nd := r - 2
 	if nd > maxSpatial {
 		return c.unsupported("%d spatial dims (at most %d)", nd, maxSpatial)
 	}
-	if a.kernel != nil && len(a.kernel) != nd {
-		return c.invalid("kernel_shape %v for %d spatial dims", a.kernel, nd)
-	}
-	if a.strides != nil && len(a.strides) != nd {
-		return c.invalid("strides %v for %d spatial dims", a.strides, nd)
-	}
-	if a.dilations != nil && len(a.dilations) != nd {
-		return c.invalid("dilations %v for %d spatial dims", a.dilations, nd)
-	}
-	if a.pads != nil && len(a.pads) != 2*nd {
-		return c.invalid("pads %v for %d spatial dims", a.pads, nd)
+	if !w.Fits(nd) {
+		return c.invalid("kernel_shape %v, strides %v, dilations %v, pads %v for %d spatial dims", w.KernelShape, w.Strides, w.Dilations, w.Pads, nd)
 	}
 	return nil
 }
@@ -152,66 +54,26 @@ func (g *geom) reset(nd int) {
 // size returns the product of a lifted dim array.
 func size3(v [maxSpatial]int) int { return v[0] * v[1] * v[2] }
 
-// window fills g for input spatial dims x and kernel dims kern (both nd
-// long), computing output sizes and effective pads. pool selects the
-// pooling rules (ceil_mode); otherwise the convolution rule (floor) holds.
-func (a *spatialAttrs) window(n *model.Node, g *geom, x, kern []int, pool bool) error {
+// fillWindow fills g with w's geometry for input spatial dims x and
+// kernel dims kern (both nd long): the output sizes and the pads that
+// model.Window.Dim computes, as the descriptor's rule does.
+func fillWindow(n *model.Node, w *model.Window, g *geom, x, kern []int) error {
 	nd := len(x)
 	if nd == 0 || nd > maxSpatial {
 		return shapeErr(n, "%d spatial dims (want 1 to %d)", nd, maxSpatial)
 	}
-	if (a.strides != nil && len(a.strides) != nd) || (a.dilations != nil && len(a.dilations) != nd) ||
-		(a.pads != nil && len(a.pads) != 2*nd) || (a.kernel != nil && len(a.kernel) != nd) {
+	if !w.Fits(nd) {
 		return shapeErr(n, "window attributes do not fit %d spatial dims", nd)
 	}
 	g.reset(nd)
 	off := maxSpatial - nd
 	for i := range nd {
+		d, err := w.Dim(i, nd, x[i], kern[i])
+		if err != nil {
+			return shapeErr(n, "spatial dim %d: %v", i, err)
+		}
 		j := off + i
-		in, k := x[i], kern[i]
-		s, d := 1, 1
-		if a.strides != nil {
-			s = int(a.strides[i])
-		}
-		if a.dilations != nil {
-			d = int(a.dilations[i])
-		}
-		if k < 1 || (k > 1 && d > maxGeom/(k-1)) {
-			return shapeErr(n, "kernel %v with dilations %v overflows", kern, a.dilations)
-		}
-		dk := (k-1)*d + 1
-		var pb, pe, o int
-		switch a.autoPad {
-		case padSameUpper, padSameLower:
-			o = ceilDiv(in, s)
-			total := max(0, (o-1)*s+dk-in)
-			if a.autoPad == padSameUpper {
-				pb = total / 2
-			} else {
-				pb = total - total/2
-			}
-			pe = total - pb
-		default:
-			if a.autoPad == padNotSet && a.pads != nil {
-				pb, pe = int(a.pads[i]), int(a.pads[i+nd])
-			}
-			if pb > maxGeom || pe > maxGeom || in > maxGeom {
-				return shapeErr(n, "pads %v overflow", a.pads)
-			}
-			num := in + pb + pe - dk
-			if num < 0 {
-				return shapeErr(n, "kernel %v (dilated) exceeds padded input %v", kern, x)
-			}
-			if pool && a.ceil {
-				o = ceilDiv(num, s) + 1
-				if o-1 >= ceilDiv(in+pb, s) { // (o-1)*s >= in+pb, without overflowing
-					o--
-				}
-			} else {
-				o = num/s + 1
-			}
-		}
-		g.in[j], g.out[j], g.k[j], g.s[j], g.d[j], g.pb[j], g.pe[j] = in, o, k, s, d, pb, pe
+		g.in[j], g.out[j], g.k[j], g.s[j], g.d[j], g.pb[j], g.pe[j] = x[i], d.Out, kern[i], w.Stride(i), w.Dilation(i), d.PadBegin, d.PadEnd
 	}
 	return nil
 }

@@ -7,20 +7,13 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// Pooling kinds.
-const (
-	poolMax = iota
-	poolAvg
-	poolLp
-)
-
 // poolKernel runs MaxPool (with its optional Indices output), AveragePool
 // and LpPool over 1 to 3 spatial dims.
 type poolKernel struct {
 	n          *model.Node
 	dt         payload.DType
 	kind       int
-	attrs      spatialAttrs
+	win        *model.Window
 	kern       []int
 	includePad bool
 	colMajor   bool
@@ -30,77 +23,49 @@ type poolKernel struct {
 	planes     int
 }
 
+// The pooling kinds (model's).
+const (
+	poolMax = model.PoolMax
+	poolAvg = model.PoolAverage
+	poolLp  = model.PoolLp
+)
+
 func init() {
-	register("MaxPool", func(c *buildCtx) (kernel, error) { return buildPool(c, poolMax) })
-	register("AveragePool", func(c *buildCtx) (kernel, error) { return buildPool(c, poolAvg) })
-	register("LpPool", func(c *buildCtx) (kernel, error) { return buildPool(c, poolLp) })
+	register("MaxPool", buildPool)
+	register("AveragePool", buildPool)
+	register("LpPool", buildPool)
 }
 
-func buildPool(c *buildCtx, kind int) (kernel, error) {
+func buildPool(c *buildCtx) (kernel, error) {
 	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 		return nil, err
 	}
-	k := &poolKernel{n: c.n, dt: c.inType(0), kind: kind}
-	var err error
-	if k.attrs, err = readSpatial(c, true); err != nil {
+	a := c.rule.(*model.PoolAttrs)
+	k := &poolKernel{n: c.n, dt: c.inType(0), kind: a.Kind, win: &a.Window, kern: intsOf(a.Window.KernelShape),
+		includePad: a.CountIncludePad, colMajor: a.ColumnMajor, p: a.P}
+	if err := checkWindow(c, k.win); err != nil {
 		return nil, err
 	}
-	if k.attrs.kernel == nil {
-		return nil, c.invalid("kernel_shape is required")
-	}
-	k.kern = intsOf(k.attrs.kernel)
 	if len(c.in) > 0 && c.in[0].RankKnown && len(c.in[0].Shape) != len(k.kern)+2 {
-		return nil, c.invalid("input rank %d does not fit kernel_shape %v", len(c.in[0].Shape), k.attrs.kernel)
+		return nil, c.invalid("input rank %d does not fit kernel_shape %v", len(c.in[0].Shape), a.Window.KernelShape)
 	}
-	switch kind {
-	case poolMax:
-		so, err := c.n.Int("storage_order", 0)
-		if err != nil {
-			return nil, err
+	if a.Kind == poolMax && len(c.n.Outputs) > 1 && c.n.Outputs[1] != "" {
+		if c.out[1].DType != payload.Int64 {
+			return nil, c.invalid("Indices output of type %s, want int64", c.out[1].DType)
 		}
-		if so != 0 && so != 1 {
-			return nil, c.invalid("storage_order %d", so)
-		}
-		k.colMajor = so == 1
-		if len(c.n.Outputs) > 1 && c.n.Outputs[1] != "" {
-			if c.out[1].DType != payload.Int64 {
-				return nil, c.invalid("Indices output of type %s, want int64", c.out[1].DType)
-			}
-			k.indices = true
-		}
-	case poolAvg:
-		cip, err := c.n.Int("count_include_pad", 0)
-		if err != nil {
-			return nil, err
-		}
-		k.includePad = cip != 0
-	case poolLp:
-		p, err := c.n.Int("p", 2)
-		if err != nil {
-			return nil, err
-		}
-		if p < 1 {
-			return nil, c.unsupported("p %d", p)
-		}
-		k.p = float64(p)
+		k.indices = true
 	}
 	return k, nil
 }
 
+// shape plans the window geometry; the outputs' shapes are the rule's
+// (model.PoolAttrs).
 func (k *poolKernel) shape(in, out []*tensor) error {
 	x := in[0].shape
-	if len(x) != len(k.kern)+2 {
-		return shapeErr(k.n, "input %v does not fit kernel_shape %v", x, k.kern)
-	}
-	if err := k.attrs.window(k.n, &k.g, x[2:], k.kern, true); err != nil {
+	if err := fillWindow(k.n, k.win, &k.g, x[2:], k.kern); err != nil {
 		return err
 	}
 	k.planes = x[0] * x[1]
-	for i := range out {
-		o := out[i].resize(len(x))
-		o[0], o[1] = x[0], x[1]
-		copy(o[2:], k.g.out[maxSpatial-k.g.nd:])
-	}
 	return nil
 }
 

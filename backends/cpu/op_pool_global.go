@@ -21,40 +21,27 @@ type globalPoolKernel struct {
 }
 
 func init() {
-	register("GlobalAveragePool", func(c *buildCtx) (kernel, error) { return buildGlobalPool(c, poolAvg) })
-	register("GlobalMaxPool", func(c *buildCtx) (kernel, error) { return buildGlobalPool(c, poolMax) })
-	register("GlobalLpPool", func(c *buildCtx) (kernel, error) { return buildGlobalPool(c, poolLp) })
+	register("GlobalAveragePool", buildGlobalPool)
+	register("GlobalMaxPool", buildGlobalPool)
+	register("GlobalLpPool", buildGlobalPool)
 }
 
-func buildGlobalPool(c *buildCtx, kind int) (kernel, error) {
+func buildGlobalPool(c *buildCtx) (kernel, error) {
 	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 		return nil, err
 	}
-	k := &globalPoolKernel{n: c.n, dt: c.inType(0), kind: kind}
-	if kind == poolLp {
-		p, err := c.n.Int("p", 2)
-		if err != nil {
-			return nil, err
-		}
-		if p < 1 {
-			return nil, c.unsupported("p %d", p)
-		}
-		k.p = float64(p)
-	}
-	return k, nil
+	a := c.rule.(*model.GlobalPoolAttrs)
+	return &globalPoolKernel{n: c.n, dt: c.inType(0), kind: a.Kind, p: a.P}, nil
 }
 
+// shape plans the planes; the output's shape is the rule's
+// (model.GlobalPoolAttrs). GlobalMaxPool has no value for an empty
+// plane.
 func (k *globalPoolKernel) shape(in, out []*tensor) error {
 	x := in[0].shape
-	if len(x) < 2 {
-		return shapeErr(k.n, "input %v must be N×C×D1…", x)
-	}
-	o := out[0].resize(len(x))
-	o[0], o[1] = x[0], x[1]
 	k.planes, k.size = x[0]*x[1], 1
-	for i := 2; i < len(x); i++ {
-		o[i] = 1
-		k.size *= x[i]
+	for _, d := range x[2:] {
+		k.size *= d
 	}
 	if k.size == 0 && k.kind == poolMax {
 		return shapeErr(k.n, "input %v has empty spatial dims", x)

@@ -23,13 +23,6 @@ const (
 	nmSimple          = resize.Simple
 )
 
-// Keep-aspect-ratio policies (opset 18).
-const (
-	arStretch = iota
-	arNotLarger
-	arNotSmaller
-)
-
 // resizeKernel is Resize (opsets 10 to 21) and Upsample (7 to 9). Nearest
 // works on every element type through index maps; linear and cubic run on
 // float32 as separable one-axis passes.
@@ -63,7 +56,9 @@ type resizeKernel struct {
 	p        mapCopy
 }
 
-// plan computes the output shape into dims and each dim's scale and roi.
+// plan computes each dim's scale and roi for the output shape dims, which
+// the descriptor's rule (model.ResizeAttrs) has computed and checked from
+// the same scales or sizes.
 func (k *resizeKernel) plan(in []*tensor, dims []int) error {
 	x := in[0]
 	r := len(x.shape)
@@ -71,7 +66,6 @@ func (k *resizeKernel) plan(in []*tensor, dims []int) error {
 	k.roi = growF32(&k.roi, 2*r)
 	ax := growInts(&k.axisOf, r)
 	for i := 0; i < r; i++ {
-		dims[i] = x.shape[i]
 		k.scale[i] = 1
 		k.roi[i], k.roi[r+i] = 0, 1
 		ax[i] = -1
@@ -83,9 +77,6 @@ func (k *resizeKernel) plan(in []*tensor, dims []int) error {
 			d, ok := wrapAxis(a, r)
 			if !ok {
 				return shapeErr(k.n, "axis %d out of range for rank %d", a, r)
-			}
-			if ax[d] >= 0 {
-				return shapeErr(k.n, "axis %d repeated", a)
 			}
 			ax[d] = j
 		}
@@ -114,88 +105,50 @@ func (k *resizeKernel) plan(in []*tensor, dims []int) error {
 		}
 		scales = t.f32()[:t.numel()]
 	}
-	var sizes []int64
-	if t := optIn(in, k.sizesIdx); t != nil && t.numel() > 0 {
-		var ok bool
-		if sizes, ok = intValues(t, &k.sizesBuf); !ok || t.dt != payload.Int64 {
-			return shapeErr(k.n, "sizes must be int64")
-		}
-	}
-	switch {
-	case scales != nil && sizes != nil:
-		return shapeErr(k.n, "both scales and sizes are given")
-	case scales != nil:
-		if len(scales) != m {
-			return shapeErr(k.n, "%d scales for %d axes", len(scales), m)
-		}
+	if scales != nil {
 		for d := 0; d < r; d++ {
-			j := ax[d]
-			if j < 0 {
-				continue
+			if j := ax[d]; j >= 0 {
+				k.scale[d] = scales[j]
 			}
-			s := scales[j]
-			if !(s > 0) || math.IsInf(float64(s), 0) || (k.upsample && s < 1) {
-				return shapeErr(k.n, "scale %v", s)
-			}
-			o := float64(s * float32(x.shape[d]))
-			if o >= float64(maxDim) {
-				return shapeErr(k.n, "scale %v makes dim %d too large", s, d)
-			}
+		}
+		return nil
+	}
+	t := optIn(in, k.sizesIdx)
+	if t == nil || t.dt != payload.Int64 {
+		return shapeErr(k.n, "sizes must be int64")
+	}
+	sizes, ok := intValues(t, &k.sizesBuf)
+	if !ok {
+		return shapeErr(k.n, "sizes must be int64")
+	}
+	pol := float32(0)
+	for d := 0; d < r; d++ {
+		j := ax[d]
+		if j < 0 || x.shape[d] == 0 {
+			continue
+		}
+		s := float32(sizes[j]) / float32(x.shape[d])
+		switch {
+		case k.policy == model.AspectStretch:
 			k.scale[d] = s
-			dims[d] = int(o)
+		case pol == 0:
+			pol = s
+		case k.policy == model.AspectNotLarger:
+			pol = min(pol, s)
+		default:
+			pol = max(pol, s)
 		}
-	case sizes != nil:
-		if len(sizes) != m {
-			return shapeErr(k.n, "%d sizes for %d axes", len(sizes), m)
-		}
-		pol := float32(0)
-		for d := 0; d < r; d++ {
-			j := ax[d]
-			if j < 0 {
-				continue
-			}
-			sz := sizes[j]
-			if sz < 0 || sz > int64(maxDim) {
-				return shapeErr(k.n, "size %d", sz)
-			}
-			if x.shape[d] == 0 {
-				if sz != 0 {
-					return shapeErr(k.n, "size %d for an empty dim", sz)
-				}
-				continue
-			}
-			s := float32(sz) / float32(x.shape[d])
-			switch {
-			case k.policy == arStretch:
-				k.scale[d] = s
-				dims[d] = int(sz)
-			case pol == 0:
-				pol = s
-			case k.policy == arNotLarger:
-				pol = min(pol, s)
-			default:
-				pol = max(pol, s)
-			}
-		}
-		if k.policy != arStretch {
-			for d := 0; d < r; d++ {
-				if ax[d] < 0 || x.shape[d] == 0 {
-					continue
-				}
-				k.scale[d] = pol
-				dims[d] = int(math.Round(float64(pol * float32(x.shape[d]))))
-			}
-		}
-		for d := 0; d < r; d++ {
-			if dims[d] > 0 && !(k.scale[d] > 0) {
-				return shapeErr(k.n, "size %d for dim %d", dims[d], d)
-			}
-		}
-	default:
-		return shapeErr(k.n, "neither scales nor sizes is given")
 	}
-	if mulDims(dims) < 0 {
-		return shapeErr(k.n, "output shape %v overflows", dims)
+	for d := 0; d < r; d++ {
+		if ax[d] < 0 || x.shape[d] == 0 {
+			continue
+		}
+		if k.policy != model.AspectStretch {
+			k.scale[d] = pol
+		}
+		if dims[d] > 0 && !(k.scale[d] > 0) {
+			return shapeErr(k.n, "size %d for dim %d", dims[d], d)
+		}
 	}
 	return nil
 }
@@ -208,7 +161,7 @@ func growF32(buf *[]float32, n int) []float32 {
 }
 
 func (k *resizeKernel) shape(in, out []*tensor) error {
-	return k.plan(in, out[0].resize(len(in[0].shape)))
+	return k.plan(in, out[0].shape)
 }
 
 // orig maps output coordinate x along dim d to the input coordinate, in
@@ -436,121 +389,44 @@ func resamplePass(dst, src []float32, outer, nin, nout, inner, K int, idx []int,
 }
 
 func init() {
-	register("Resize", func(c *buildCtx) (kernel, error) { return buildResize(c, false) })
-	register("Upsample", func(c *buildCtx) (kernel, error) { return buildResize(c, true) })
+	register("Resize", buildResize)
+	register("Upsample", buildResize)
 }
 
-func buildResize(c *buildCtx, upsample bool) (kernel, error) {
+func buildResize(c *buildCtx) (kernel, error) {
 	if err := c.needMovable(); err != nil {
 		return nil, err
 	}
-	n := c.n
-	k := &resizeKernel{n: n, roiIdx: -1, scalesIdx: -1, sizesIdx: -1, cubicA: -0.75}
-	mode, err := n.String("mode", "nearest")
-	if err != nil {
-		return nil, err
-	}
-	switch mode {
-	case "nearest":
-		k.mode = rsNearest
+	a := c.rule.(*model.ResizeAttrs)
+	k := &resizeKernel{n: c.n, roiIdx: a.ROI, scalesIdx: a.ScalesIn, sizesIdx: a.SizesIn, cubicA: a.CubicCoeffA,
+		coord: a.Coord, nearest: a.Nearest, policy: a.KeepAspectRatio, exclOut: a.ExcludeOutside,
+		extrap: float64(a.ExtrapolationValue), upsample: a.Upsample, attrScales: a.Scales, axes: a.Axes}
+	switch a.Mode {
 	case "linear", "bilinear":
 		k.mode = rsLinear
 	case "cubic":
-		if upsample {
-			return nil, c.unsupported("mode %q", mode)
-		}
 		k.mode = rsCubic
-	default:
-		return nil, c.unsupported("mode %q", mode)
 	}
 	if k.mode != rsNearest && c.inType(0) != payload.Float32 {
-		return nil, c.unsupported("%s mode on element type %s", mode, c.inType(0))
+		return nil, c.unsupported("%s mode on element type %s", a.Mode, c.inType(0))
 	}
-	legacy := upsample || c.opset < 11
-	if legacy {
-		k.coord, k.nearest = ctAsymmetric, nmSimple
-		k.upsample = upsample
-		if upsample && c.opset < 9 {
-			if k.attrScales, err = n.Floats("scales", nil); err != nil {
-				return nil, err
-			}
-			if k.attrScales == nil {
-				return nil, c.invalid("the scales attribute is missing")
-			}
-		} else {
-			if c.n.NumInputs() < 2 {
-				return nil, c.invalid("the scales input is missing")
-			}
-			k.scalesIdx = 1
-		}
-		if t := c.inType(1); !upsample || c.opset >= 9 {
-			if t != payload.Float32 {
-				return nil, c.unsupported("scales of type %s", t)
-			}
-		}
-		return k, nil
-	}
-	k.roiIdx, k.scalesIdx, k.sizesIdx = 1, 2, 3
-	cm, err := n.String("coordinate_transformation_mode", "half_pixel")
-	if err != nil {
-		return nil, err
-	}
-	var ok bool
-	if k.coord, ok = resize.ParseCoord(cm); !ok {
-		return nil, c.unsupported("coordinate_transformation_mode %q", cm)
-	}
-	nm, err := n.String("nearest_mode", "round_prefer_floor")
-	if err != nil {
-		return nil, err
-	}
-	if k.nearest, ok = resize.ParseNearest(nm); !ok {
-		return nil, c.unsupported("nearest_mode %q", nm)
-	}
-	if k.cubicA, err = n.Float("cubic_coeff_a", -0.75); err != nil {
-		return nil, err
-	}
-	ex, err := n.Int("exclude_outside", 0)
-	if err != nil {
-		return nil, err
-	}
-	k.exclOut = ex != 0
-	ev, err := n.Float("extrapolation_value", 0)
-	if err != nil {
-		return nil, err
-	}
-	k.extrap = float64(ev)
-	aa, err := n.Int("antialias", 0)
-	if err != nil {
-		return nil, err
-	}
-	if aa != 0 {
+	if a.Antialias {
 		return nil, c.unsupported("antialias")
 	}
-	if k.axes, err = n.Ints("axes", nil); err != nil {
-		return nil, err
+	if a.ScalesIn >= 0 {
+		if t := c.inType(a.ScalesIn); t != payload.Float32 && (t != payload.Undefined || a.SizesIn < 0) {
+			return nil, c.unsupported("scales of type %s", t)
+		}
 	}
-	pol, err := n.String("keep_aspect_ratio_policy", "stretch")
-	if err != nil {
-		return nil, err
+	if a.SizesIn >= 0 {
+		if t := c.inType(a.SizesIn); t != payload.Undefined && t != payload.Int64 {
+			return nil, c.unsupported("sizes of type %s", t)
+		}
 	}
-	switch pol {
-	case "stretch":
-		k.policy = arStretch
-	case "not_larger":
-		k.policy = arNotLarger
-	case "not_smaller":
-		k.policy = arNotSmaller
-	default:
-		return nil, c.unsupported("keep_aspect_ratio_policy %q", pol)
-	}
-	if t := c.inType(2); t != payload.Undefined && t != payload.Float32 {
-		return nil, c.unsupported("scales of type %s", t)
-	}
-	if t := c.inType(3); t != payload.Undefined && t != payload.Int64 {
-		return nil, c.unsupported("sizes of type %s", t)
-	}
-	if t := c.inType(1); k.coord == ctTFCropAndResize && t != payload.Float32 {
-		return nil, c.unsupported("roi of type %s", t)
+	if k.coord == ctTFCropAndResize {
+		if t := c.inType(a.ROI); t != payload.Float32 {
+			return nil, c.unsupported("roi of type %s", t)
+		}
 	}
 	return k, nil
 }

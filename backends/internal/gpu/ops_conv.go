@@ -1,6 +1,9 @@
 package gpu
 
-import "github.com/lintel-ml/lintel/payload"
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
 
 func init() {
 	register(buildConv, "Conv")
@@ -8,59 +11,50 @@ func init() {
 	register(buildPool, "MaxPool", "AveragePool")
 }
 
-// window2 reads the 1-D or 2-D window attributes (strides, pads,
+// windowRule binds the node to its descriptor in package model, which
+// parses and checks its attributes, and returns them as R.
+func windowRule[R model.Rule](c *buildCtx) (R, error) {
+	var a R
+	_, r, err := model.BindNode(c.n, c.opset)
+	if err != nil {
+		return a, err
+	}
+	a, ok := r.(R)
+	if !ok {
+		return a, c.unsupported("no descriptor for the op")
+	}
+	return a, nil
+}
+
+// window2 holds the 1-D or 2-D window attributes (strides, pads,
 // dilations) of a Conv or pool node as 2-D values; a 1-D window has height
 // 1. Only explicit padding is taken (auto_pad NOTSET or VALID).
 type window2 struct {
 	sh, sw, ph, pw, peh, pew, dh, dw int
 }
 
-func (c *buildCtx) window(spatial int) (window2, error) {
-	w := window2{sh: 1, sw: 1, dh: 1, dw: 1}
+// window lifts a node's window attributes w, checked by its descriptor,
+// for spatial dims.
+func (c *buildCtx) window(w *model.Window, spatial int) (window2, error) {
+	win := window2{sh: 1, sw: 1, dh: 1, dw: 1}
 	if spatial != 1 && spatial != 2 {
-		return w, c.unsupported("%d spatial dims; the kernels take 1 or 2", spatial)
+		return win, c.unsupported("%d spatial dims; the kernels take 1 or 2", spatial)
 	}
-	ap, err := c.n.String("auto_pad", "NOTSET")
-	if err != nil {
-		return w, err
+	if w.AutoPad != model.PadNotSet && w.AutoPad != model.PadValid {
+		return win, c.unsupported("auto_pad %s", w.AutoPad)
 	}
-	if ap != "NOTSET" && ap != "VALID" {
-		return w, c.unsupported("auto_pad %s", ap)
-	}
-	ones := make([]int64, spatial)
-	for i := range ones {
-		ones[i] = 1
-	}
-	s, err := c.n.Ints("strides", ones)
-	if err != nil {
-		return w, err
-	}
-	d, err := c.n.Ints("dilations", ones)
-	if err != nil {
-		return w, err
-	}
-	p, err := c.n.Ints("pads", make([]int64, 2*spatial))
-	if err != nil {
-		return w, err
-	}
-	if ap == "VALID" {
-		p = make([]int64, 2*spatial)
-	}
-	if len(s) != spatial || len(d) != spatial || len(p) != 2*spatial {
-		return w, c.invalid("strides %v, dilations %v, pads %v for %d spatial dims", s, d, p, spatial)
-	}
-	for i := range spatial {
-		if s[i] < 1 || d[i] < 1 || p[i] < 0 || p[i+spatial] < 0 {
-			return w, c.invalid("strides %v, dilations %v, pads %v", s, d, p)
-		}
+	if !w.Fits(spatial) {
+		return win, c.invalid("strides %v, dilations %v, pads %v for %d spatial dims", w.Strides, w.Dilations, w.Pads, spatial)
 	}
 	if spatial == 1 {
-		w.sw, w.dw, w.pw, w.pew = int(s[0]), int(d[0]), int(p[0]), int(p[1])
-		return w, nil
+		win.sw, win.dw = w.Stride(0), w.Dilation(0)
+		win.pw, win.pew = w.Pad(0, 1)
+		return win, nil
 	}
-	w.sh, w.sw, w.dh, w.dw = int(s[0]), int(s[1]), int(d[0]), int(d[1])
-	w.ph, w.pw, w.peh, w.pew = int(p[0]), int(p[1]), int(p[2]), int(p[3])
-	return w, nil
+	win.sh, win.sw, win.dh, win.dw = w.Stride(0), w.Stride(1), w.Dilation(0), w.Dilation(1)
+	win.ph, win.peh = w.Pad(0, 2)
+	win.pw, win.pew = w.Pad(1, 2)
+	return win, nil
 }
 
 // hw returns a 1-D or 2-D spatial shape as height and width.
@@ -86,14 +80,15 @@ func buildConv(c *buildCtx) error {
 	if len(x.shape) < 3 || len(w.shape) != len(x.shape) || len(y.shape) != len(x.shape) {
 		return c.invalid("X %v, W %v, Y %v", x.shape, w.shape, y.shape)
 	}
-	win, err := c.window(len(x.shape) - 2)
+	a, err := windowRule[*model.ConvAttrs](c)
 	if err != nil {
 		return err
 	}
-	group, err := c.n.Int("group", 1)
+	win, err := c.window(&a.Window, len(x.shape)-2)
 	if err != nil {
 		return err
 	}
+	group := int64(a.Group)
 	ch, m := x.shape[1], w.shape[0]
 	if group < 1 || ch%int(group) != 0 || m%int(group) != 0 || w.shape[1] != ch/int(group) || y.shape[1] != m {
 		return c.invalid("X %v, W %v, group %d", x.shape, w.shape, group)
@@ -204,27 +199,23 @@ func buildPool(c *buildCtx) error {
 	if len(x.shape) < 3 || len(y.shape) != len(x.shape) {
 		return c.invalid("X %v, Y %v", x.shape, y.shape)
 	}
-	win, err := c.window(len(x.shape) - 2)
+	a, err := windowRule[*model.PoolAttrs](c)
 	if err != nil {
 		return err
 	}
-	ks, err := c.n.Ints("kernel_shape", nil)
+	win, err := c.window(&a.Window, len(x.shape)-2)
 	if err != nil {
 		return err
 	}
+	ks := a.Window.KernelShape
 	if len(ks) != len(x.shape)-2 {
 		return c.invalid("kernel_shape %v for input %v", ks, x.shape)
 	}
-	if so, err := c.n.Int("storage_order", 0); err != nil {
-		return err
-	} else if so != 0 {
-		return c.unsupported("storage_order %d", so)
+	if a.ColumnMajor {
+		return c.unsupported("storage_order 1")
 	}
 	k := make([]int, len(ks))
 	for i, v := range ks {
-		if v < 1 {
-			return c.invalid("kernel_shape %v", ks)
-		}
 		k[i] = int(v)
 	}
 	h, wd := hw(x.shape[2:])
@@ -233,16 +224,10 @@ func buildPool(c *buildCtx) error {
 	pa := PoolArgs{N: u32(y.numel()), H: u32(h), W: u32(wd), OH: u32(oh), OW: u32(ow), KH: u32(kh), KW: u32(kw),
 		SH: int32(win.sh), SW: int32(win.sw), PH: int32(win.ph), PW: int32(win.pw), PEH: int32(win.peh), PEW: int32(win.pew),
 		DH: int32(win.dh), DW: int32(win.dw)}
-	if c.n.OpType == "MaxPool" {
+	if a.Kind == model.PoolMax {
 		pa.IsMax = 1
-	} else {
-		cip, err := c.n.Int("count_include_pad", 0)
-		if err != nil {
-			return err
-		}
-		if cip != 0 {
-			pa.IncludePad = 1
-		}
+	} else if a.CountIncludePad {
+		pa.IncludePad = 1
 	}
 	if y.numel() == 0 {
 		return nil
@@ -275,90 +260,31 @@ func buildConvTranspose(c *buildCtx) error {
 	if nd > 2 {
 		return c.unsupported("%d spatial dims; the kernels take 1 or 2", nd)
 	}
-	group, err := c.n.Int("group", 1)
+	a, err := windowRule[*model.ConvTransposeAttrs](c)
 	if err != nil {
 		return err
 	}
+	group := int64(a.Group)
 	ch := x.shape[1]
-	if group < 1 || w.shape[0] != ch || ch%int(group) != 0 {
+	if w.shape[0] != ch || ch%int(group) != 0 {
 		return c.invalid("X %v, W %v, group %d", x.shape, w.shape, group)
 	}
 	m := w.shape[1] * int(group)
 	if y.shape[1] != m {
 		return c.invalid("Y %v for %d output channels", y.shape, m)
 	}
-	ap, err := c.n.String("auto_pad", "NOTSET")
-	if err != nil {
-		return err
+	if !a.Fits(nd) {
+		return c.invalid("strides %v, dilations %v, pads %v, output_padding %v, output_shape %v for %d spatial dims",
+			a.Window.Strides, a.Window.Dilations, a.Window.Pads, a.OutputPadding, a.OutputShape, nd)
 	}
-	switch ap {
-	case "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER":
-	default:
-		return c.unsupported("auto_pad %s", ap)
-	}
-	ints := func(name string, n int, def int64) ([]int64, error) {
-		d := make([]int64, n)
-		for i := range d {
-			d[i] = def
-		}
-		v, err := c.n.Ints(name, d)
-		if err == nil && len(v) != n {
-			err = c.invalid("%s %v for %d spatial dims", name, v, nd)
-		}
-		return v, err
-	}
-	strides, err := ints("strides", nd, 1)
-	if err != nil {
-		return err
-	}
-	dils, err := ints("dilations", nd, 1)
-	if err != nil {
-		return err
-	}
-	pads, err := ints("pads", 2*nd, 0)
-	if err != nil {
-		return err
-	}
-	outPad, err := ints("output_padding", nd, 0)
-	if err != nil {
-		return err
-	}
-	outShape, err := c.n.Ints("output_shape", nil)
-	if err != nil {
-		return err
-	}
+	strides, dils := make([]int, nd), make([]int, nd)
 	pb := make([]int, nd)
 	for i := range nd {
-		in, kk := x.shape[i+2], w.shape[i+2]
-		s, d := int(strides[i]), int(dils[i])
-		if s < 1 || d < 1 || outPad[i] < 0 {
-			return c.invalid("strides %v, dilations %v, output_padding %v", strides, dils, outPad)
+		d, err := a.Dim(i, nd, x.shape[i+2], w.shape[i+2])
+		if err != nil {
+			return c.invalid("spatial dim %d: %v", i, err)
 		}
-		full := s*(in-1) + int(outPad[i]) + (kk-1)*d + 1
-		switch {
-		case outShape != nil || ap == "SAME_UPPER" || ap == "SAME_LOWER":
-			o := in * s
-			if outShape != nil {
-				if len(outShape) < nd {
-					return c.invalid("output_shape %v for %d spatial dims", outShape, nd)
-				}
-				o = int(outShape[len(outShape)-nd+i])
-			}
-			total := full - o
-			if total < 0 && outShape == nil {
-				total = 0
-			}
-			switch {
-			case total < 0:
-				pb[i] = 0
-			case ap == "SAME_UPPER":
-				pb[i] = total / 2
-			default:
-				pb[i] = total - total/2
-			}
-		case ap == "NOTSET":
-			pb[i] = int(pads[i])
-		}
+		strides[i], dils[i], pb[i] = a.Window.Stride(i), a.Window.Dilation(i), d.PadBegin
 	}
 	h, wd := hw(x.shape[2:])
 	kh, kw := hw(w.shape[2:])
