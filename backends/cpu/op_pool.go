@@ -75,7 +75,7 @@ func buildPool(c *buildCtx, kind int) (kernel, error) {
 		}
 		k.includePad = cip != 0
 	case poolLp:
-		p, err := c.n.Int("p", 2)
+		p, err := c.lpPoolP()
 		if err != nil {
 			return nil, err
 		}

@@ -32,7 +32,7 @@ func buildGlobalPool(c *buildCtx, kind int) (kernel, error) {
 	}
 	k := &globalPoolKernel{n: c.n, dt: c.inType(0), kind: kind}
 	if kind == poolLp {
-		p, err := c.n.Int("p", 2)
+		p, err := c.lpPoolP()
 		if err != nil {
 			return nil, err
 		}

@@ -473,6 +473,9 @@ func buildResize(c *buildCtx, upsample bool) (kernel, error) {
 	if k.mode != rsNearest && c.inType(0) != payload.Float32 {
 		return nil, c.unsupported("%s mode on element type %s", mode, c.inType(0))
 	}
+	if upsample && c.opset < 7 {
+		return nil, c.unsupported("Upsample-1's width_scale and height_scale (opset %d)", c.opset)
+	}
 	legacy := upsample || c.opset < 11
 	if legacy {
 		k.coord, k.nearest = ctAsymmetric, nmSimple
