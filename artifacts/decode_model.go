@@ -5,8 +5,8 @@ import "github.com/lintel-ml/lintel/model"
 // The default-domain opset versions lintel decodes; files outside this
 // range are refused with errs.Unsupported.
 const (
-	MinOpset = 7
-	MaxOpset = 21
+	MinOpset = 1
+	MaxOpset = 28
 )
 
 // defaultDomain reports whether domain names the default ONNX domain.

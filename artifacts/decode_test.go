@@ -260,7 +260,7 @@ func TestOpsets(t *testing.T) {
 	for _, c := range []struct {
 		opset int64
 		ok    bool
-	}{{6, false}, {7, true}, {13, true}, {21, true}, {22, false}} {
+	}{{1, true}, {6, true}, {7, true}, {13, true}, {21, true}, {28, true}, {29, false}} {
 		m := baseModel()
 		m.Opset = c.opset
 		_, err := FromBytes(m.Encode(), "m.onnx")
