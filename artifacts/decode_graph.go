@@ -177,6 +177,9 @@ func (d *decoder) decodeNode(b []byte) (*model.Node, error) {
 	}
 	if defaultDomain(n.Domain) {
 		n.Domain = ""
+		if d.opset == 0 {
+			return nil, d.invalid("node %s of the default ONNX domain, which opset_import does not import", n.OpType)
+		}
 	}
 	return n, nil
 }

@@ -5,8 +5,8 @@ import "github.com/lintel-ml/lintel/model"
 // The default-domain opset versions lintel decodes; files outside this
 // range are refused with errs.Unsupported.
 const (
-	MinOpset = 7
-	MaxOpset = 21
+	MinOpset = 1
+	MaxOpset = 28
 )
 
 // defaultDomain reports whether domain names the default ONNX domain.
@@ -78,14 +78,17 @@ func (d *decoder) decodeModel(b []byte) (*model.Graph, error) {
 			return nil, err
 		}
 	}
-	v, ok := d.opsets[""]
-	if !ok {
-		return nil, d.invalid("no opset_import for the default ONNX domain")
+	if len(d.opsets) == 0 {
+		return nil, d.invalid("no opset_import")
 	}
-	if v < MinOpset || v > MaxOpset {
-		return nil, d.unsupported("default-domain opset %d: lintel runs opsets %d to %d", v, MinOpset, MaxOpset)
+	// A model that imports only other domains (ai.onnx.ml, say) decodes
+	// with opset 0; a default-domain node in it is refused by decodeNode.
+	if v, ok := d.opsets[""]; ok {
+		if v < MinOpset || v > MaxOpset {
+			return nil, d.unsupported("default-domain opset %d: lintel runs opsets %d to %d", v, MinOpset, MaxOpset)
+		}
+		d.opset = v
 	}
-	d.opset = v
 	if !haveGraph {
 		return nil, d.invalid("model has no graph")
 	}

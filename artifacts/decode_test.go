@@ -242,11 +242,25 @@ func TestDimParams(t *testing.T) {
 	}
 }
 
+// TestOnlyOtherDomains decodes a model that imports no default-domain
+// opset, such as an ai.onnx.ml model: it decodes with Opset 0, and
+// backends refuse its nodes by their domain.
+func TestOnlyOtherDomains(t *testing.T) {
+	data := pb(nil).varint(1, 8).bytes(7, customNode()).bytes(8, pb(nil).str(1, "com.example").varint(2, 3))
+	g := mustLoad(t, data).Graph()
+	if g.Opset != 0 || len(g.Nodes) != 1 || g.Nodes[0].Domain != "com.example" {
+		t.Errorf("got opset %d and nodes %v, want opset 0 and one com.example node", g.Opset, g.Nodes)
+	}
+	if diff := cmp.Diff(map[string]int64{"com.example": 3}, g.Opsets); diff != "" {
+		t.Errorf("opsets (-want +got):\n%s", diff)
+	}
+}
+
 func TestOpsets(t *testing.T) {
 	for _, c := range []struct {
 		opset int64
 		ok    bool
-	}{{6, false}, {7, true}, {13, true}, {21, true}, {22, false}} {
+	}{{1, true}, {6, true}, {7, true}, {13, true}, {21, true}, {28, true}, {29, false}} {
 		m := baseModel()
 		m.Opset = c.opset
 		_, err := FromBytes(m.Encode(), "m.onnx")

@@ -57,7 +57,10 @@ func TestMalformed(t *testing.T) {
 		{"end group", []byte{0x0c}, errInvalid, []string{"field ir_version has wire type end-group"}},
 		{"unknown group", append(rawModel(13, good), 0xf3, 0x01, 0x08, 0x01, 0xf4, 0x01), nil, nil},
 		{"unterminated group", append(rawModel(13, good), 0xf3, 0x01, 0x08, 0x01), errInvalid, []string{"field 30"}},
-		{"no default opset", pb(nil).bytes(7, good).bytes(8, pb(nil).str(1, "com.x").varint(2, 1)), errInvalid, []string{"no opset_import for the default ONNX domain"}},
+		{"no opset", pb(nil).bytes(7, good), errInvalid, []string{"no opset_import"}},
+		{"only another domain", pb(nil).bytes(7, good).bytes(8, pb(nil).str(1, "com.example").varint(2, 1)), nil, nil},
+		{"default node without its opset", pb(nil).bytes(7, pb(nil).bytes(1, pb(nil).str(1, "x").str(2, "y").str(3, "n1").str(4, "Relu"))).
+			bytes(8, pb(nil).str(1, "com.example").varint(2, 1)), errInvalid, []string{`graph.node[0] "n1"`, "node Relu of the default ONNX domain", "does not import"}},
 		{"opset twice", append(rawModel(13, good), pb(nil).bytes(8, pb(nil).str(1, "ai.onnx").varint(2, 13))...), errInvalid, []string{"opset_import[1]", "imported twice"}},
 		{"opset no version", pb(nil).bytes(7, good).bytes(8, pb(nil).str(1, "")), errInvalid, []string{"opset version 0"}},
 		{"node no op", rawModel(13, pb(nil).bytes(1, pb(nil).str(2, "y").str(3, "n1"))), errInvalid, []string{`graph.node[0] "n1"`, "no op_type"}},

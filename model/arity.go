@@ -15,7 +15,7 @@ var requiredCounts = map[string]int{
 	"BitwiseAnd": 2, "BitwiseOr": 2, "BitwiseXor": 2,
 	"Equal": 2, "Less": 2, "Greater": 2, "LessOrEqual": 2, "GreaterOrEqual": 2, "And": 2, "Or": 2, "Xor": 2,
 	"MatMul": 2, "CastLike": 2, "Conv": 2, "ConvTranspose": 2, "Gemm": 2, "LayerNormalization": 2,
-	"Reshape": 2, "Tile": 2, "Expand": 2, "Gather": 2, "GatherElements": 2,
+	"Tile": 2, "Expand": 2, "Gather": 2, "GatherElements": 2,
 	"Range": 3, "Where": 3, "InstanceNormalization": 3, "BatchNormalization": 5,
 }
 
@@ -31,6 +31,11 @@ func requiredInputs(op string, opset int64) (int, bool) {
 	case "Pad":
 		if opset >= 11 {
 			return 2, true // data, pads
+		}
+		return 1, true
+	case "Reshape":
+		if opset >= 5 {
+			return 2, true // data, shape; before: an attribute
 		}
 		return 1, true
 	case "Unsqueeze":

@@ -125,6 +125,10 @@ func bnFolded(g *Graph, conv, bn *Node, uses map[string]int) (w, b *Tensor, ok b
 	if sp, err := bn.Int("spatial", 1); err != nil || sp != 1 {
 		return nil, nil, false, err
 	}
+	// Before opset 7, is_test defaults to 0: training, batch statistics.
+	if it, err := bn.Int("is_test", 0); g.Opset > 0 && g.Opset < 7 && (err != nil || it == 0) {
+		return nil, nil, false, err
+	}
 	eps, err := bn.Float("epsilon", 1e-5)
 	if err != nil {
 		return nil, nil, false, err

@@ -154,6 +154,9 @@ func (f *fuser) fuseBias(n *Node) {
 	if add == nil || add.OpType != "Add" || len(add.Inputs) != 2 {
 		return
 	}
+	if f.g.Opset > 0 && f.g.Opset < 7 && add.Has("broadcast") {
+		return // legacy broadcasting may align the bias with another axis
+	}
 	other := add.Inputs[1]
 	if add.Inputs[1] == n.Outputs[0] {
 		other = add.Inputs[0]

@@ -49,8 +49,9 @@ type Graph struct {
 	// value_info, inputs and outputs, and from shape inference.
 	Values map[string]*ValueInfo
 
-	// Opset is the default-domain opset version; Opsets holds every
-	// domain's, "" for the default.
+	// Opset is the default-domain opset version, 0 for a model that
+	// imports only other domains (and so has no default-domain node);
+	// Opsets holds every domain's, "" for the default.
 	Opset  int64
 	Opsets map[string]int64
 

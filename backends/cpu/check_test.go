@@ -34,6 +34,9 @@ func TestCheck(t *testing.T) {
 		{"other domain", []onnxbuild.Node{
 			{Name: "q", Op: "Gelu", Domain: "com.microsoft", Inputs: []string{"x"}, Outputs: []string{"y"}},
 		}, []string{"q Gelu"}},
+		{"only ai.onnx.ml", []onnxbuild.Node{
+			{Name: "le", Op: "LabelEncoder", Domain: "ai.onnx.ml", Inputs: []string{"x"}, Outputs: []string{"y"}},
+		}, []string{"le LabelEncoder"}},
 		{"bad attribute", []onnxbuild.Node{
 			{Name: "s", Op: "Softmax", Inputs: []string{"x"}, Outputs: []string{"y"}, Attrs: []onnxbuild.Attr{onnxbuild.AInt("axis", 5)}},
 		}, []string{"s Softmax"}},
@@ -41,8 +44,12 @@ func TestCheck(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{Inputs: []onnxbuild.Value{x}, Outputs: []onnxbuild.Value{y}, Nodes: c.nodes}}
-			if c.name == "other domain" {
+			switch c.name {
+			case "other domain":
 				m.Opsets = map[string]int64{"com.microsoft": 1}
+			case "only ai.onnx.ml":
+				// No default-domain opset_import at all.
+				m.Opset, m.Opsets = -1, map[string]int64{"ai.onnx.ml": 2}
 			}
 			art, err := artifacts.FromBytes(m.Encode(), c.name+".onnx")
 			if err != nil {
@@ -71,9 +78,21 @@ func TestCheck(t *testing.T) {
 			if err != nil && !strings.Contains(err.Error(), issues[0].Node) {
 				t.Errorf("LoadModel's error %v is not about %s", err, issues[0].Node)
 			}
+			if d := issues0Domain(issues); d != "" && (!errors.Is(err, errs.Unsupported) || !strings.Contains(err.Error(), `domain "`+d+`" is not supported`)) {
+				t.Errorf("LoadModel's error %v does not refuse domain %s", err, d)
+			}
 		})
 	}
 	if got := Check(nil, compute.Options{}); len(got) != 1 || !errors.Is(got[0].Err, errs.InvalidArtifact) {
 		t.Errorf("nil artifact: %v", got)
 	}
+}
+
+// issues0Domain returns the domain of the first issue's node, "" for none
+// or the default domain.
+func issues0Domain(issues []Issue) string {
+	if len(issues) == 0 {
+		return ""
+	}
+	return issues[0].Domain
 }

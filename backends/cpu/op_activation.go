@@ -171,6 +171,11 @@ func init() {
 		if c.inType(1) != dt {
 			return nil, c.invalid("slope is %s, input is %s", c.inType(1), dt)
 		}
+		if c.opset < 7 && !preluSlopeNumpy(c) {
+			// Before opset 7 a slope of C values was per channel (axis
+			// 1), where numpy broadcasting aligns it with the last axis.
+			return nil, c.unsupported("slope of shape %v on input %v (opset %d): only one value or the input's shape", c.in[1].Shape, c.in[0].Shape, c.opset)
+		}
 		return &preluKernel{n: c.n, dt: dt}, nil
 	})
 }

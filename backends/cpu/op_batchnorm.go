@@ -47,10 +47,11 @@ func buildBatchNorm(c *buildCtx) (kernel, error) {
 	} else if tm != 0 {
 		return nil, c.unsupported("training_mode=%d", tm)
 	}
-	if it, err := c.n.Int("is_test", 1); err != nil {
+	// is_test (before opset 7) defaults to 0: training.
+	if it, err := c.n.Int("is_test", 0); err != nil {
 		return nil, err
-	} else if it == 0 {
-		return nil, c.unsupported("is_test=0 (training)")
+	} else if it == 0 && c.opset < 7 {
+		return nil, c.unsupported("is_test=0 (training, the default before opset 7)")
 	}
 	for i, o := range c.n.Outputs {
 		if i > 0 && o != "" {

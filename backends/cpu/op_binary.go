@@ -227,7 +227,7 @@ func copyBroadcast[T any](it *bcastIter, d, s []T) {
 
 func init() {
 	binary := func(op binOp) builder {
-		return func(c *buildCtx) (kernel, error) { return buildBinary(c, op) }
+		return legacyBroadcast(func(c *buildCtx) (kernel, error) { return buildBinary(c, op) })
 	}
 	register("Add", binary(opAdd))
 	register("Sub", binary(opSub))

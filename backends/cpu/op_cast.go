@@ -251,7 +251,7 @@ func init() {
 		if !c.n.Has("to") {
 			return nil, c.invalid("attribute \"to\" is missing")
 		}
-		to, err := c.n.Int("to", 0)
+		to, err := model.CastTo(c.n, c.opset)
 		if err != nil {
 			return nil, err
 		}

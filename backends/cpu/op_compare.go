@@ -130,7 +130,7 @@ func boolWalk(op cmpOp, it *bcastIter, d, a, b []bool) {
 
 func init() {
 	cmp := func(op cmpOp) builder {
-		return func(c *buildCtx) (kernel, error) {
+		return legacyBroadcast(func(c *buildCtx) (kernel, error) {
 			if c.n.NumInputs() != 2 {
 				return nil, c.invalid("needs two inputs")
 			}
@@ -151,7 +151,7 @@ func init() {
 				return nil, c.invalid("inputs have element types %s and %s", dt, c.inType(1))
 			}
 			return &compareKernel{n: c.n, op: op, dt: dt}, nil
-		}
+		})
 	}
 	register("Equal", cmp(cmpEq))
 	register("Less", cmp(cmpLt))

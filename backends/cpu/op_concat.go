@@ -68,10 +68,12 @@ func init() {
 		if err := c.needMovable(); err != nil {
 			return nil, err
 		}
-		if !c.n.Has("axis") {
+		// Before opset 4 axis was optional, defaulting to 1.
+		def := int64(1)
+		if !c.n.Has("axis") && c.opset >= 4 {
 			return nil, c.invalid("the axis attribute is missing")
 		}
-		a, err := c.n.Int("axis", 0)
+		a, err := c.n.Int("axis", def)
 		if err != nil {
 			return nil, err
 		}

@@ -32,8 +32,9 @@ func (k *identityKernel) run(in, out []*tensor) error {
 func init() {
 	register("Identity", func(c *buildCtx) (kernel, error) { return &identityKernel{n: c.n}, nil })
 	register("Dropout", func(c *buildCtx) (kernel, error) {
-		if v, _ := c.n.Int("is_test", 1); c.opset < 7 && v == 0 {
-			return nil, c.unsupported("training mode (is_test=0) is not supported")
+		// is_test (before opset 7) defaults to 0: training.
+		if v, _ := c.n.Int("is_test", 0); c.opset < 7 && v == 0 {
+			return nil, c.unsupported("training mode (is_test=0, the default before opset 7) is not supported")
 		}
 		if c.n.Input(2) != "" {
 			t := c.constInput(2)

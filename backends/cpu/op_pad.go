@@ -180,7 +180,11 @@ func init() {
 			return nil, c.unsupported("mode %q", mode)
 		}
 		if c.opset < 11 {
-			if k.attr, err = c.n.Ints("pads", nil); err != nil {
+			name := "pads"
+			if c.opset < 2 {
+				name = "paddings" // Pad-1's name, same layout
+			}
+			if k.attr, err = c.n.Ints(name, nil); err != nil {
 				return nil, err
 			}
 			if k.attr == nil {

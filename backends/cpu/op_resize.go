@@ -43,17 +43,19 @@ type resizeKernel struct {
 	// input positions; -1 when the op has none.
 	roiIdx, scalesIdx, sizesIdx int
 
-	scale    []float32 // per dim, as the coordinate transform sees it
-	roi      []float32 // 2*rank: starts then ends
-	axisOf   []int
-	sizesBuf []int64
-	cur      []int
-	idx      []int
-	w        []float32
-	bufA     []float32
-	bufB     []float32
-	ist      []int
-	p        mapCopy
+	scale []float32 // per dim, as the coordinate transform sees it
+	// fromScales: the op was given scales, not sizes (resize.OrigFromScales).
+	fromScales bool
+	roi        []float32 // 2*rank: starts then ends
+	axisOf     []int
+	sizesBuf   []int64
+	cur        []int
+	idx        []int
+	w          []float32
+	bufA       []float32
+	bufB       []float32
+	ist        []int
+	p          mapCopy
 }
 
 // plan computes each dim's scale and roi for the output shape dims, which
@@ -105,6 +107,7 @@ func (k *resizeKernel) plan(in []*tensor, dims []int) error {
 		}
 		scales = t.f32()[:t.numel()]
 	}
+	k.fromScales = scales != nil
 	if scales != nil {
 		for d := 0; d < r; d++ {
 			if j := ax[d]; j >= 0 {
@@ -165,12 +168,16 @@ func (k *resizeKernel) shape(in, out []*tensor) error {
 }
 
 // orig maps output coordinate x along dim d to the input coordinate, in
-// float32 as ONNX Runtime computes it.
+// float32 as ONNX Runtime computes it, except for align_corners given
+// scales, which follows ONNX's reference (resize.OrigFromScales).
 func (k *resizeKernel) orig(d int, x float32, outLen, inLen int) float32 {
 	var rs, re float32
 	if k.coord == resize.TFCropAndResize {
 		r := len(k.roi) / 2
 		rs, re = k.roi[d], k.roi[r+d]
+	}
+	if k.fromScales {
+		return resize.OrigFromScales(k.coord, k.scale[d], x, outLen, inLen, rs, re)
 	}
 	return resize.Orig(k.coord, k.scale[d], x, outLen, inLen, rs, re)
 }

@@ -45,6 +45,10 @@ func TestResize(t *testing.T) {
 		{"linear align_corners", 13, []model.Attr{aString("mode", "linear"), aString("coordinate_transformation_mode", "align_corners")}, []*tensor{x22, none, scalesT(1, 1, 2, 2)}, []int{1, 1, 4, 4}, []float64{
 			1, 4.0 / 3, 5.0 / 3, 2, 5.0 / 3, 2, 7.0 / 3, 8.0 / 3, 7.0 / 3, 8.0 / 3, 3, 10.0 / 3, 3, 10.0 / 3, 11.0 / 3, 4}, 0},
 		{"linear down", 13, []model.Attr{aString("mode", "linear")}, []*tensor{x24, none, scalesT(1, 1, 0.6, 0.6)}, []int{1, 1, 1, 2}, []float64{2.6666665, 4.3333331}, 0},
+		// ONNX's reference: align_corners given scales divides by 4*0.6-1,
+		// not by the floored output length less one.
+		{"linear align_corners down", 13, []model.Attr{aString("mode", "linear"), aString("coordinate_transformation_mode", "align_corners")}, []*tensor{x24, none, scalesT(1, 1, 0.6, 0.6)}, []int{1, 1, 1, 2}, []float64{1, 3.142857}, 0},
+		{"linear align_corners sizes", 13, []model.Attr{aString("mode", "linear"), aString("coordinate_transformation_mode", "align_corners")}, []*tensor{x24, none, none, i64s(1, 1, 1, 2)}, []int{1, 1, 1, 2}, []float64{1, 4}, 0},
 		{"nearest sizes", 13, nil, []*tensor{x22, none, none, i64s(1, 1, 7, 8)}, []int{1, 1, 7, 8}, []float64{
 			1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2,
 			3, 3, 3, 3, 4, 4, 4, 4, 3, 3, 3, 3, 4, 4, 4, 4, 3, 3, 3, 3, 4, 4, 4, 4}, 0},

@@ -111,6 +111,11 @@ func init() {
 			if k.attr, err = c.n.Ints("split", nil); err != nil {
 				return nil, err
 			}
+			// Split-1 could take split as an input instead, of the data's
+			// element type.
+			if c.opset < 2 && c.n.NumInputs() > 1 && !c.intInputOK(1, false) {
+				return nil, c.unsupported("split input of type %s at opset %d", c.inType(1), c.opset)
+			}
 		} else if !c.intInputOK(1, false) {
 			return nil, c.unsupported("split input of type %s", c.inType(1))
 		}

@@ -70,6 +70,9 @@ func init() {
 		if err := c.needMovable(); err != nil {
 			return nil, err
 		}
+		if c.opset < 6 {
+			return nil, c.unsupported("Tile-1's tiles and axis inputs (opset %d)", c.opset)
+		}
 		if c.inType(1) != payload.Int64 {
 			return nil, c.unsupported("repeats of type %s", c.inType(1))
 		}

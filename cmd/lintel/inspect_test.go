@@ -71,6 +71,27 @@ func TestInspectMixedModel(t *testing.T) {
 	}
 }
 
+// TestInspectOtherDomainOnly inspects a model that imports only ai.onnx.ml:
+// it is valid, and the backend refuses its node by its domain.
+func TestInspectOtherDomainOnly(t *testing.T) {
+	m := onnxbuild.Model{Opset: -1, Opsets: map[string]int64{"ai.onnx.ml": 3}, Graph: onnxbuild.Graph{
+		Name:    "ml",
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, 2)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 2)},
+		Nodes:   []onnxbuild.Node{{Name: "bin", Op: "Binarizer", Domain: "ai.onnx.ml", Inputs: []string{"x"}, Outputs: []string{"y"}}},
+	}}
+	path := writeModel(t, "ml.onnx", m)
+	code, out, errOut := runCmd("inspect", path)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (unsupported); stderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{"opset ai.onnx.ml 3\n", `node "bin"  ai.onnx.ml.Binarizer`, `domain "ai.onnx.ml" is not supported`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestInspectUsage(t *testing.T) {
 	cases := []struct {
 		args []string

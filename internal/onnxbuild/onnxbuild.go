@@ -16,7 +16,7 @@ import (
 // Model is a model file's contents.
 type Model struct {
 	IRVersion int64 // 0 means 8
-	Opset     int64 // default-domain opset; 0 means 17
+	Opset     int64 // default-domain opset; 0 means 17, negative imports none
 	Opsets    map[string]int64
 	Producer  string // "" means "lintel-onnxbuild"
 	Metadata  map[string]string
@@ -140,7 +140,9 @@ func (m *Model) Encode() []byte {
 	if op == 0 {
 		op = 17
 	}
-	b = appendBytes(b, 8, encodeOpset("", op))
+	if op > 0 {
+		b = appendBytes(b, 8, encodeOpset("", op))
+	}
 	for _, d := range sortedKeys(m.Opsets) {
 		if d == "" {
 			continue

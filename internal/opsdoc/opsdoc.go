@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends/cpu"
 )
 
@@ -28,7 +29,7 @@ const columns = 6
 func Table() string {
 	ops := cpu.SupportedOps()
 	var b strings.Builder
-	fmt.Fprintf(&b, "The CPU backend runs these %d ONNX operators (default domain, opsets 7 to 21):\n\n", len(ops))
+	fmt.Fprintf(&b, "The CPU backend runs these %d ONNX operators (default domain, opsets %d to %d):\n\n", len(ops), artifacts.MinOpset, artifacts.MaxOpset)
 	b.WriteString("|" + strings.Repeat("   |", columns) + "\n")
 	b.WriteString("|" + strings.Repeat("---|", columns) + "\n")
 	for i := 0; i < len(ops); i += columns {

@@ -96,6 +96,23 @@ func Orig(c Coord, s, x float32, outLen, inLen int, roiStart, roiEnd float32) fl
 	return (x+0.5)/s - 0.5
 }
 
+// OrigFromScales is Orig for a Resize given scales rather than sizes. It
+// differs from Orig for AlignCorners only: ONNX's reference implementation
+// (and so its backend tests) divides by inLen*s - 1, the resized length
+// before it is floored to the output length, where ONNX Runtime divides by
+// outLen - 1. The two differ when inLen*s is not a whole number, such as
+// 4 inputs at scale 0.6; lintel follows the reference.
+func OrigFromScales(c Coord, s, x float32, outLen, inLen int, roiStart, roiEnd float32) float32 {
+	if c != AlignCorners {
+		return Orig(c, s, x, outLen, inLen, roiStart, roiEnd)
+	}
+	lr := s * float32(inLen)
+	if outLen == 1 || lr == 1 {
+		return 0
+	}
+	return x * float32(inLen-1) / (lr - 1)
+}
+
 // NearestIndex rounds input coordinate x per mode m (scale is the dim's
 // scale, which Simple reads). Below -1 or NaN gives -1; above limit gives
 // limit.

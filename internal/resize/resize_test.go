@@ -53,6 +53,29 @@ func TestOrig(t *testing.T) {
 	}
 }
 
+// OrigFromScales divides align_corners by the unfloored resized length,
+// as ONNX's reference does, and is Orig otherwise.
+func TestOrigFromScales(t *testing.T) {
+	cases := []struct {
+		c       Coord
+		s, x    float32
+		out, in int
+		want    float32
+	}{
+		{AlignCorners, 0.6, 1, 2, 4, 3 / 1.4},
+		{AlignCorners, 0.6, 0, 1, 2, 0},
+		{AlignCorners, 2, 7, 8, 4, 3},
+		{AlignCorners, 0.5, 1, 2, 4, 3},
+		{HalfPixel, 0.6, 1, 2, 4, 2},
+		{Asymmetric, 0.6, 1, 2, 4, 1.6666666},
+	}
+	for _, c := range cases {
+		if got := OrigFromScales(c.c, c.s, c.x, c.out, c.in, 0, 0); math.Abs(float64(got-c.want)) > 1e-6 {
+			t.Errorf("OrigFromScales(%d, s %v, x %v, %d from %d) = %v, want %v", c.c, c.s, c.x, c.out, c.in, got, c.want)
+		}
+	}
+}
+
 // NearestIndex rounds per mode, ties included, and clamps.
 func TestNearestIndex(t *testing.T) {
 	cases := []struct {

@@ -31,6 +31,8 @@ type resizer struct {
 	extrap  float32
 	scale   []float32
 	roi     []float32 // 2*rank: starts then ends
+	// fromScales: the op was given scales, not sizes (resize.OrigFromScales).
+	fromScales bool
 }
 
 // buildResize lowers Resize (nearest or linear, float32) to one resize_f32
@@ -236,6 +238,7 @@ func (rz *resizer) plan(c *buildCtx, shape []int, scalesIdx, sizesIdx int) error
 		if len(scales) != m {
 			return c.invalid("%d scales for %d axes", len(scales), m)
 		}
+		rz.fromScales = true
 		for d := range r {
 			if j := ax[d]; j >= 0 {
 				if s := scales[j]; !(s > 0) || math.IsInf(float64(s), 0) {
@@ -292,6 +295,9 @@ func (rz *resizer) orig(d int, x float32, outLen, inLen int) float32 {
 	if rz.coord == resize.TFCropAndResize {
 		r := len(rz.roi) / 2
 		rs, re = rz.roi[d], rz.roi[r+d]
+	}
+	if rz.fromScales {
+		return resize.OrigFromScales(rz.coord, rz.scale[d], x, outLen, inLen, rs, re)
 	}
 	return resize.Orig(rz.coord, rz.scale[d], x, outLen, inLen, rs, re)
 }
