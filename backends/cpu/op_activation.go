@@ -155,7 +155,7 @@ func init() {
 		}
 		for i := 1; i < c.n.NumInputs(); i++ {
 			if c.n.Input(i) != "" && c.inType(i) != dt {
-				return nil, c.invalid("clipBound input %d is %s, input is %s", i, c.inType(i), dt)
+				return nil, c.invalid("bound input %d is %s, input is %s", i, c.inType(i), dt)
 			}
 		}
 		return k, nil
