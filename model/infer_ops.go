@@ -54,9 +54,6 @@ func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
 	if err := checkArity(n, c.opset); err != nil {
 		return nil, err
 	}
-	if ok, err := c.legacyTypes(outs); ok || err != nil {
-		return outs, err
-	}
 	op := n.OpType
 	var v ValueInfo
 	switch {

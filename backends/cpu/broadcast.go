@@ -2,8 +2,9 @@ package cpu
 
 // Multidirectional (numpy) broadcasting.
 //
-// broadcastOut computes an output shape from input shapes. bcastIter walks
-// the operands of a broadcast one contiguous output row at a time:
+// The op rules in package model compute output shapes; broadcastInto
+// broadcasts one shape into another in place. bcastIter walks the
+// operands of a broadcast one contiguous output row at a time:
 //
 //	var it bcastIter
 //	it.init(out.shape, a.shape, b.shape) // up to three operand shapes
@@ -22,28 +23,6 @@ package cpu
 // when a larger rank is seen, so a kernel that keeps one in its struct
 // walks without allocating.
 
-// broadcastOut sets out's shape to the multidirectional broadcast of the
-// shapes of ins, skipping nil entries. It reports false when two shapes do
-// not broadcast (a dimension pair differs and neither is 1).
-func broadcastOut(out *tensor, ins []*tensor) bool {
-	r := 0
-	for _, t := range ins {
-		if t != nil && len(t.shape) > r {
-			r = len(t.shape)
-		}
-	}
-	d := out.resize(r)
-	for i := range d {
-		d[i] = 1
-	}
-	for _, t := range ins {
-		if t != nil && !broadcastInto(d, t.shape) {
-			return false
-		}
-	}
-	return true
-}
-
 // broadcastInto broadcasts the shape s into the shape d in place; d must
 // have at least s's rank. It reports false when they do not broadcast.
 func broadcastInto(d, s []int) bool {
@@ -58,21 +37,6 @@ func broadcastInto(d, s []int) bool {
 		case cur == 1:
 			d[off+j] = v
 		default:
-			return false
-		}
-	}
-	return true
-}
-
-// unidirectional reports whether s broadcasts to shape t without changing
-// it (ONNX unidirectional broadcasting, as for PRelu's slope).
-func unidirectional(s, t []int) bool {
-	off := len(t) - len(s)
-	if off < 0 {
-		return false
-	}
-	for j, v := range s {
-		if v != 1 && v != t[off+j] {
 			return false
 		}
 	}

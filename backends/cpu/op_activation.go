@@ -17,13 +17,13 @@ type clipKernel struct {
 	lo, hi float32
 }
 
+// shape refuses bound inputs that do not hold one element.
 func (k *clipKernel) shape(in, out []*tensor) error {
 	for i := 1; i < len(in) && i < 3; i++ {
 		if in[i] != nil && in[i].numel() != 1 {
-			return shapeErr(k.n, "clipBound input %d has shape %v, want a scalar", i, in[i].shape)
+			return shapeErr(k.n, "bound input %d has shape %v, want a scalar", i, in[i].shape)
 		}
 	}
-	out[0].setShape(in[0].shape...)
 	return nil
 }
 
@@ -66,23 +66,38 @@ func clipRun[T ewNum](d, x []T, lo, hi T) {
 	}
 }
 
-// preluKernel runs PRelu: the slope broadcasts unidirectionally to x.
+// preluKernel runs PRelu: the slope broadcasts unidirectionally to x
+// (from opset 7), or has one element or one per channel (before), as the
+// descriptor's rule (model.PReluAttrs) has checked.
 type preluKernel struct {
 	n  *model.Node
 	dt payload.DType
-	it bcastIter
+	// perChannel is set before opset 7.
+	perChannel bool
+	// sshape holds the slope's shape as it broadcasts to x before opset 7.
+	sshape []int
+	it     bcastIter
 }
 
-func (k *preluKernel) shape(in, out []*tensor) error {
-	if !unidirectional(in[1].shape, in[0].shape) {
-		return shapeErr(k.n, "slope shape %v does not broadcast to input shape %v", in[1].shape, in[0].shape)
+// slopeShape returns the shape the slope s broadcasts from onto x: its
+// own, or before opset 7 a scalar's or [C, 1, ...] for a per-channel one.
+func (k *preluKernel) slopeShape(x, s *tensor) []int {
+	if !k.perChannel {
+		return s.shape
 	}
-	out[0].setShape(in[0].shape...)
-	return nil
+	if s.numel() == 1 {
+		return s.shape[:0]
+	}
+	d := growInts(&k.sshape, len(x.shape)-1)
+	for i := range d {
+		d[i] = 1
+	}
+	d[0] = s.shape[0]
+	return d
 }
 
 func (k *preluKernel) run(in, out []*tensor) error {
-	k.it.init(out[0].shape, in[0].shape, in[1].shape)
+	k.it.init(out[0].shape, in[0].shape, k.slopeShape(in[0], in[1]))
 	switch k.dt {
 	case payload.Float32:
 		preluWalk(&k.it, out[0].f32(), in[0].f32(), in[1].f32())
@@ -124,25 +139,13 @@ func preluWalk[T ewNum](it *bcastIter, d, x, s []T) {
 func init() {
 	register("Clip", func(c *buildCtx) (kernel, error) {
 		dt := c.inType(0)
+		a := c.rule.(*model.ClipAttrs)
 		k := &clipKernel{n: c.n, dt: dt}
-		if c.opset < 11 {
-			if dt != payload.Float32 && dt != payload.Float64 {
-				return nil, c.unsupported("element type %s", dt)
+		if a.FromAttrs {
+			if dt != payload.Float32 {
+				return nil, c.unsupported("element type %s before opset 11 (supported: float32)", dt)
 			}
-			if c.n.NumInputs() != 1 {
-				return nil, c.invalid("takes one input before opset 11")
-			}
-			if dt == payload.Float64 {
-				return nil, c.unsupported("float64 Clip before opset 11")
-			}
-			var err error
-			k.attrs = true
-			if k.lo, err = c.n.Float("min", -math.MaxFloat32); err != nil {
-				return nil, err
-			}
-			if k.hi, err = c.n.Float("max", math.MaxFloat32); err != nil {
-				return nil, err
-			}
+			k.attrs, k.lo, k.hi = true, a.Min, a.Max
 			return k, nil
 		}
 		switch dt {
@@ -150,20 +153,14 @@ func init() {
 		default:
 			return nil, c.unsupported("element type %s", dt)
 		}
-		if c.n.NumInputs() < 1 || c.n.NumInputs() > 3 {
-			return nil, c.invalid("takes one to three inputs")
-		}
 		for i := 1; i < c.n.NumInputs(); i++ {
 			if c.n.Input(i) != "" && c.inType(i) != dt {
-				return nil, c.invalid("clipBound input %d is %s, input is %s", i, c.inType(i), dt)
+				return nil, c.invalid("bound input %d is %s, input is %s", i, c.inType(i), dt)
 			}
 		}
 		return k, nil
 	})
 	register("PRelu", func(c *buildCtx) (kernel, error) {
-		if c.n.NumInputs() != 2 {
-			return nil, c.invalid("needs two inputs")
-		}
 		dt := c.inType(0)
 		if !hasDType(ewArith, dt) {
 			return nil, c.unsupported("element type %s", dt)
@@ -171,11 +168,6 @@ func init() {
 		if c.inType(1) != dt {
 			return nil, c.invalid("slope is %s, input is %s", c.inType(1), dt)
 		}
-		if c.opset < 7 && !preluSlopeNumpy(c) {
-			// Before opset 7 a slope of C values was per channel (axis
-			// 1), where numpy broadcasting aligns it with the last axis.
-			return nil, c.unsupported("slope of shape %v on input %v (opset %d): only one value or the input's shape", c.in[1].Shape, c.in[0].Shape, c.opset)
-		}
-		return &preluKernel{n: c.n, dt: dt}, nil
+		return &preluKernel{n: c.n, dt: dt, perChannel: c.rule.(*model.PReluAttrs).PerChannel}, nil
 	})
 }

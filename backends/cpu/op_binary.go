@@ -8,25 +8,20 @@ import (
 )
 
 // binaryKernel runs Add, Sub, Mul, Div, Mod and Pow with multidirectional
-// broadcasting.
+// broadcasting, or before opset 7 the legacy broadcast of B to A; the
+// descriptor's rule (model.BinaryAttrs) has set the output's shape.
 type binaryKernel struct {
 	n  *model.Node
 	op binOp
 	// dt is the element type of input 0 and the output; et is input 1's
 	// (it differs from dt only for Pow).
 	dt, et payload.DType
+	b      legacyB
 	it     bcastIter
 }
 
-func (k *binaryKernel) shape(in, out []*tensor) error {
-	if !broadcastOut(out[0], in[:2]) {
-		return shapeErr(k.n, "shapes %v and %v do not broadcast", in[0].shape, in[1].shape)
-	}
-	return nil
-}
-
 func (k *binaryKernel) run(in, out []*tensor) error {
-	k.it.init(out[0].shape, in[0].shape, in[1].shape)
+	k.it.init(out[0].shape, in[0].shape, k.b.shape(in[0], in[1]))
 	if k.op == opPow {
 		switch k.dt {
 		case payload.Float32:
@@ -141,7 +136,8 @@ func powWalkI[B ewInt, E ewNum](it *bcastIter, d, a []B, b []E) {
 }
 
 // naryKernel runs the variadic Min, Max, Sum and Mean: it broadcasts every
-// input onto the output and folds them left to right.
+// input onto the output, whose shape the descriptor's rule
+// (model.VariadicAttrs) has set, and folds them left to right.
 type naryKernel struct {
 	n  *model.Node
 	op binOp
@@ -149,18 +145,6 @@ type naryKernel struct {
 	// mean divides the sum by the number of inputs.
 	mean bool
 	it   bcastIter
-}
-
-func (k *naryKernel) shape(in, out []*tensor) error {
-	for _, t := range in {
-		if t == nil {
-			return shapeErr(k.n, "an input is missing")
-		}
-	}
-	if !broadcastOut(out[0], in) {
-		return shapeErr(k.n, "input shapes do not broadcast")
-	}
-	return nil
 }
 
 func (k *naryKernel) run(in, out []*tensor) error {
@@ -227,7 +211,7 @@ func copyBroadcast[T any](it *bcastIter, d, s []T) {
 
 func init() {
 	binary := func(op binOp) builder {
-		return legacyBroadcast(func(c *buildCtx) (kernel, error) { return buildBinary(c, op) })
+		return func(c *buildCtx) (kernel, error) { return buildBinary(c, op) }
 	}
 	register("Add", binary(opAdd))
 	register("Sub", binary(opSub))
@@ -235,15 +219,9 @@ func init() {
 	register("Div", binary(opDiv))
 	register("Pow", binary(opPow))
 	register("Mod", func(c *buildCtx) (kernel, error) {
-		fm, err := c.n.Int("fmod", 0)
-		if err != nil {
-			return nil, err
-		}
 		switch {
-		case fm == 1:
+		case c.rule.(*model.BinaryAttrs).Fmod:
 			return buildBinary(c, opFMod)
-		case fm != 0:
-			return nil, c.invalid("fmod must be 0 or 1, got %d", fm)
 		case c.inType(0).IsFloat():
 			return nil, c.invalid("fmod must be 1 for floating-point inputs")
 		}
@@ -251,9 +229,6 @@ func init() {
 	})
 	nary := func(op binOp, mean, floatOnly bool) builder {
 		return func(c *buildCtx) (kernel, error) {
-			if c.n.NumInputs() < 1 {
-				return nil, c.invalid("needs at least one input")
-			}
 			dt := c.inType(0)
 			if floatOnly && !dt.IsFloat() || !hasDType(ewArith, dt) {
 				return nil, c.unsupported("element type %s", dt)
@@ -274,9 +249,6 @@ func init() {
 
 // buildBinary checks a binary node's inputs and returns its kernel.
 func buildBinary(c *buildCtx, op binOp) (kernel, error) {
-	if c.n.NumInputs() != 2 || c.n.Input(0) == "" || c.n.Input(1) == "" {
-		return nil, c.invalid("needs two inputs")
-	}
 	dt, et := c.inType(0), c.inType(1)
 	if op == opPow && !hasDType(ewArith, dt) {
 		return nil, c.unsupported("element type %s (supported: %v)", dt, ewArith)
@@ -291,5 +263,28 @@ func buildBinary(c *buildCtx, op binOp) (kernel, error) {
 	} else if et != dt {
 		return nil, c.invalid("inputs have element types %s and %s", dt, et)
 	}
-	return &binaryKernel{n: c.n, op: op, dt: dt, et: et}, nil
+	return &binaryKernel{n: c.n, op: op, dt: dt, et: et, b: legacyB{a: c.rule.(*model.BinaryAttrs)}}, nil
+}
+
+// legacyB gives the shape that a binary op's B broadcasts from onto A:
+// its own, or under the legacy broadcast of opsets before 7 its dims
+// placed at the axis in A's and followed by 1s.
+type legacyB struct {
+	a   *model.BinaryAttrs
+	buf []int
+}
+
+// shape returns the shape to broadcast b from onto the output, whose
+// shape the rule has checked.
+func (l *legacyB) shape(a, b *tensor) []int {
+	if !l.a.Legacy || !l.a.Broadcast {
+		return b.shape
+	}
+	ax, _ := l.a.LegacyAxis(len(a.shape), len(b.shape))
+	d := growInts(&l.buf, len(a.shape)-ax)
+	for i := range d {
+		d[i] = 1
+	}
+	copy(d, b.shape)
+	return d
 }

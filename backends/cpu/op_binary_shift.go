@@ -5,20 +5,14 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// bitShiftKernel runs BitShift on unsigned integers with broadcasting. A
-// shift by the width or more gives 0.
+// bitShiftKernel runs BitShift on unsigned integers with broadcasting (the
+// descriptor's rule, model.BinaryAttrs, sets the output's shape). A shift
+// by the width or more gives 0.
 type bitShiftKernel struct {
 	n    *model.Node
 	dt   payload.DType
 	left bool
 	it   bcastIter
-}
-
-func (k *bitShiftKernel) shape(in, out []*tensor) error {
-	if !broadcastOut(out[0], in[:2]) {
-		return shapeErr(k.n, "shapes %v and %v do not broadcast", in[0].shape, in[1].shape)
-	}
-	return nil
 }
 
 func (k *bitShiftKernel) run(in, out []*tensor) error {
@@ -56,9 +50,6 @@ func shiftWalk[T uint8 | uint16 | uint32 | uint64](left bool, it *bcastIter, d, 
 
 func init() {
 	register("BitShift", func(c *buildCtx) (kernel, error) {
-		if c.n.NumInputs() != 2 {
-			return nil, c.invalid("needs two inputs")
-		}
 		dt := c.inType(0)
 		switch dt {
 		case payload.Uint8, payload.Uint16, payload.Uint32, payload.Uint64:
@@ -68,13 +59,6 @@ func init() {
 		if c.inType(1) != dt {
 			return nil, c.invalid("inputs have element types %s and %s", dt, c.inType(1))
 		}
-		dir, err := c.n.String("direction", "")
-		if err != nil {
-			return nil, err
-		}
-		if dir != "LEFT" && dir != "RIGHT" {
-			return nil, c.invalid("direction must be \"LEFT\" or \"RIGHT\", got %q", dir)
-		}
-		return &bitShiftKernel{n: c.n, dt: dt, left: dir == "LEFT"}, nil
+		return &bitShiftKernel{n: c.n, dt: dt, left: c.rule.(*model.BinaryAttrs).Left}, nil
 	})
 }

@@ -10,15 +10,11 @@ import (
 // castKernel runs Cast and CastLike between the numeric and boolean element
 // types. Conversions follow ONNX Runtime: float to integer truncates toward
 // zero, anything to bool is x != 0 (NaN is true), bool is 0 or 1, and
-// float16 and bfloat16 round to nearest even.
+// float16 and bfloat16 round to nearest even. The descriptor's rule
+// (model.CastAttrs, model.CastLikeAttrs) sets the output's shape.
 type castKernel struct {
 	n  *model.Node
 	to payload.DType
-}
-
-func (k *castKernel) shape(in, out []*tensor) error {
-	out[0].setShape(in[0].shape...)
-	return nil
 }
 
 func (k *castKernel) run(in, out []*tensor) error {
@@ -248,22 +244,9 @@ func buildCast(c *buildCtx, to payload.DType) (kernel, error) {
 
 func init() {
 	register("Cast", func(c *buildCtx) (kernel, error) {
-		if !c.n.Has("to") {
-			return nil, c.invalid("attribute \"to\" is missing")
-		}
-		to, err := model.CastTo(c.n, c.opset)
-		if err != nil {
-			return nil, err
-		}
-		if to <= 0 || to > 255 {
-			return nil, c.unsupported("casting to element type %d", to)
-		}
-		return buildCast(c, payload.DType(to))
+		return buildCast(c, c.rule.(*model.CastAttrs).To)
 	})
 	register("CastLike", func(c *buildCtx) (kernel, error) {
-		if c.n.NumInputs() != 2 {
-			return nil, c.invalid("needs two inputs")
-		}
 		return buildCast(c, c.inType(1))
 	})
 }

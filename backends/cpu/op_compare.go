@@ -20,24 +20,19 @@ const (
 )
 
 // compareKernel runs the comparisons (Equal, Less, Greater, LessOrEqual,
-// GreaterOrEqual) and the boolean And, Or, Xor with broadcasting; the
-// output is bool.
+// GreaterOrEqual) and the boolean And, Or, Xor with broadcasting, or
+// before opset 7 the legacy broadcast of B to A; the output is bool, its
+// shape set by the descriptor's rule (model.BinaryAttrs).
 type compareKernel struct {
 	n  *model.Node
 	op cmpOp
 	dt payload.DType
+	b  legacyB
 	it bcastIter
 }
 
-func (k *compareKernel) shape(in, out []*tensor) error {
-	if !broadcastOut(out[0], in[:2]) {
-		return shapeErr(k.n, "shapes %v and %v do not broadcast", in[0].shape, in[1].shape)
-	}
-	return nil
-}
-
 func (k *compareKernel) run(in, out []*tensor) error {
-	k.it.init(out[0].shape, in[0].shape, in[1].shape)
+	k.it.init(out[0].shape, in[0].shape, k.b.shape(in[0], in[1]))
 	d := out[0].bools()
 	switch k.dt {
 	case payload.Float32:
@@ -130,10 +125,7 @@ func boolWalk(op cmpOp, it *bcastIter, d, a, b []bool) {
 
 func init() {
 	cmp := func(op cmpOp) builder {
-		return legacyBroadcast(func(c *buildCtx) (kernel, error) {
-			if c.n.NumInputs() != 2 {
-				return nil, c.invalid("needs two inputs")
-			}
+		return func(c *buildCtx) (kernel, error) {
 			dt := c.inType(0)
 			switch {
 			case op >= cmpAnd:
@@ -150,8 +142,8 @@ func init() {
 			if c.inType(1) != dt {
 				return nil, c.invalid("inputs have element types %s and %s", dt, c.inType(1))
 			}
-			return &compareKernel{n: c.n, op: op, dt: dt}, nil
-		})
+			return &compareKernel{n: c.n, op: op, dt: dt, b: legacyB{a: c.rule.(*model.BinaryAttrs)}}, nil
+		}
 	}
 	register("Equal", cmp(cmpEq))
 	register("Less", cmp(cmpLt))

@@ -4,20 +4,14 @@ import "github.com/lintel-ml/lintel/model"
 
 // identityKernel passes input 0 through as a view: Identity, and Dropout
 // in inference. Dropout's optional mask output is all true from opset 12,
-// and all false before, as ONNX Runtime gives it.
+// and all false before, as ONNX Runtime gives it. The descriptors' rules
+// (model.UnaryAttrs, model.DropoutAttrs) set the outputs' shapes.
 type identityKernel struct {
 	n    *model.Node
 	mask byte
 }
 
 func (k *identityKernel) aliasInput() int { return 0 }
-
-func (k *identityKernel) shape(in, out []*tensor) error {
-	for _, o := range out {
-		o.setShape(in[0].shape...)
-	}
-	return nil
-}
 
 // run fills Dropout's mask; the executor makes output 0 a view itself.
 func (k *identityKernel) run(in, out []*tensor) error {
@@ -32,8 +26,7 @@ func (k *identityKernel) run(in, out []*tensor) error {
 func init() {
 	register("Identity", func(c *buildCtx) (kernel, error) { return &identityKernel{n: c.n}, nil })
 	register("Dropout", func(c *buildCtx) (kernel, error) {
-		// is_test (before opset 7) defaults to 0: training.
-		if v, _ := c.n.Int("is_test", 0); c.opset < 7 && v == 0 {
+		if c.rule.(*model.DropoutAttrs).Training {
 			return nil, c.unsupported("training mode (is_test=0, the default before opset 7) is not supported")
 		}
 		if c.n.Input(2) != "" {

@@ -29,7 +29,9 @@ const (
 	uSigmoid
 )
 
-// unaryKernel runs the elementwise unary math and activation functions.
+// unaryKernel runs the elementwise unary math and activation functions;
+// the output's shape is the input's, from the descriptor's rule
+// (model.UnaryAttrs).
 type unaryKernel struct {
 	n  *model.Node
 	op uop
@@ -37,11 +39,6 @@ type unaryKernel struct {
 	dt payload.DType
 	// a and b are the op's float attributes (alpha, beta or gamma).
 	a, b float64
-}
-
-func (k *unaryKernel) shape(in, out []*tensor) error {
-	out[0].setShape(in[0].shape...)
-	return nil
 }
 
 func (k *unaryKernel) run(in, out []*tensor) error {
@@ -199,26 +196,6 @@ type unarySpec struct {
 	fn mathFn
 	// ints allows the signed integer element types.
 	ints bool
-	// attrs reads the op's float attributes; nil when it has none.
-	attrs func(c *buildCtx) (a, b float64, err error)
-}
-
-// floatAttrs returns an attrs reader for up to two float attributes with
-// their defaults; an empty name is skipped.
-func floatAttrs(na string, da float32, nb string, db float32) func(c *buildCtx) (float64, float64, error) {
-	return func(c *buildCtx) (float64, float64, error) {
-		a, err := c.n.Float(na, da)
-		if err != nil {
-			return 0, 0, err
-		}
-		b := db
-		if nb != "" {
-			if b, err = c.n.Float(nb, db); err != nil {
-				return 0, 0, err
-			}
-		}
-		return float64(a), float64(b), nil
-	}
 }
 
 var unarySpecs = map[string]unarySpec{
@@ -231,9 +208,9 @@ var unarySpecs = map[string]unarySpec{
 	"Reciprocal":      {op: uReciprocal},
 	"Softsign":        {op: uSoftsign},
 	"HardSwish":       {op: uHardSwish},
-	"LeakyRelu":       {op: uLeakyRelu, attrs: floatAttrs("alpha", 0.01, "", 0)},
-	"ThresholdedRelu": {op: uThresholdedRelu, attrs: floatAttrs("alpha", 1, "", 0)},
-	"HardSigmoid":     {op: uHardSigmoid, attrs: floatAttrs("alpha", 0.2, "beta", 0.5)},
+	"LeakyRelu":       {op: uLeakyRelu},
+	"ThresholdedRelu": {op: uThresholdedRelu},
+	"HardSigmoid":     {op: uHardSigmoid},
 	"Sqrt":            {fn: fnSqrt},
 	"Exp":             {fn: fnExp},
 	"Log":             {fn: fnLog},
@@ -254,16 +231,14 @@ var unarySpecs = map[string]unarySpec{
 	"Sigmoid":         {op: uSigmoid, fn: fnSigmoid},
 	"Softplus":        {fn: fnSoftplus},
 	"Mish":            {fn: fnMish},
-	"Elu":             {fn: fnElu, attrs: floatAttrs("alpha", 1, "", 0)},
-	"Celu":            {fn: fnCelu, attrs: floatAttrs("alpha", 1, "", 0)},
-	"Selu":            {fn: fnSelu, attrs: floatAttrs("alpha", 1.67326319217681884765625, "gamma", 1.05070102214813232421875)},
+	"Elu":             {fn: fnElu},
+	"Celu":            {fn: fnCelu},
+	"Selu":            {fn: fnSelu},
 }
 
-// buildUnary returns the kernel for a unary op described by spec.
-func buildUnary(c *buildCtx, s unarySpec) (kernel, error) {
-	if c.n.NumInputs() != 1 {
-		return nil, c.invalid("needs one input")
-	}
+// buildUnary returns the kernel for a unary op described by spec, with
+// the float attributes a of its descriptor (model.UnaryAttrs).
+func buildUnary(c *buildCtx, s unarySpec, a *model.UnaryAttrs) (kernel, error) {
 	dt := c.inType(0)
 	switch dt {
 	case payload.Float32, payload.Float64:
@@ -274,45 +249,25 @@ func buildUnary(c *buildCtx, s unarySpec) (kernel, error) {
 	default:
 		return nil, c.unsupported("element type %s", dt)
 	}
-	k := &unaryKernel{n: c.n, op: s.op, fn: s.fn, dt: dt}
-	if s.attrs != nil {
-		var err error
-		if k.a, k.b, err = s.attrs(c); err != nil {
-			return nil, err
-		}
-	}
-	if c.n.OpType == "Celu" && k.a == 0 {
-		return nil, c.invalid("alpha must not be 0")
-	}
-	return k, nil
+	return &unaryKernel{n: c.n, op: s.op, fn: s.fn, dt: dt, a: float64(a.Alpha), b: float64(a.Beta)}, nil
 }
 
 func init() {
 	for name, s := range unarySpecs {
-		register(name, func(c *buildCtx) (kernel, error) { return buildUnary(c, s) })
+		register(name, func(c *buildCtx) (kernel, error) { return buildUnary(c, s, c.rule.(*model.UnaryAttrs)) })
 	}
 	register("Not", func(c *buildCtx) (kernel, error) {
-		if c.n.NumInputs() != 1 {
-			return nil, c.invalid("needs one input")
-		}
 		if c.inType(0) != payload.Bool {
 			return nil, c.unsupported("element type %s (want bool)", c.inType(0))
 		}
 		return &unaryKernel{n: c.n, op: uNot, dt: payload.Bool}, nil
 	})
 	register("Gelu", func(c *buildCtx) (kernel, error) {
-		approx, err := c.n.String("approximate", "none")
-		if err != nil {
-			return nil, err
-		}
+		a := c.rule.(*model.GeluAttrs)
 		s := unarySpec{fn: fnGelu}
-		switch approx {
-		case "none":
-		case "tanh":
+		if a.Tanh {
 			s.fn = fnGeluTanh
-		default:
-			return nil, c.invalid("approximate must be \"none\" or \"tanh\", got %q", approx)
 		}
-		return buildUnary(c, s)
+		return buildUnary(c, s, &a.UnaryAttrs)
 	})
 }

@@ -16,11 +16,6 @@ type isKernel struct {
 	neg, pos bool
 }
 
-func (k *isKernel) shape(in, out []*tensor) error {
-	out[0].setShape(in[0].shape...)
-	return nil
-}
-
 func (k *isKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
@@ -47,23 +42,13 @@ func isRun[T ewFloat](k *isKernel, d []bool, x []T) {
 func init() {
 	b := func(nan bool) builder {
 		return func(c *buildCtx) (kernel, error) {
-			if c.n.NumInputs() != 1 {
-				return nil, c.invalid("needs one input")
-			}
 			if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 				return nil, err
 			}
 			k := &isKernel{n: c.n, dt: c.inType(0), nan: nan}
 			if !nan {
-				neg, err := c.n.Int("detect_negative", 1)
-				if err != nil {
-					return nil, err
-				}
-				pos, err := c.n.Int("detect_positive", 1)
-				if err != nil {
-					return nil, err
-				}
-				k.neg, k.pos = neg != 0, pos != 0
+				a := c.rule.(*model.IsInfAttrs)
+				k.neg, k.pos = a.Negative, a.Positive
 			}
 			return k, nil
 		}

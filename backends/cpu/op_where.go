@@ -6,21 +6,12 @@ import (
 )
 
 // whereKernel runs Where(cond, x, y) with three-way broadcasting on any
-// element type, moving elements by their size.
+// element type, moving elements by their size; the descriptor's rule
+// (model.WhereAttrs) sets the output's shape.
 type whereKernel struct {
 	n  *model.Node
 	sz int
 	it bcastIter
-}
-
-func (k *whereKernel) shape(in, out []*tensor) error {
-	if in[0] == nil || in[1] == nil || in[2] == nil {
-		return shapeErr(k.n, "needs three inputs")
-	}
-	if !broadcastOut(out[0], in[:3]) {
-		return shapeErr(k.n, "shapes %v, %v and %v do not broadcast", in[0].shape, in[1].shape, in[2].shape)
-	}
-	return nil
 }
 
 func (k *whereKernel) run(in, out []*tensor) error {
@@ -73,9 +64,6 @@ func whereWalk[T uint8 | uint16 | uint32 | uint64](it *bcastIter, d []T, c []boo
 
 func init() {
 	register("Where", func(c *buildCtx) (kernel, error) {
-		if c.n.NumInputs() != 3 {
-			return nil, c.invalid("needs three inputs")
-		}
 		if c.inType(0) != payload.Bool {
 			return nil, c.invalid("condition is %s, want bool", c.inType(0))
 		}
