@@ -29,17 +29,13 @@ func buildInstanceNorm(c *buildCtx) (kernel, error) {
 	if c.inType(1) != c.inType(0) || c.inType(2) != c.inType(0) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}
-	eps, err := c.n.Float("epsilon", 1e-5)
-	if err != nil {
-		return nil, err
-	}
+	eps := c.rule.(*model.InstanceNormAttrs).Epsilon
 	return &instanceNormKernel{n: c.n, dt: c.inType(0), eps: float64(eps)}, nil
 }
 
 func (k *instanceNormKernel) shape(in, out []*tensor) error {
-	var err error
-	k.c, k.planes, k.size, err = channelShape(k.n, in, out, 3, 3)
-	return err
+	k.c, k.planes, k.size = channelGeometry(in[0].shape)
+	return nil
 }
 
 func (k *instanceNormKernel) run(in, out []*tensor) error {
