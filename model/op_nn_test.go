@@ -154,6 +154,12 @@ func TestNNRulesDoNotAllocate(t *testing.T) {
 			[]nnIn{kin(f32, 2, 3, 4, 4), kin(f32, 3), kin(f32, 3), kin(f32, 3), kin(f32, 3)}},
 		{"LayerNormalization", 17, nd("LayerNormalization", []string{"x", "s", "b"}, []string{"y", "m", "i"}, aI("axis", 1)),
 			[]nnIn{kin(f32, 2, 5, 8), kin(f32, 5, 8), kin(f32, 5, 8)}},
+		{"ReduceMean axes input", 18, nd("ReduceMean", []string{"x", "a"}, []string{"y"}, aI("keepdims", 0)),
+			[]nnIn{kin(f32, 2, 3, 4, 5), vin64(-1, 1)}},
+		{"ReduceSum attribute", 11, nd("ReduceSum", []string{"x"}, []string{"y"}, aIs("axes", 0, 2)),
+			[]nnIn{kin(f32, 2, 3, 4)}},
+		{"ArgMax", 13, nd("ArgMax", []string{"x"}, []string{"y"}, aI("axis", -1), aI("keepdims", 0)),
+			[]nnIn{kin(f32, 2, 3, 4)}},
 	}
 	for _, tc := range cases {
 		r, c, err := nnCtx(tc.node, tc.opset, true, tc.in)

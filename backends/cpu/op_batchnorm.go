@@ -10,7 +10,6 @@ import (
 // batchNormKernel runs BatchNormalization in inference form:
 // y = (x - mean) / sqrt(var + epsilon) * scale + B, per channel (dim 1).
 type batchNormKernel struct {
-	n       *model.Node
 	dt      payload.DType
 	eps     float64
 	c, size int
@@ -45,7 +44,7 @@ func buildBatchNorm(c *buildCtx) (kernel, error) {
 			return nil, c.unsupported("training output %d (%q)", i, o)
 		}
 	}
-	return &batchNormKernel{n: c.n, dt: c.inType(0), eps: float64(a.Epsilon)}, nil
+	return &batchNormKernel{dt: c.inType(0), eps: float64(a.Epsilon)}, nil
 }
 
 func (k *batchNormKernel) shape(in, out []*tensor) error {

@@ -11,7 +11,6 @@ type gemmFunc[E any] func(transA, transB bool, m, n, k int, alpha E, a []E, lda 
 // gemmKernel runs Gemm: Y = alpha*op(A)*op(B) + beta*C, with C broadcast
 // unidirectionally to (M, N).
 type gemmKernel struct {
-	n              *model.Node
 	dt             payload.DType
 	transA, transB bool
 	alpha, beta    float32
@@ -36,7 +35,7 @@ func buildGemm(c *buildCtx) (kernel, error) {
 		return nil, err
 	}
 	a := c.rule.(*model.GemmAttrs)
-	k := &gemmKernel{n: c.n, dt: c.inType(0), transA: a.TransA, transB: a.TransB, alpha: a.Alpha, beta: a.Beta}
+	k := &gemmKernel{dt: c.inType(0), transA: a.TransA, transB: a.TransB, alpha: a.Alpha, beta: a.Beta}
 	if c.inType(1) != k.dt || (c.n.Input(2) != "" && c.inType(2) != k.dt) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}

@@ -11,7 +11,6 @@ import (
 // normalised by its own mean and variance (accumulated in float64), then
 // scaled and shifted per channel.
 type instanceNormKernel struct {
-	n       *model.Node
 	dt      payload.DType
 	eps     float64
 	c, size int
@@ -30,7 +29,7 @@ func buildInstanceNorm(c *buildCtx) (kernel, error) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}
 	eps := c.rule.(*model.InstanceNormAttrs).Epsilon
-	return &instanceNormKernel{n: c.n, dt: c.inType(0), eps: float64(eps)}, nil
+	return &instanceNormKernel{dt: c.inType(0), eps: float64(eps)}, nil
 }
 
 func (k *instanceNormKernel) shape(in, out []*tensor) error {
