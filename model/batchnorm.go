@@ -119,20 +119,15 @@ func bnFolded(g *Graph, conv, bn *Node, uses map[string]int) (w, b *Tensor, ok b
 			return nil, nil, false, nil
 		}
 	}
-	if tm, err := bn.Int("training_mode", 0); err != nil || tm != 0 {
-		return nil, nil, false, err
-	}
-	if sp, err := bn.Int("spatial", 1); err != nil || sp != 1 {
-		return nil, nil, false, err
-	}
-	// Before opset 7, is_test defaults to 0: training, batch statistics.
-	if it, err := bn.Int("is_test", 0); g.Opset > 0 && g.Opset < 7 && (err != nil || it == 0) {
-		return nil, nil, false, err
-	}
-	eps, err := bn.Float("epsilon", 1e-5)
+	_, rule, err := BindNode(bn, nodeOpset(g))
 	if err != nil {
 		return nil, nil, false, err
 	}
+	a := rule.(*BatchNormAttrs)
+	if a.Training || !a.Spatial {
+		return nil, nil, false, nil
+	}
+	eps := a.Epsilon
 	if conv.NumInputs() < 2 || len(conv.Inputs) > 3 {
 		return nil, nil, false, nil
 	}

@@ -133,6 +133,11 @@ func TestFoldBatchNormSkips(t *testing.T) {
 		},
 		"conv output is a graph output": func(g *Graph) { g.Outputs = append(g.Outputs, ValueInfo{Name: "conv"}) },
 		"training mode":                 func(g *Graph) { g.Nodes[1].Attrs = append(g.Nodes[1].Attrs, aI("training_mode", 1)) },
+		"per-element statistics":        func(g *Graph) { g.Nodes[1].Attrs = append(g.Nodes[1].Attrs, aI("spatial", 0)) },
+		"is_test 0 at opset 6": func(g *Graph) {
+			g.Opset = 6
+			g.Nodes[1].Attrs = append(g.Nodes[1].Attrs, aI("is_test", 0))
+		},
 		"dynamic scale": func(g *Graph) {
 			delete(g.Initializers, "scale")
 			g.Inputs = append(g.Inputs, vin("scale", f32, 3))

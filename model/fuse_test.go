@@ -42,7 +42,7 @@ func TestFuseActivations(t *testing.T) {
 			nd("Clip", []string{"a", "zero", "six"}, []string{"y"})},
 			wantOps: []string{"MatMul"}, want: &Fusion{Bias: true, Act: ActClip, Params: []float32{0, 6}}},
 		{name: "clip attributes before opset 11", opset: 9, nodes: []*Node{
-			nd("Gemm", []string{"x", "w"}, []string{"g"}), nd("Clip", []string{"g"}, []string{"y"}, aF("min", -1))},
+			nd("Gemm", []string{"x", "w", "b"}, []string{"g"}), nd("Clip", []string{"g"}, []string{"y"}, aF("min", -1))},
 			wantOps: []string{"Gemm"}, want: &Fusion{Act: ActClip, Params: []float32{-1, maxFloat32}}},
 		{name: "hardsigmoid", nodes: []*Node{
 			nd("Gemm", []string{"x", "w"}, []string{"g"}), nd("HardSigmoid", []string{"g"}, []string{"y"}, aF("alpha", 0.25))},

@@ -6,35 +6,15 @@ import (
 )
 
 // argKernel runs ArgMax and ArgMin along one axis, with keepdims and
-// select_last_index; the output is int64. Ties keep the first index
+// select_last_index; the output is int64, its shape set by the
+// descriptor's rule (model.ArgAttrs). Ties keep the first index
 // unless select_last_index is set.
 type argKernel struct {
-	n    *model.Node
 	dt   payload.DType
 	min  bool
 	axis int64
 	keep bool
 	last bool
-}
-
-func (k *argKernel) shape(in, out []*tensor) error {
-	x := in[0].shape
-	a, ok := normAxis(k.axis, len(x))
-	if !ok {
-		return shapeErr(k.n, "axis %d out of range for shape %v", k.axis, x)
-	}
-	if x[a] == 0 {
-		return shapeErr(k.n, "axis %d of shape %v is empty", k.axis, x)
-	}
-	if k.keep {
-		out[0].setShape(x...)
-		out[0].shape[a] = 1
-		return nil
-	}
-	o := out[0].resize(len(x) - 1)
-	copy(o, x[:a])
-	copy(o[a:], x[a+1:])
-	return nil
 }
 
 func (k *argKernel) run(in, out []*tensor) error {
@@ -101,26 +81,11 @@ func argRun[T ewNum](k *argKernel, d []int64, x []T, outer, n, inner int) {
 func init() {
 	b := func(min bool) builder {
 		return func(c *buildCtx) (kernel, error) {
-			if c.n.NumInputs() != 1 {
-				return nil, c.invalid("needs one input")
-			}
 			if dt := c.inType(0); !hasDType(ewOrdered, dt) {
 				return nil, c.unsupported("element type %s", dt)
 			}
-			k := &argKernel{n: c.n, dt: c.inType(0), min: min}
-			var err error
-			if k.axis, err = c.n.Int("axis", 0); err != nil {
-				return nil, err
-			}
-			keep, err := c.n.Int("keepdims", 1)
-			if err != nil {
-				return nil, err
-			}
-			last, err := c.n.Int("select_last_index", 0)
-			if err != nil {
-				return nil, err
-			}
-			k.keep, k.last = keep != 0, last != 0
+			a := c.rule.(*model.ArgAttrs)
+			k := &argKernel{dt: c.inType(0), min: min, axis: a.Axis, keep: a.KeepDims, last: a.SelectLast}
 			if s := c.in[0].Shape; c.in[0].RankKnown {
 				if _, ok := normAxis(k.axis, len(s)); !ok {
 					return nil, c.invalid("axis %d out of range for rank %d", k.axis, len(s))

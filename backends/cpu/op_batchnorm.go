@@ -10,7 +10,6 @@ import (
 // batchNormKernel runs BatchNormalization in inference form:
 // y = (x - mean) / sqrt(var + epsilon) * scale + B, per channel (dim 1).
 type batchNormKernel struct {
-	n       *model.Node
 	dt      payload.DType
 	eps     float64
 	c, size int
@@ -33,63 +32,34 @@ func buildBatchNorm(c *buildCtx) (kernel, error) {
 			return nil, c.unsupported("input %d of element type %s", i, t)
 		}
 	}
-	eps, err := c.n.Float("epsilon", 1e-5)
-	if err != nil {
-		return nil, err
+	a := c.rule.(*model.BatchNormAttrs)
+	if !a.Spatial {
+		return nil, c.unsupported("spatial=0 (per-element statistics)")
 	}
-	if sp, err := c.n.Int("spatial", 1); err != nil {
-		return nil, err
-	} else if sp != 1 {
-		return nil, c.unsupported("spatial=%d (per-element statistics)", sp)
-	}
-	if tm, err := c.n.Int("training_mode", 0); err != nil {
-		return nil, err
-	} else if tm != 0 {
-		return nil, c.unsupported("training_mode=%d", tm)
-	}
-	// is_test (before opset 7) defaults to 0: training.
-	if it, err := c.n.Int("is_test", 0); err != nil {
-		return nil, err
-	} else if it == 0 && c.opset < 7 {
-		return nil, c.unsupported("is_test=0 (training, the default before opset 7)")
+	if a.Training {
+		return nil, c.unsupported("training mode")
 	}
 	for i, o := range c.n.Outputs {
 		if i > 0 && o != "" {
 			return nil, c.unsupported("training output %d (%q)", i, o)
 		}
 	}
-	return &batchNormKernel{n: c.n, dt: c.inType(0), eps: float64(eps)}, nil
+	return &batchNormKernel{dt: c.inType(0), eps: float64(a.Epsilon)}, nil
 }
 
 func (k *batchNormKernel) shape(in, out []*tensor) error {
-	var err error
-	k.c, k.planes, k.size, err = channelShape(k.n, in, out, 2, 5)
-	return err
+	k.c, k.planes, k.size = channelGeometry(in[0].shape)
+	return nil
 }
 
-// channelShape checks an N×C×… input against per-channel parameter inputs
-// 1 to params-1 (each of shape [C]), sets the output to the input's shape
-// and returns C, the number of N×C planes and each plane's size.
-func channelShape(n *model.Node, in, out []*tensor, minRank, params int) (c, planes, size int, err error) {
-	x := in[0].shape
-	if len(x) < minRank {
-		return 0, 0, 0, shapeErr(n, "input %v must have rank %d or more (N×C×…)", x, minRank)
-	}
-	c = x[1]
-	for i := 1; i < params; i++ {
-		if in[i] == nil {
-			return 0, 0, 0, shapeErr(n, "input %d is missing", i)
-		}
-		if s := in[i].shape; len(s) != 1 || s[0] != c {
-			return 0, 0, 0, shapeErr(n, "input %d has shape %v, want [%d] for input %v", i, s, c, x)
-		}
-	}
-	size = 1
+// channelGeometry returns C, the number of N×C planes and each plane's
+// size for an N×C×… input whose shape the op's rule has checked.
+func channelGeometry(x []int) (c, planes, size int) {
+	c, size = x[1], 1
 	for _, d := range x[2:] {
 		size *= d
 	}
-	out[0].setShape(x...)
-	return c, x[0] * c, size, nil
+	return c, x[0] * c, size
 }
 
 // paramAt returns element i of a float32 or float64 tensor as float64.

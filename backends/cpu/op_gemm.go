@@ -11,7 +11,6 @@ type gemmFunc[E any] func(transA, transB bool, m, n, k int, alpha E, a []E, lda 
 // gemmKernel runs Gemm: Y = alpha*op(A)*op(B) + beta*C, with C broadcast
 // unidirectionally to (M, N).
 type gemmKernel struct {
-	n              *model.Node
 	dt             payload.DType
 	transA, transB bool
 	alpha, beta    float32
@@ -35,30 +34,12 @@ func buildGemm(c *buildCtx) (kernel, error) {
 	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 		return nil, err
 	}
-	k := &gemmKernel{n: c.n, dt: c.inType(0)}
-	ta, err := c.n.Int("transA", 0)
-	if err != nil {
-		return nil, err
-	}
-	tb, err := c.n.Int("transB", 0)
-	if err != nil {
-		return nil, err
-	}
-	if k.alpha, err = c.n.Float("alpha", 1); err != nil {
-		return nil, err
-	}
-	if k.beta, err = c.n.Float("beta", 1); err != nil {
-		return nil, err
-	}
-	if bc, err := c.n.Int("broadcast", 0); err != nil {
-		return nil, err
-	} else if bc != 0 && c.opset < 7 {
-		return nil, c.unsupported("broadcast attribute of opset %d", c.opset)
-	}
-	k.transA, k.transB = ta != 0, tb != 0
+	a := c.rule.(*model.GemmAttrs)
+	k := &gemmKernel{dt: c.inType(0), transA: a.TransA, transB: a.TransB, alpha: a.Alpha, beta: a.Beta}
 	if c.inType(1) != k.dt || (c.n.Input(2) != "" && c.inType(2) != k.dt) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}
+	var err error
 	if k.ep, err = fusedEpilogue(c, k.dt, false); err != nil {
 		return nil, err
 	}
@@ -77,21 +58,17 @@ func buildGemm(c *buildCtx) (kernel, error) {
 	return k, nil
 }
 
+// shape plans the product from the shapes the descriptor's rule
+// (model.GemmAttrs) checked: M, N, K and C's broadcast steps.
 func (k *gemmKernel) shape(in, out []*tensor) error {
 	a, b := in[0].shape, in[1].shape
-	if len(a) != 2 || len(b) != 2 {
-		return shapeErr(k.n, "A %v and B %v must be matrices", a, b)
-	}
 	m, ka := a[0], a[1]
 	if k.transA {
 		m, ka = ka, m
 	}
-	kb, n := b[0], b[1]
+	n := b[1]
 	if k.transB {
-		kb, n = n, kb
-	}
-	if ka != kb {
-		return shapeErr(k.n, "A %v and B %v (transA=%t, transB=%t) disagree on K", a, b, k.transA, k.transB)
+		n = b[0]
 	}
 	k.m, k.nn, k.k = m, n, ka
 	k.cRowStep, k.cColStep = 0, 0
@@ -99,16 +76,10 @@ func (k *gemmKernel) shape(in, out []*tensor) error {
 		cs := in[2].shape
 		cm, cn := 1, 1
 		switch len(cs) {
-		case 0:
 		case 1:
 			cn = cs[0]
 		case 2:
 			cm, cn = cs[0], cs[1]
-		default:
-			return shapeErr(k.n, "C %v has rank above 2", cs)
-		}
-		if (cm != 1 && cm != m) || (cn != 1 && cn != n) {
-			return shapeErr(k.n, "C %v does not broadcast to (%d, %d)", cs, m, n)
 		}
 		if cn != 1 {
 			k.cColStep = 1
@@ -117,7 +88,6 @@ func (k *gemmKernel) shape(in, out []*tensor) error {
 			k.cRowStep = cn
 		}
 	}
-	out[0].setShape(m, n)
 	return nil
 }
 

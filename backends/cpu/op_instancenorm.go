@@ -11,7 +11,6 @@ import (
 // normalised by its own mean and variance (accumulated in float64), then
 // scaled and shifted per channel.
 type instanceNormKernel struct {
-	n       *model.Node
 	dt      payload.DType
 	eps     float64
 	c, size int
@@ -29,17 +28,13 @@ func buildInstanceNorm(c *buildCtx) (kernel, error) {
 	if c.inType(1) != c.inType(0) || c.inType(2) != c.inType(0) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}
-	eps, err := c.n.Float("epsilon", 1e-5)
-	if err != nil {
-		return nil, err
-	}
-	return &instanceNormKernel{n: c.n, dt: c.inType(0), eps: float64(eps)}, nil
+	eps := c.rule.(*model.InstanceNormAttrs).Epsilon
+	return &instanceNormKernel{dt: c.inType(0), eps: float64(eps)}, nil
 }
 
 func (k *instanceNormKernel) shape(in, out []*tensor) error {
-	var err error
-	k.c, k.planes, k.size, err = channelShape(k.n, in, out, 3, 3)
-	return err
+	k.c, k.planes, k.size = channelGeometry(in[0].shape)
+	return nil
 }
 
 func (k *instanceNormKernel) run(in, out []*tensor) error {

@@ -44,11 +44,8 @@ func buildMatMul(c *buildCtx) (kernel, error) {
 	if k.ep, err = fusedEpilogue(c, k.dt, true); err != nil {
 		return nil, err
 	}
-	bias := k.ep != nil && c.n.Fused.Bias
-	if n := c.n.NumInputs(); n != 2 && !(bias && n == 3) {
-		return nil, c.invalid("%d inputs", n)
-	}
-	if bias && c.inType(2) != payload.Float32 {
+	// The descriptor allows a third input only as a fused bias.
+	if c.rule.(*model.MatMulAttrs).Bias && c.inType(2) != payload.Float32 {
 		return nil, c.invalid("fused bias of element type %s", c.inType(2))
 	}
 	if k.dt == payload.Float32 {
@@ -66,12 +63,12 @@ func buildMatMul(c *buildCtx) (kernel, error) {
 	return k, nil
 }
 
+// shape plans the product from the shapes the descriptor's rule
+// (model.MatMulAttrs) checked: the matrix sizes, the batch dims and each
+// operand's stride per batch dim.
 func (k *matmulKernel) shape(in, out []*tensor) error {
 	a, b := in[0].shape, in[1].shape
 	ra, rb := len(a), len(b)
-	if ra == 0 || rb == 0 {
-		return shapeErr(k.n, "operands %v and %v must have rank 1 or more", a, b)
-	}
 	m, ka := 1, a[ra-1]
 	if ra > 1 {
 		m = a[ra-2]
@@ -80,13 +77,7 @@ func (k *matmulKernel) shape(in, out []*tensor) error {
 	if rb > 1 {
 		kb, n = b[rb-2], b[rb-1]
 	}
-	if ka != kb {
-		return shapeErr(k.n, "operands %v and %v disagree on K (%d vs %d)", a, b, ka, kb)
-	}
 	k.m, k.nn, k.k = m, n, ka
-	if len(in) > 2 && in[2] != nil && in[2].numel() != n {
-		return shapeErr(k.n, "fused bias %v, want %d elements", in[2].shape, n)
-	}
 	// Batch dims: a[:ra-2], b[:rb-2], right-aligned.
 	na, nbd := max(ra-2, 0), max(rb-2, 0)
 	r := max(na, nbd)
@@ -131,16 +122,6 @@ func (k *matmulKernel) shape(in, out []*tensor) error {
 		k.nb *= d
 	}
 	k.fold = bBatch == 1
-	o := out[0].resize(r + min(ra, 2) + min(rb, 2) - 2)
-	copy(o, k.batch)
-	i := r
-	if ra > 1 {
-		o[i] = m
-		i++
-	}
-	if rb > 1 {
-		o[i] = n
-	}
 	return nil
 }
 

@@ -39,6 +39,9 @@ func (k *layerNormKernel) geometry(s []int) (a, rows, n int, ok bool) {
 	return a, rows, n, true
 }
 
+// shape refuses Scale and B other than one value per row element or a
+// single value, the forms the kernel handles; the descriptor's rule
+// (model.LayerNormAttrs) sets the output shapes.
 func (k *layerNormKernel) shape(in, out []*tensor) error {
 	x := in[0].shape
 	a, _, n, ok := k.geometry(x)
@@ -49,20 +52,6 @@ func (k *layerNormKernel) shape(in, out []*tensor) error {
 		if t := in[i]; t != nil {
 			if m := t.numel(); m != n && m != 1 {
 				return shapeErr(k.n, "input %d has shape %v; want %d values for normalised shape %v", i, t.shape, n, x[a:])
-			}
-		}
-	}
-	out[0].setShape(x...)
-	for i := 1; i < len(out); i++ {
-		if out[i] == nil {
-			continue
-		}
-		d := out[i].resize(len(x))
-		for j := range d {
-			if j < a {
-				d[j] = x[j]
-			} else {
-				d[j] = 1
 			}
 		}
 	}
@@ -161,9 +150,6 @@ func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, in
 
 func init() {
 	register("LayerNormalization", func(c *buildCtx) (kernel, error) {
-		if c.n.NumInputs() < 2 || c.n.NumInputs() > 3 || c.n.Input(1) == "" {
-			return nil, c.invalid("needs X, Scale and an optional B")
-		}
 		if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 			return nil, err
 		}
@@ -173,17 +159,7 @@ func init() {
 				return nil, c.invalid("input %d is %s, X is %s", i, c.inType(i), dt)
 			}
 		}
-		axis, err := c.n.Int("axis", -1)
-		if err != nil {
-			return nil, err
-		}
-		eps, err := c.n.Float("epsilon", 1e-5)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := c.n.Int("stash_type", 1); err != nil {
-			return nil, err
-		}
+		a := c.rule.(*model.LayerNormAttrs)
 		for i := 1; i < len(c.out); i++ {
 			if c.n.Outputs[i] == "" {
 				continue
@@ -193,10 +169,10 @@ func init() {
 			}
 		}
 		if s := c.in[0].Shape; c.in[0].RankKnown {
-			if _, ok := normAxis(axis, len(s)); !ok {
-				return nil, c.invalid("axis %d out of range for rank %d", axis, len(s))
+			if _, ok := normAxis(a.Axis, len(s)); !ok {
+				return nil, c.invalid("axis %d out of range for rank %d", a.Axis, len(s))
 			}
 		}
-		return &layerNormKernel{n: c.n, dt: dt, axis: axis, eps: float64(eps)}, nil
+		return &layerNormKernel{n: c.n, dt: dt, axis: a.Axis, eps: float64(a.Epsilon)}, nil
 	})
 }

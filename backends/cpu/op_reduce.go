@@ -23,21 +23,20 @@ const (
 	redLogSumExp
 )
 
-// reduceKernel runs the Reduce* ops. The axes come from the attribute
-// before opset 13 (ReduceSum) or 18 (the others) and from the optional
-// int64 input 1 after; no axes means every axis unless
+// reduceKernel runs the Reduce* ops, with the axes and output shape of
+// the descriptor's rule (model.ReduceAttrs). The axes come from the
+// attribute before opset 13 (ReduceSum) or 18 (the others) and from the
+// optional int64 input 1 after; no axes means every axis unless
 // noop_with_empty_axes is set, in which case the input is copied.
 //
 // It walks the input row by row with a bcastIter whose single operand is
 // the accumulator seen with the input's shape (stride 0 on reduced axes),
 // accumulating floats in float64 and integers in int64.
 type reduceKernel struct {
-	n         *model.Node
 	op        redOp
 	dt        payload.DType
 	attrAxes  []int64
 	axesInput bool
-	keep      bool
 	noop      bool
 
 	// set by shape for run:
@@ -50,14 +49,13 @@ type reduceKernel struct {
 	accI     []int64
 }
 
+// shape plans the walk from the axes the descriptor's rule
+// (model.ReduceAttrs) checked and the output shape it set.
 func (k *reduceKernel) shape(in, out []*tensor) error {
 	x := in[0].shape
 	r := len(x)
 	axes := k.attrAxes
 	if k.axesInput && len(in) > 1 && in[1] != nil {
-		if len(in[1].shape) > 1 {
-			return shapeErr(k.n, "axes input has shape %v, want 1-D", in[1].shape)
-		}
 		axes = in[1].i64()[:in[1].numel()]
 	}
 	if cap(k.red) < r {
@@ -69,7 +67,6 @@ func (k *reduceKernel) shape(in, out []*tensor) error {
 	if len(axes) == 0 {
 		if k.noop {
 			k.copyOnly = true
-			out[0].setShape(x...)
 			return nil
 		}
 		for i := range red {
@@ -78,35 +75,15 @@ func (k *reduceKernel) shape(in, out []*tensor) error {
 	} else {
 		clear(red)
 		for _, a := range axes {
-			j, ok := normAxis(a, r)
-			if !ok {
-				return shapeErr(k.n, "axis %d out of range for shape %v", a, x)
-			}
-			if red[j] {
-				return shapeErr(k.n, "axis %d repeated in %v", a, axes)
-			}
+			j, _ := normAxis(a, r)
 			red[j] = true
 		}
 	}
-	nr := 0
 	for i, d := range x {
 		if red[i] {
 			ks[i] = 1
 		} else {
 			ks[i] = d
-			nr++
-		}
-	}
-	if k.keep {
-		out[0].setShape(ks...)
-		return nil
-	}
-	o := out[0].resize(nr)
-	nr = 0
-	for i, d := range x {
-		if !red[i] {
-			o[nr] = d
-			nr++
 		}
 	}
 	return nil
@@ -335,21 +312,20 @@ func reduceInt[T int32 | int64](k *reduceKernel, d, x []T, count int) {
 
 func init() {
 	ops := []struct {
-		name  string
-		op    redOp
-		ints  bool
-		input int64 // first opset with axes as an input
+		name string
+		op   redOp
+		ints bool
 	}{
-		{"ReduceSum", redSum, true, 13},
-		{"ReduceMean", redMean, true, 18},
-		{"ReduceMax", redMax, true, 18},
-		{"ReduceMin", redMin, true, 18},
-		{"ReduceProd", redProd, true, 18},
-		{"ReduceL1", redL1, true, 18},
-		{"ReduceL2", redL2, false, 18},
-		{"ReduceSumSquare", redSumSquare, true, 18},
-		{"ReduceLogSum", redLogSum, false, 18},
-		{"ReduceLogSumExp", redLogSumExp, false, 18},
+		{"ReduceSum", redSum, true},
+		{"ReduceMean", redMean, true},
+		{"ReduceMax", redMax, true},
+		{"ReduceMin", redMin, true},
+		{"ReduceProd", redProd, true},
+		{"ReduceL1", redL1, true},
+		{"ReduceL2", redL2, false},
+		{"ReduceSumSquare", redSumSquare, true},
+		{"ReduceLogSum", redLogSum, false},
+		{"ReduceLogSumExp", redLogSumExp, false},
 	}
 	for _, o := range ops {
 		register(o.name, func(c *buildCtx) (kernel, error) {
@@ -363,32 +339,13 @@ func init() {
 			default:
 				return nil, c.unsupported("element type %s", dt)
 			}
-			k := &reduceKernel{n: c.n, op: o.op, dt: dt}
-			keep, err := c.n.Int("keepdims", 1)
-			if err != nil {
-				return nil, err
-			}
-			k.keep = keep != 0
-			if k.attrAxes, err = c.n.Ints("axes", nil); err != nil {
-				return nil, err
-			}
-			if c.opset >= o.input {
-				noop, err := c.n.Int("noop_with_empty_axes", 0)
-				if err != nil {
-					return nil, err
+			a := c.rule.(*model.ReduceAttrs)
+			k := &reduceKernel{op: o.op, dt: dt, attrAxes: a.Axes, noop: a.NoopWithEmptyAxes}
+			if a.AxesInput && c.n.Input(1) != "" {
+				if c.inType(1) != payload.Int64 {
+					return nil, c.invalid("axes input is %s, want int64", c.inType(1))
 				}
-				k.noop = noop != 0
-				if c.n.NumInputs() > 2 {
-					return nil, c.invalid("takes at most two inputs")
-				}
-				if c.n.Input(1) != "" {
-					if c.inType(1) != payload.Int64 {
-						return nil, c.invalid("axes input is %s, want int64", c.inType(1))
-					}
-					k.axesInput = true
-				}
-			} else if c.n.NumInputs() != 1 {
-				return nil, c.invalid("takes one input before opset %d", o.input)
+				k.axesInput = true
 			}
 			if s := c.in[0].Shape; c.in[0].RankKnown {
 				seen := make([]bool, len(s))

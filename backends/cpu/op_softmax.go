@@ -9,27 +9,18 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// softmaxKernel runs Softmax and LogSoftmax. Before opset 13 the input is
+// softmaxKernel runs Softmax and LogSoftmax, with the output shape the
+// descriptor's rule (model.SoftmaxAttrs) sets. Before opset 13 the input is
 // coerced to 2-D at axis (default 1) and each row of prod(dims[axis:])
 // elements is normalised; from opset 13 the single axis (default -1) is.
 // It subtracts the maximum and sums in float64.
 type softmaxKernel struct {
-	n      *model.Node
 	dt     payload.DType
 	axis   int64
 	coerce bool // opset < 13
 	log    bool
 	acc    []float64 // per-inner-position scratch for strided axes
 	mx     []float64
-}
-
-func (k *softmaxKernel) shape(in, out []*tensor) error {
-	r := len(in[0].shape)
-	if _, ok := normAxis(k.axis, r); !ok && !(r == 0 && (k.axis == 0 || k.axis == -1)) {
-		return shapeErr(k.n, "axis %d out of range for shape %v", k.axis, in[0].shape)
-	}
-	out[0].setShape(in[0].shape...)
-	return nil
 }
 
 // geometry returns the outer count, the axis length and the inner count.
@@ -178,26 +169,16 @@ func softmaxRow[T ewFloat](d, x []T, log bool) {
 func init() {
 	b := func(log bool) builder {
 		return func(c *buildCtx) (kernel, error) {
-			if c.n.NumInputs() != 1 {
-				return nil, c.invalid("needs one input")
-			}
 			if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 				return nil, err
 			}
-			def := int64(-1)
-			if c.opset < 13 {
-				def = 1
-			}
-			axis, err := c.n.Int("axis", def)
-			if err != nil {
-				return nil, err
-			}
+			a := c.rule.(*model.SoftmaxAttrs)
 			if s := c.in[0].Shape; c.in[0].RankKnown && len(s) > 0 {
-				if _, ok := normAxis(axis, len(s)); !ok {
-					return nil, c.invalid("axis %d out of range for rank %d", axis, len(s))
+				if _, ok := normAxis(a.Axis, len(s)); !ok {
+					return nil, c.invalid("axis %d out of range for rank %d", a.Axis, len(s))
 				}
 			}
-			return &softmaxKernel{n: c.n, dt: c.inType(0), axis: axis, coerce: c.opset < 13, log: log}, nil
+			return &softmaxKernel{dt: c.inType(0), axis: a.Axis, coerce: a.Coerce, log: log}, nil
 		}
 	}
 	register("Softmax", b(false))
