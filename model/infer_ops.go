@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -358,44 +357,6 @@ func (c *inferCtx) shapeOp() (ValueInfo, error) {
 		return ValueInfo{}, err
 	}
 	return ranked(payload.Int64, []int{e - s}), nil
-}
-
-// constantTensor returns the tensor a Constant node produces, or nil when
-// its value is of a kind lintel does not handle (strings, sparse).
-func constantTensor(n *Node) (*Tensor, error) {
-	for _, a := range n.Attrs {
-		bad := func() (*Tensor, error) {
-			return nil, errs.New(errs.InvalidArtifact, "node %q (Constant): attribute %q has type %d", n.Label(), a.Name, a.Type)
-		}
-		switch a.Name {
-		case "value":
-			if a.Type != AttrTensor || a.T == nil {
-				return bad()
-			}
-			return a.T, nil
-		case "value_float":
-			if a.Type != AttrFloat {
-				return bad()
-			}
-			return NewTensor("", []int{}, []float32{a.F}), nil
-		case "value_floats":
-			if a.Type != AttrFloats {
-				return bad()
-			}
-			return NewTensor("", []int{len(a.Floats)}, a.Floats), nil
-		case "value_int":
-			if a.Type != AttrInt {
-				return bad()
-			}
-			return NewTensor("", []int{}, []int64{a.I}), nil
-		case "value_ints":
-			if a.Type != AttrInts {
-				return bad()
-			}
-			return NewTensor("", []int{len(a.Ints)}, a.Ints), nil
-		}
-	}
-	return nil, nil
 }
 
 func (c *inferCtx) constant() (ValueInfo, error) {

@@ -8,10 +8,10 @@ import (
 )
 
 func TestClipRule(t *testing.T) {
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "attributes", op: "Clip", opset: 6, attrs: []Attr{aF("min", 0), aF("max", 6)}, in: []sh{{f32, d(2, 3)}}, want: []sh{{f32, d(2, 3)}}},
 		{name: "inputs", op: "Clip", opset: 13, in: []sh{{f32, d(-1, 3)}, {f32, d()}, {f32, d()}}, want: []sh{{f32, d(-1, 3)}}},
-		{name: "max only", op: "Clip", opset: 11, in: []sh{{i64, d(4)}, absent, {i64, d()}}, want: []sh{{i64, d(4)}}},
+		{name: "max only", op: "Clip", opset: 11, in: []sh{{i64, d(4)}, ewAbsent, {i64, d()}}, want: []sh{{i64, d(4)}}},
 		{name: "unknown rank", op: "Clip", in: []sh{unrankedSh(f32)}, want: []sh{unrankedSh(f32)}},
 		{name: "inputs before 11", op: "Clip", opset: 10, in: []sh{{f32, d(3)}, {f32, d()}}, err: errs.InvalidArtifact},
 		{name: "min as int", op: "Clip", opset: 6, attrs: []Attr{aI("min", 0)}, in: []sh{{f32, d(3)}}, err: errs.InvalidArtifact},
@@ -38,7 +38,7 @@ func TestClipRule(t *testing.T) {
 }
 
 func TestPReluRule(t *testing.T) {
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "channel slope", op: "PRelu", in: []sh{{f32, d(1, 3, 4, 4)}, {f32, d(3, 1, 1)}}, want: []sh{{f32, d(1, 3, 4, 4)}}},
 		{name: "trailing slope", op: "PRelu", opset: 7, in: []sh{{f32, d(2, 5)}, {f32, d(5)}}, want: []sh{{f32, d(2, 5)}}},
 		{name: "slope fills X", op: "PRelu", in: []sh{{f32, d(2, -1)}, {f32, d(5)}}, want: []sh{{f32, d(2, 5)}}},

@@ -53,7 +53,7 @@ func TestBatchNormalizationAttrs(t *testing.T) {
 		{"training mode", 15, []Attr{aI("training_mode", 1), aF("epsilon", 1e-3)}, BatchNormAttrs{Epsilon: 1e-3, Momentum: 0.9, Spatial: true, Training: true}},
 		{"training_mode before 14", 9, []Attr{aI("training_mode", 1)}, BatchNormAttrs{Epsilon: 1e-5, Momentum: 0.9, Spatial: true}},
 		{"spatial 0", 7, []Attr{aI("spatial", 0)}, BatchNormAttrs{Epsilon: 1e-5, Momentum: 0.9}},
-		{"is_test absent", 6, nil, BatchNormAttrs{Epsilon: 1e-5, Momentum: 0.9, Spatial: true}},
+		{"is_test absent", 6, nil, BatchNormAttrs{Epsilon: 1e-5, Momentum: 0.9, Spatial: true, Training: true}},
 		{"is_test 0", 6, []Attr{aI("is_test", 0)}, BatchNormAttrs{Epsilon: 1e-5, Momentum: 0.9, Spatial: true, Training: true}},
 		{"is_test from 7", 7, []Attr{aI("is_test", 0)}, BatchNormAttrs{Epsilon: 1e-5, Momentum: 0.9, Spatial: true}},
 	}

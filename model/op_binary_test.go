@@ -9,7 +9,7 @@ import (
 
 func TestBinaryRule(t *testing.T) {
 	b, i32 := payload.Bool, payload.Int32
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "broadcast", op: "Add", in: []sh{{f32, d(2, 1, 4)}, {f32, d(3, 1)}}, want: []sh{{f32, d(2, 3, 4)}}},
 		{name: "scalar", op: "Mul", in: []sh{{f32, d()}, {f32, d()}}, want: []sh{{f32, d()}}},
 		{name: "unknown dim", op: "Sub", in: []sh{{f32, d(-1, 4)}, {f32, d(5, 1)}}, want: []sh{{f32, d(5, 4)}}},
@@ -60,7 +60,7 @@ func TestBinaryRule(t *testing.T) {
 }
 
 func TestVariadicRule(t *testing.T) {
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "max", op: "Max", in: []sh{{f32, d(3)}, {f32, d(2, 1)}, {f32, d()}}, want: []sh{{f32, d(2, 3)}}},
 		{name: "one input", op: "Sum", in: []sh{{f32, d(4, -1)}}, want: []sh{{f32, d(4, -1)}}},
 		{name: "unknown rank", op: "Min", in: []sh{{f32, d(3)}, unrankedSh(f32)}, want: []sh{unrankedSh(f32)}},
@@ -71,14 +71,14 @@ func TestVariadicRule(t *testing.T) {
 		{name: "broadcast before 8", op: "Max", opset: 7, in: []sh{{f32, d(3)}, {f32, d(2, 3)}}, err: errs.InvalidArtifact},
 		{name: "dims differ before 8", op: "Mean", opset: 6, runtime: true, in: []sh{{f32, d(2, 3)}, {f32, d(2, 4)}}, err: errs.ShapeMismatch},
 		{name: "conflict", op: "Min", in: []sh{{f32, d(3)}, {f32, d(4)}}, err: errs.InvalidArtifact},
-		{name: "empty input", op: "Sum", in: []sh{{f32, d(3)}, absent}, err: errs.InvalidArtifact},
+		{name: "empty input", op: "Sum", in: []sh{{f32, d(3)}, ewAbsent}, err: errs.InvalidArtifact},
 		{name: "no inputs", op: "Sum", err: errs.InvalidArtifact},
 	})
 }
 
 func TestWhereRule(t *testing.T) {
 	b, i32 := payload.Bool, payload.Int32
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "broadcast", op: "Where", in: []sh{{b, d(2, 1)}, {i32, d(3)}, {i32, d(1)}}, want: []sh{{i32, d(2, 3)}}},
 		{name: "unknown", op: "Where", in: []sh{{b, d(-1, 1)}, {f32, d(3)}, {f32, d(1, 1)}}, want: []sh{{f32, d(-1, 3)}}},
 		{name: "unknown rank", op: "Where", in: []sh{unrankedSh(b), {f32, d(3)}, {f32, d(3)}}, want: []sh{unrankedSh(f32)}},
@@ -92,7 +92,7 @@ func TestWhereRule(t *testing.T) {
 // the CPU executor does, and wants no allocation once warm.
 func TestElementwiseRulesNoAllocs(t *testing.T) {
 	b := payload.Bool
-	cases := []ruleCase{
+	cases := []ewCase{
 		{op: "Add", in: []sh{{f32, d(2, 1, 4)}, {f32, d(3, 1)}}},
 		{op: "Less", in: []sh{{f32, d(2, 3, 4)}, {f32, d(4)}}},
 		{op: "Add", opset: 6, attrs: []Attr{aI("broadcast", 1), aI("axis", 1)}, in: []sh{{f32, d(2, 3, 4, 5)}, {f32, d(3, 4)}}},

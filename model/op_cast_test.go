@@ -9,7 +9,7 @@ import (
 
 func TestCastRule(t *testing.T) {
 	f16, i8 := payload.Float16, payload.Int8
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "cast", op: "Cast", opset: 13, attrs: []Attr{aI("to", int64(f16))}, in: []sh{{f32, d(2, 3)}}, want: []sh{{f16, d(2, 3)}}},
 		{name: "unknown dims", op: "Cast", attrs: []Attr{aI("to", int64(i64))}, in: []sh{{f32, d(-1)}}, want: []sh{{i64, d(-1)}}},
 		{name: "unknown rank", op: "Cast", attrs: []Attr{aI("to", int64(payload.Bool))}, in: []sh{unrankedSh(f32)}, want: []sh{unrankedSh(payload.Bool)}},
@@ -37,7 +37,7 @@ func TestCastRule(t *testing.T) {
 
 func TestDropoutRule(t *testing.T) {
 	b := payload.Bool
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "mask", op: "Dropout", opset: 13, nout: 2, in: []sh{{f32, d(2, 3)}}, want: []sh{{f32, d(2, 3)}, {b, d(2, 3)}}},
 		{name: "ratio input", op: "Dropout", opset: 12, in: []sh{{f32, d(-1, 3)}, {f32, d()}, {b, d()}}, want: []sh{{f32, d(-1, 3)}}},
 		{name: "mask of the input's type", op: "Dropout", opset: 7, nout: 2, in: []sh{{f32, d(4)}}, want: []sh{{f32, d(4)}, {f32, d(4)}}},

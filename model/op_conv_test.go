@@ -23,7 +23,7 @@ func TestConvRule(t *testing.T) {
 		{name: "unknown input rank", node: conv(), in: []winIn{wu(), w}, want: [][]int{dims(-1, 16, -1, -1)}},
 		{name: "unknown weight rank", node: conv(aIs("kernel_shape", 3, 3)), in: []winIn{x, wu()}, want: [][]int{dims(1, -1, 30, 30)}},
 		{name: "unknown weight rank no kernel_shape", node: conv(), in: []winIn{x, wu()}, want: [][]int{dims(1, -1, -1, -1)}},
-		{name: "unknown ranks", node: conv(), in: []winIn{wu(), wu()}, want: [][]int{unr}},
+		{name: "unknown ranks", node: conv(), in: []winIn{wu(), wu()}, want: [][]int{winUnr}},
 		{name: "unknown kernel dims", node: conv(aIs("kernel_shape", 3, 3)), in: []winIn{x, wx(16, 3, -1, -1)}, want: [][]int{dims(1, 16, 30, 30)}},
 		{name: "channels", node: conv(), in: []winIn{wx(1, 4, 10, 10), w}, err: errs.InvalidArtifact},
 		{name: "channels at run time", node: conv(), in: []winIn{wx(1, 4, 10, 10), w}, runtime: true, err: errs.ShapeMismatch},

@@ -7,12 +7,12 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// absent marks an input left out in a ruleCase.
-var absent = sh{dt: 255}
+// ewAbsent marks an input left out in a ewCase.
+var ewAbsent = sh{dt: 255}
 
-// ruleCase runs one op's descriptor on inputs described by sh values
-// (nil dims: unknown rank; absent: not given).
-type ruleCase struct {
+// ewCase runs one op's descriptor on inputs described by sh values
+// (nil dims: unknown rank; ewAbsent: not given).
+type ewCase struct {
 	name    string
 	op      string
 	opset   int64
@@ -24,8 +24,8 @@ type ruleCase struct {
 	err     error // the sentinel an error must wrap
 }
 
-// runRules binds each case's node, runs its rule and compares the outputs.
-func runRules(t *testing.T, cases []ruleCase) {
+// runEwRules binds each case's node, runs its rule and compares the outputs.
+func runEwRules(t *testing.T, cases []ewCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,7 +52,7 @@ func runRules(t *testing.T, cases []ruleCase) {
 }
 
 // runRule binds tc's node and runs its rule once.
-func runRule(tc ruleCase) ([]sh, error) {
+func runRule(tc ewCase) ([]sh, error) {
 	n, c, rule, err := bindCase(tc)
 	if err != nil {
 		return nil, err
@@ -72,7 +72,7 @@ func runRule(tc ruleCase) ([]sh, error) {
 }
 
 // bindCase builds tc's node and context and binds its rule.
-func bindCase(tc ruleCase) (*Node, *InferCtx, Rule, error) {
+func bindCase(tc ewCase) (*Node, *InferCtx, Rule, error) {
 	opset := tc.opset
 	if opset == 0 {
 		opset = 21
@@ -81,7 +81,7 @@ func bindCase(tc ruleCase) (*Node, *InferCtx, Rule, error) {
 	n := &Node{Name: "n", OpType: tc.op, Attrs: tc.attrs}
 	for i, s := range tc.in {
 		name := ""
-		if s.dt != absent.dt {
+		if s.dt != ewAbsent.dt {
 			name = string(rune('a' + i))
 		}
 		n.Inputs = append(n.Inputs, name)
@@ -98,7 +98,7 @@ func bindCase(tc ruleCase) (*Node, *InferCtx, Rule, error) {
 	}
 	c := NewInferCtx(n, opset, tc.runtime)
 	for i, s := range tc.in {
-		if s.dt == absent.dt {
+		if s.dt == ewAbsent.dt {
 			continue
 		}
 		c.SetInput(i, s.dt, s.dims, s.dims != nil)

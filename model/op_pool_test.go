@@ -34,7 +34,7 @@ func TestPoolRule(t *testing.T) {
 		{name: "global average", node: pool("GlobalAveragePool"), in: []winIn{wx(-1, 3, 7, 7)}, want: [][]int{dims(-1, 3, 1, 1)}},
 		{name: "global max 1-D", node: pool("GlobalMaxPool"), in: []winIn{wx(2, 3, 7)}, want: [][]int{dims(2, 3, 1)}},
 		{name: "global lp", node: pool("GlobalLpPool", aI("p", 1)), in: []winIn{wx(2, 3, 7, 7, 7)}, want: [][]int{dims(2, 3, 1, 1, 1)}},
-		{name: "global unknown rank", node: pool("GlobalMaxPool"), in: []winIn{wu()}, want: [][]int{unr}},
+		{name: "global unknown rank", node: pool("GlobalMaxPool"), in: []winIn{wu()}, want: [][]int{winUnr}},
 		{name: "global rank 1", node: pool("GlobalMaxPool"), in: []winIn{wx(4)}, runtime: true, err: errs.ShapeMismatch},
 		{name: "global lp p 0", node: pool("GlobalLpPool", aI("p", 0)), in: []winIn{x}, err: errs.Unsupported},
 	})

@@ -23,6 +23,9 @@ func init() {
 	RegisterOp(&Op{
 		Type: "Upsample",
 		Versions: []Version{
+			// Upsample-1 (experimental) scaled H and W by its width_scale
+			// and height_scale attributes: refused in Bind.
+			{Since: 1, MinIn: 1, MaxIn: 1, MaxOut: 1},
 			{Since: 7, MinIn: 1, MaxIn: 1, MaxOut: 1},
 			// Opset 9 moves scales to an input.
 			{Since: 9, MinIn: 2, MaxIn: 2, MaxOut: 1, Values: []int{1}},
@@ -85,6 +88,9 @@ type ResizeAttrs struct {
 func bindResize(n *Node, opset int64, upsample bool) (Rule, error) {
 	bad := func(kind error, what string, v any) (Rule, error) {
 		return nil, errs.New(kind, "node %q (%s): %s %v", n.Label(), n.OpType, what, v)
+	}
+	if upsample && opset < 7 {
+		return nil, errs.New(errs.Unsupported, "node %q (%s): Upsample-1's width_scale and height_scale (opset %d) are not supported", n.Label(), n.OpType, opset)
 	}
 	a := &ResizeAttrs{Upsample: upsample, ROI: -1, ScalesIn: -1, SizesIn: -1, CubicCoeffA: -0.75}
 	var err error

@@ -27,7 +27,7 @@ func TestResizeRule(t *testing.T) {
 		{name: "dynamic scales", opset: 13, node: rs(xs), in: []winIn{x, wabs(), wx(4)}, want: [][]int{dims(-1, -1, -1, -1)}},
 		{name: "dynamic sizes axes", opset: 18, node: rs(xz, aIs("axes", 3)), in: []winIn{x, wabs(), wabs(), {dt: i64, dims: []int{1}}}, want: [][]int{dims(1, 3, 5, -1)}},
 		{name: "unknown dim", opset: 13, node: rs(xs), in: []winIn{wx(-1, 3, 5, 5), wabs(), wf(1, 1, 2, 2)}, want: [][]int{dims(-1, 3, 10, 10)}},
-		{name: "unknown rank", opset: 13, node: rs(xs), in: []winIn{wu(), wabs(), wf(1, 1, 2, 2)}, want: [][]int{unr}},
+		{name: "unknown rank", opset: 13, node: rs(xs), in: []winIn{wu(), wabs(), wf(1, 1, 2, 2)}, want: [][]int{winUnr}},
 		{name: "tf_crop_and_resize", opset: 13, node: rs([]string{"x", "r", "s"}, aS("coordinate_transformation_mode", "tf_crop_and_resize")), in: []winIn{x, wf(0, 0, 0, 0, 1, 1, 1, 1), wf(1, 1, 2, 2)}, want: [][]int{dims(1, 3, 10, 10)}},
 		{name: "bad scale", opset: 13, node: rs(xs), in: []winIn{x, wabs(), wf(1, 1, 0, 1)}, err: errs.InvalidArtifact},
 		{name: "bad scale at run time", opset: 13, node: rs(xs), in: []winIn{x, wabs(), wf(1, 1, -2, 1)}, runtime: true, err: errs.ShapeMismatch},

@@ -9,7 +9,7 @@ import (
 
 func TestUnaryRule(t *testing.T) {
 	b := payload.Bool
-	runRules(t, []ruleCase{
+	runEwRules(t, []ewCase{
 		{name: "relu", op: "Relu", in: []sh{{f32, d(2, 3)}}, want: []sh{{f32, d(2, 3)}}},
 		{name: "scalar", op: "Exp", in: []sh{{f32, d()}}, want: []sh{{f32, d()}}},
 		{name: "unknown dims", op: "Neg", in: []sh{{i64, d(-1, 4)}}, want: []sh{{i64, d(-1, 4)}}},
@@ -32,7 +32,7 @@ func TestUnaryRule(t *testing.T) {
 		{name: "celu alpha 0", op: "Celu", opset: 12, in: []sh{{f32, d(3)}}, attrs: []Attr{aF("alpha", 0)}, err: errs.InvalidArtifact},
 		{name: "alpha as int", op: "LeakyRelu", in: []sh{{f32, d(3)}}, attrs: []Attr{aI("alpha", 1)}, err: errs.InvalidArtifact},
 		{name: "two inputs", op: "Relu", in: []sh{{f32, d(3)}, {f32, d(3)}}, err: errs.InvalidArtifact},
-		{name: "no input", op: "Abs", in: []sh{absent}, err: errs.InvalidArtifact},
+		{name: "no input", op: "Abs", in: []sh{ewAbsent}, err: errs.InvalidArtifact},
 		{name: "isinf flag as float", op: "IsInf", in: []sh{{f32, d(3)}}, attrs: []Attr{aF("detect_positive", 1)}, err: errs.InvalidArtifact},
 	})
 }

@@ -34,8 +34,8 @@ func wf(v ...float64) winIn { return winIn{dt: f32, dims: []int{len(v)}, floats:
 // wi is a 1-D int64 input with known contents.
 func wi(v ...int64) winIn { return winIn{dt: i64, dims: []int{len(v)}, ints: v} }
 
-// unr marks an output of unknown rank in winCase.want.
-var unr = []int{-9}
+// winUnr marks an output of unknown rank in winCase.want.
+var winUnr = []int{-9}
 
 // winCase runs one node's rule on the inputs given.
 type winCase struct {
@@ -44,7 +44,7 @@ type winCase struct {
 	node    *Node
 	in      []winIn
 	runtime bool
-	// want holds each output's dims (unr: unknown rank); wantDT the
+	// want holds each output's dims (winUnr: unknown rank); wantDT the
 	// element types, when checked.
 	want   [][]int
 	wantDT []payload.DType
@@ -108,7 +108,7 @@ func runWinCases(t *testing.T, cases []winCase) {
 			}
 			for j, w := range c.want {
 				o := ctx.Out(j)
-				got := unr
+				got := winUnr
 				if o.Ranked {
 					got = o.Dims
 				}

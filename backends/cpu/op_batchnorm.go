@@ -37,7 +37,10 @@ func buildBatchNorm(c *buildCtx) (kernel, error) {
 		return nil, c.unsupported("spatial=0 (per-element statistics)")
 	}
 	if a.Training {
-		return nil, c.unsupported("training mode")
+		if c.opset < 7 {
+			return nil, c.unsupported("training mode (is_test=0, the default before opset 7)")
+		}
+		return nil, c.unsupported("training mode (training_mode=1)")
 	}
 	for i, o := range c.n.Outputs {
 		if i > 0 && o != "" {

@@ -1,39 +1,13 @@
 package cpu
 
-import (
-	"github.com/lintel-ml/lintel/model"
-	"github.com/lintel-ml/lintel/payload"
-)
+import "github.com/lintel-ml/lintel/payload"
 
 // expandKernel runs Expand: it broadcasts input 0 to the broadcast of its
-// shape and the int64 shape input.
+// shape and the int64 shape input, which the descriptor's rule
+// (model.ExpandAttrs) computes.
 type expandKernel struct {
-	n  *model.Node
 	sz int
 	it bcastIter
-}
-
-func (k *expandKernel) shape(in, out []*tensor) error {
-	if in[1] == nil || len(in[1].shape) != 1 {
-		return shapeErr(k.n, "the shape input must be a 1-D tensor")
-	}
-	s := in[1].i64()[:in[1].shape[0]]
-	x := in[0].shape
-	r := max(len(x), len(s))
-	d := out[0].resize(r)
-	for i := range d {
-		d[i] = 1
-	}
-	for j, v := range s {
-		if v < 0 {
-			return shapeErr(k.n, "negative dimension %d in shape %v", v, s)
-		}
-		d[r-len(s)+j] = int(v)
-	}
-	if !broadcastInto(d, x) {
-		return shapeErr(k.n, "input shape %v does not broadcast to %v", x, s)
-	}
-	return nil
 }
 
 func (k *expandKernel) run(in, out []*tensor) error {
@@ -53,9 +27,6 @@ func (k *expandKernel) run(in, out []*tensor) error {
 
 func init() {
 	register("Expand", func(c *buildCtx) (kernel, error) {
-		if c.n.NumInputs() != 2 {
-			return nil, c.invalid("needs two inputs")
-		}
 		dt := c.inType(0)
 		if !elemSizeOK(dt) {
 			return nil, c.unsupported("element type %s", dt)
@@ -63,6 +34,6 @@ func init() {
 		if c.inType(1) != payload.Int64 {
 			return nil, c.invalid("shape input is %s, want int64", c.inType(1))
 		}
-		return &expandKernel{n: c.n, sz: dt.Size()}, nil
+		return &expandKernel{sz: dt.Size()}, nil
 	})
 }

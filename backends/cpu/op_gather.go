@@ -7,27 +7,11 @@ import (
 
 // gatherKernel is Gather: slices of input 0 along axis picked by the
 // int32 or int64 indices of input 1 (negative ones count from the end).
+// The descriptor's rule (model.GatherAttrs) sets the output shape.
 type gatherKernel struct {
 	n    *model.Node
 	axis int64
 	buf  []int64
-}
-
-func (k *gatherKernel) shape(in, out []*tensor) error {
-	x, ind := in[0], in[1]
-	r := len(x.shape)
-	ax, ok := wrapAxis(k.axis, r)
-	if !ok {
-		return shapeErr(k.n, "axis %d out of range for rank %d", k.axis, r)
-	}
-	dims := out[0].resize(r - 1 + len(ind.shape))
-	copy(dims, x.shape[:ax])
-	copy(dims[ax:], ind.shape)
-	copy(dims[ax+len(ind.shape):], x.shape[ax+1:])
-	if mulDims(dims) < 0 {
-		return shapeErr(k.n, "output shape %v overflows", dims)
-	}
-	return nil
 }
 
 func (k *gatherKernel) run(in, out []*tensor) error {
@@ -63,32 +47,14 @@ func (k *gatherKernel) run(in, out []*tensor) error {
 }
 
 // gatherElementsKernel is GatherElements: out[i] = x[i with i[axis]
-// replaced by indices[i]].
+// replaced by indices[i]]. The descriptor's rule (model.GatherAttrs)
+// sets the output shape.
 type gatherElementsKernel struct {
 	n    *model.Node
 	axis int64
 	buf  []int64
 	ctr  []int
 	st   []int
-}
-
-func (k *gatherElementsKernel) shape(in, out []*tensor) error {
-	x, ind := in[0], in[1]
-	r := len(x.shape)
-	ax, ok := wrapAxis(k.axis, r)
-	if !ok {
-		return shapeErr(k.n, "axis %d out of range for rank %d", k.axis, r)
-	}
-	if len(ind.shape) != r {
-		return shapeErr(k.n, "indices shape %v and data shape %v differ in rank", ind.shape, x.shape)
-	}
-	for d := range ind.shape {
-		if d != ax && ind.shape[d] > x.shape[d] {
-			return shapeErr(k.n, "indices shape %v exceeds data shape %v", ind.shape, x.shape)
-		}
-	}
-	out[0].setShape(ind.shape...)
-	return nil
 }
 
 func (k *gatherElementsKernel) run(in, out []*tensor) error {
@@ -166,10 +132,7 @@ func init() {
 			if t := c.inType(1); t != payload.Int32 && t != payload.Int64 {
 				return nil, c.unsupported("indices of type %s", t)
 			}
-			a, err := c.n.Int("axis", 0)
-			if err != nil {
-				return nil, err
-			}
+			a := c.rule.(*model.GatherAttrs).Axis
 			if elements {
 				return &gatherElementsKernel{n: c.n, axis: a}, nil
 			}

@@ -6,34 +6,13 @@ import (
 )
 
 // depthSpaceKernel is DepthToSpace (DCR or CRD) and SpaceToDepth on NCHW
-// input: a reshape to 6-D, a transpose and a reshape back.
+// input: a reshape to 6-D, a transpose and a reshape back. The
+// descriptor's rule (model.DepthSpaceAttrs) sets the output shape.
 type depthSpaceKernel struct {
-	n       *model.Node
 	b       int
 	toSpace bool
 	crd     bool
 	p       stridedCopy
-}
-
-func (k *depthSpaceKernel) shape(in, out []*tensor) error {
-	x := in[0]
-	if len(x.shape) != 4 {
-		return shapeErr(k.n, "input shape %v, want 4-D", x.shape)
-	}
-	n, c, h, w := x.shape[0], x.shape[1], x.shape[2], x.shape[3]
-	b := k.b
-	if k.toSpace {
-		if c%(b*b) != 0 || h > maxDim/b || w > maxDim/b {
-			return shapeErr(k.n, "input shape %v does not fit blocksize %d", x.shape, b)
-		}
-		out[0].setShape(n, c/(b*b), h*b, w*b)
-		return nil
-	}
-	if h%b != 0 || w%b != 0 || c > maxDim/(b*b) {
-		return shapeErr(k.n, "input shape %v does not fit blocksize %d", x.shape, b)
-	}
-	out[0].setShape(n, c*b*b, h/b, w/b)
-	return nil
 }
 
 func (k *depthSpaceKernel) run(in, out []*tensor) error {
@@ -65,22 +44,10 @@ func (k *depthSpaceKernel) run(in, out []*tensor) error {
 }
 
 // triluKernel is Trilu: the upper or lower triangle of the last two dims
-// (shifted by k, input 1), zero elsewhere.
+// (shifted by k, input 1), zero elsewhere. The descriptor's rule
+// (model.TriluAttrs) sets the output shape and checks k's.
 type triluKernel struct {
-	n     *model.Node
 	upper bool
-}
-
-func (k *triluKernel) shape(in, out []*tensor) error {
-	x := in[0]
-	if len(x.shape) < 2 {
-		return shapeErr(k.n, "input shape %v, want rank 2 or more", x.shape)
-	}
-	if t := optIn(in, 1); t != nil && (t.dt != payload.Int64 || t.numel() != 1) {
-		return shapeErr(k.n, "k must be an int64 scalar")
-	}
-	out[0].setShape(x.shape...)
-	return nil
 }
 
 func (k *triluKernel) run(in, out []*tensor) error {
@@ -117,9 +84,10 @@ func (k *triluKernel) run(in, out []*tensor) error {
 }
 
 // nonZeroKernel is NonZero: the int64 indices, one row per dim, of the
-// non-zero elements of input 0 in row-major order.
+// non-zero elements of input 0 in row-major order. The descriptor's rule
+// (model.NonZeroAttrs) sets the output to [rank, -1]; shape counts the
+// elements.
 type nonZeroKernel struct {
-	n   *model.Node
 	ctr []int
 }
 
@@ -161,7 +129,7 @@ func (k *nonZeroKernel) shape(in, out []*tensor) error {
 	case 8:
 		n = countNonZero(wordsOf[uint64](x.data), mask)
 	}
-	out[0].setShape(len(x.shape), n)
+	out[0].shape[1] = n
 	return nil
 }
 
@@ -208,49 +176,23 @@ func nonZeroIdx[W word](k *nonZeroKernel, v []W, mask W, shape []int, y *tensor)
 }
 
 func init() {
-	ds := func(toSpace bool) builder {
-		return func(c *buildCtx) (kernel, error) {
-			if err := c.needMovable(); err != nil {
-				return nil, err
-			}
-			b, err := c.n.Int("blocksize", 0)
-			if err != nil {
-				return nil, err
-			}
-			if b < 1 || b > 1<<15 {
-				return nil, c.invalid("blocksize %d", b)
-			}
-			k := &depthSpaceKernel{n: c.n, b: int(b), toSpace: toSpace}
-			if toSpace {
-				mode, err := c.n.String("mode", "DCR")
-				if err != nil {
-					return nil, err
-				}
-				switch mode {
-				case "DCR":
-				case "CRD":
-					k.crd = true
-				default:
-					return nil, c.unsupported("mode %q", mode)
-				}
-			}
-			return k, nil
-		}
-	}
-	register("DepthToSpace", ds(true))
-	register("SpaceToDepth", ds(false))
-	register("Trilu", func(c *buildCtx) (kernel, error) {
+	ds := func(c *buildCtx) (kernel, error) {
 		if err := c.needMovable(); err != nil {
 			return nil, err
 		}
-		u, err := c.n.Int("upper", 1)
-		if err != nil {
+		a := c.rule.(*model.DepthSpaceAttrs)
+		return &depthSpaceKernel{b: a.Blocksize, toSpace: a.ToSpace, crd: a.CRD}, nil
+	}
+	register("DepthToSpace", ds)
+	register("SpaceToDepth", ds)
+	register("Trilu", func(c *buildCtx) (kernel, error) {
+		if err := c.needMovable(); err != nil {
 			return nil, err
 		}
 		if t := c.inType(1); t != payload.Undefined && t != payload.Int64 {
 			return nil, c.unsupported("k of type %s", t)
 		}
-		return &triluKernel{n: c.n, upper: u != 0}, nil
+		return &triluKernel{upper: c.rule.(*model.TriluAttrs).Upper}, nil
 	})
 	register("NonZero", func(c *buildCtx) (kernel, error) {
 		if err := c.needMovable(); err != nil {
@@ -259,6 +201,6 @@ func init() {
 		if c.out[0].DType != payload.Int64 {
 			return nil, c.invalid("output type %s, want int64", c.out[0].DType)
 		}
-		return &nonZeroKernel{n: c.n}, nil
+		return &nonZeroKernel{}, nil
 	})
 }

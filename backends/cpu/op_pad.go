@@ -15,7 +15,9 @@ const (
 
 // padKernel is Pad: pads come from the attribute (before opset 11) or
 // input 1; the constant from the value attribute or input 2; axes (opset
-// 18) from input 3. Negative pads crop.
+// 18) from input 3. Negative pads crop. The descriptor's rule
+// (model.PadAttrs) sets the output shape; run plans the copy from the
+// same pads.
 type padKernel struct {
 	n        *model.Node
 	mode     int
@@ -24,87 +26,42 @@ type padKernel struct {
 	buf      [2][]int64
 	begin    []int
 	st       []int
-	mark     []int
 	p        mapCopy
 }
 
-// plan fills k.begin with each dim's leading pad and dims with the output
-// shape.
-func (k *padKernel) plan(in []*tensor, dims []int) error {
-	x := in[0]
-	r := len(x.shape)
+// plan fills k.begin with each dim's leading pad. The rule has checked
+// the pads and axes against the input's rank.
+func (k *padKernel) plan(in []*tensor) {
+	r := len(in[0].shape)
 	pads := k.attr
 	if pads == nil {
-		t := optIn(in, 1)
-		if t == nil || t.dt != payload.Int64 || len(t.shape) > 1 {
-			return shapeErr(k.n, "pads must be a 1-D int64 tensor")
-		}
-		pads = t.i64()[:t.numel()]
+		pads = in[1].i64()
 	}
 	var axes []int64
 	if t := optIn(in, 3); t != nil {
-		var ok bool
-		if axes, ok = intValues(t, &k.buf[1]); !ok || len(t.shape) > 1 {
-			return shapeErr(k.n, "axes must be a 1-D int32 or int64 tensor")
-		}
+		axes, _ = intValues(t, &k.buf[1])
 	}
 	m := r
 	if axes != nil {
 		m = len(axes)
 	}
-	if len(pads) != 2*m {
-		return shapeErr(k.n, "%d pads for %d axes", len(pads), m)
-	}
 	k.begin = growInts(&k.begin, r)
-	mark := growInts(&k.mark, r)
-	for i := 0; i < r; i++ {
+	for i := range k.begin {
 		k.begin[i] = 0
-		dims[i] = x.shape[i]
-		mark[i] = 0
 	}
 	for i := 0; i < m; i++ {
 		ax := i
 		if axes != nil {
-			var ok bool
-			if ax, ok = wrapAxis(axes[i], r); !ok {
-				return shapeErr(k.n, "axis %d out of range for rank %d", axes[i], r)
-			}
+			ax, _ = wrapAxis(axes[i], r)
 		}
-		if mark[ax] != 0 {
-			return shapeErr(k.n, "axis %d repeated", ax)
-		}
-		mark[ax] = 1
-		b, e := pads[i], pads[i+m]
-		lim := int64(maxDim / 4)
-		if b > lim || b < -lim || e > lim || e < -lim {
-			return shapeErr(k.n, "pads %v too large", pads)
-		}
-		d := int64(x.shape[ax]) + b + e
-		if d < 0 {
-			return shapeErr(k.n, "pads %v crop dim %d of shape %v below zero", pads, ax, x.shape)
-		}
-		if k.mode != padConstant && x.shape[ax] == 0 && d > 0 {
-			return shapeErr(k.n, "cannot pad an empty dim %d in this mode", ax)
-		}
-		dims[ax] = int(d)
-		k.begin[ax] = int(b)
+		k.begin[ax] = int(pads[i])
 	}
-	if mulDims(dims) < 0 {
-		return shapeErr(k.n, "output shape %v overflows", dims)
-	}
-	return nil
-}
-
-func (k *padKernel) shape(in, out []*tensor) error {
-	return k.plan(in, out[0].resize(len(in[0].shape)))
 }
 
 func (k *padKernel) run(in, out []*tensor) error {
 	x, y := in[0], out[0]
 	r := len(x.shape)
-	if err := k.plan(in, y.shape); err != nil {
-		return err
-	}
+	k.plan(in)
 	k.st = growInts(&k.st, r)
 	rowStrides(k.st, x.shape)
 	k.p.reset(y.shape, k.st)
@@ -162,12 +119,9 @@ func init() {
 		if err := c.needMovable(); err != nil {
 			return nil, err
 		}
-		mode, err := c.n.String("mode", "constant")
-		if err != nil {
-			return nil, err
-		}
+		a := c.rule.(*model.PadAttrs)
 		k := &padKernel{n: c.n}
-		switch mode {
+		switch a.Mode {
 		case "constant":
 			k.mode = padConstant
 		case "reflect":
@@ -177,25 +131,12 @@ func init() {
 		case "wrap":
 			k.mode = padWrap
 		default:
-			return nil, c.unsupported("mode %q", mode)
+			return nil, c.unsupported("mode %q", a.Mode)
 		}
-		if c.opset < 11 {
-			name := "pads"
-			if c.opset < 2 {
-				name = "paddings" // Pad-1's name, same layout
-			}
-			if k.attr, err = c.n.Ints(name, nil); err != nil {
-				return nil, err
-			}
-			if k.attr == nil {
-				return nil, c.invalid("the pads attribute is missing")
-			}
-			v, err := c.n.Float("value", 0)
-			if err != nil {
-				return nil, err
-			}
+		if a.Attrs {
+			k.attr = a.Pads
 			var ok bool
-			if k.attrBits, ok = floatBits(c.inType(0), float64(v)); !ok {
+			if k.attrBits, ok = floatBits(c.inType(0), float64(a.Value)); !ok {
 				return nil, c.unsupported("element type %s", c.inType(0))
 			}
 			return k, nil

@@ -7,12 +7,12 @@ import (
 )
 
 // sliceKernel is Slice: starts, ends, axes and steps come from attributes
-// (opsets before 10) or inputs 1 to 4.
+// (opsets before 10) or inputs 1 to 4. The descriptor's rule
+// (model.SliceAttrs) sets the output shape; run plans the copy again
+// from the same parameters.
 type sliceKernel struct {
-	n *model.Node
-	// attribute form
-	attr                  bool
-	aStarts, aEnds, aAxes []int64
+	n    *model.Node
+	attr *model.SliceAttrs
 
 	bufs  [4][]int64
 	start []int
@@ -28,8 +28,8 @@ func (k *sliceKernel) plan(in []*tensor, dims []int) error {
 	x := in[0]
 	r := len(x.shape)
 	var starts, ends, axes, steps []int64
-	if k.attr {
-		starts, ends, axes = k.aStarts, k.aEnds, k.aAxes
+	if k.attr.Attrs {
+		starts, ends, axes = k.attr.Starts, k.attr.Ends, k.attr.Axes
 	} else {
 		var v [4][]int64
 		for i := 0; i < 4; i++ {
@@ -128,10 +128,6 @@ func clampSlice(s, e, step, d int64) (int64, int64) {
 	return s, e
 }
 
-func (k *sliceKernel) shape(in, out []*tensor) error {
-	return k.plan(in, out[0].resize(len(in[0].shape)))
-}
-
 func (k *sliceKernel) run(in, out []*tensor) error {
 	x, y := in[0], out[0]
 	r := len(x.shape)
@@ -162,32 +158,11 @@ func init() {
 		if err := c.needMovable(); err != nil {
 			return nil, err
 		}
-		k := &sliceKernel{n: c.n}
-		if c.opset < 10 {
-			k.attr = true
-			var err error
-			if k.aStarts, err = c.n.Ints("starts", nil); err != nil {
-				return nil, err
-			}
-			if k.aEnds, err = c.n.Ints("ends", nil); err != nil {
-				return nil, err
-			}
-			if k.aAxes, err = c.n.Ints("axes", nil); err != nil {
-				return nil, err
-			}
-			if k.aStarts == nil || k.aEnds == nil {
-				return nil, c.invalid("the starts and ends attributes are required")
-			}
-			return k, nil
-		}
-		if c.n.NumInputs() < 3 {
-			return nil, c.invalid("the starts and ends inputs are required")
-		}
 		for i := 1; i <= 4; i++ {
 			if !c.intInputOK(i, true) {
 				return nil, c.unsupported("input %d of type %s", i, c.inType(i))
 			}
 		}
-		return k, nil
+		return &sliceKernel{n: c.n, attr: c.rule.(*model.SliceAttrs)}, nil
 	})
 }

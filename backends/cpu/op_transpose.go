@@ -3,7 +3,8 @@ package cpu
 import "github.com/lintel-ml/lintel/model"
 
 // transposeKernel is Transpose: output dim k is input dim perm[k] (perm
-// defaults to the reversed dims).
+// defaults to the reversed dims). The descriptor's rule
+// (model.TransposeAttrs) sets the output shape and checks perm.
 type transposeKernel struct {
 	n    *model.Node
 	perm []int64 // nil: reversed
@@ -37,19 +38,6 @@ func (k *transposeKernel) permOf(r int) ([]int, error) {
 		perm[i] = int(v)
 	}
 	return perm, nil
-}
-
-func (k *transposeKernel) shape(in, out []*tensor) error {
-	x := in[0]
-	perm, err := k.permOf(len(x.shape))
-	if err != nil {
-		return err
-	}
-	dims := out[0].resize(len(perm))
-	for i, p := range perm {
-		dims[i] = x.shape[p]
-	}
-	return nil
 }
 
 func (k *transposeKernel) run(in, out []*tensor) error {
@@ -143,21 +131,9 @@ func init() {
 		if err := c.needMovable(); err != nil {
 			return nil, err
 		}
-		perm, err := c.n.Ints("perm", nil)
-		if err != nil {
-			return nil, err
-		}
-		if perm != nil {
-			seen := make([]bool, len(perm))
-			for _, v := range perm {
-				if v < 0 || v >= int64(len(perm)) || seen[v] {
-					return nil, c.invalid("perm %v is not a permutation", perm)
-				}
-				seen[v] = true
-			}
-			if s := c.in[0].Shape; c.in[0].RankKnown && s != nil && len(s) != len(perm) {
-				return nil, c.invalid("perm %v does not fit rank %d", perm, len(s))
-			}
+		perm := c.rule.(*model.TransposeAttrs).Perm
+		if s := c.in[0].Shape; perm != nil && c.in[0].RankKnown && len(s) != len(perm) {
+			return nil, c.invalid("perm %v does not fit rank %d", perm, len(s))
 		}
 		return &transposeKernel{n: c.n, perm: perm}, nil
 	})

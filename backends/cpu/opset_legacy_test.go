@@ -67,12 +67,12 @@ func TestOldOpsets(t *testing.T) {
 			[]float32{1, 4, 9}, ""},
 		{"PRelu channel slope", 6, "PRelu", nil,
 			[]legacyIn{{"x", []int{1, 2, 2}}}, []onnxbuild.Tensor{onnxbuild.TensorOf("s", []int64{2}, []float32{-1, -2})}, []string{"s"}, []int64{1, 2, 2},
-			nil, "slope"},
+			[]float32{1, 2, 3, 4}, ""},
 		{"BatchNormalization is_test 0", 6, "BatchNormalization", nil,
 			[]legacyIn{{"x", []int{1, 2, 2}}}, bnParams(), []string{"sc", "b", "m", "v"}, []int64{1, 2, 2},
 			nil, "is_test"},
 		{"BatchNormalization spatial 0", 7, "BatchNormalization", []onnxbuild.Attr{onnxbuild.AInt("spatial", 0)},
-			[]legacyIn{{"x", []int{1, 2, 2}}}, bnParams(), []string{"sc", "b", "m", "v"}, []int64{1, 2, 2},
+			[]legacyIn{{"x", []int{1, 2, 2}}}, bnElemParams(), []string{"sc", "b", "m", "v"}, []int64{1, 2, 2},
 			nil, "spatial"},
 		{"Dropout is_test 0", 6, "Dropout", nil,
 			[]legacyIn{{"x", []int{3}}}, nil, nil, []int64{3},
@@ -106,7 +106,7 @@ func TestOldOpsets(t *testing.T) {
 			nil, "tiles and axis"},
 		{"Gemm broadcast", 6, "Gemm", []onnxbuild.Attr{onnxbuild.AInt("broadcast", 1)},
 			[]legacyIn{{"a", []int{1, 2}}, {"b", []int{2, 2}}, {"c", []int{2}}}, nil, nil, []int64{1, 2},
-			nil, "broadcast"},
+			[]float32{8, 12}, ""},
 		{"Gemm no broadcast", 6, "Gemm", nil,
 			[]legacyIn{{"a", []int{1, 2}}, {"b", []int{2, 2}}, {"c", []int{1, 2}}}, nil, nil, []int64{1, 2},
 			[]float32{8, 12}, ""},
@@ -115,7 +115,7 @@ func TestOldOpsets(t *testing.T) {
 			[]float32{0, 1, 1, 1}, ""},
 		{"Add broadcast axis 0", 6, "Add", []onnxbuild.Attr{onnxbuild.AInt("broadcast", 1), onnxbuild.AInt("axis", 0)},
 			[]legacyIn{{"a", []int{2, 3}}, {"b", []int{2}}}, nil, nil, []int64{2, 3},
-			nil, "axis 0"},
+			[]float32{2, 3, 4, 6, 7, 8}, ""},
 		{"Add broadcast trailing axis", 6, "Add", []onnxbuild.Attr{onnxbuild.AInt("broadcast", 1), onnxbuild.AInt("axis", 1)},
 			[]legacyIn{{"a", []int{2, 3}}, {"b", []int{3}}}, nil, nil, []int64{2, 3},
 			[]float32{2, 4, 6, 5, 7, 9}, ""},
@@ -202,6 +202,17 @@ func TestOldOpsets(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// bnElemParams are bnParams with one value per element of a [2, 2]
+// input, as spatial=0 takes them.
+func bnElemParams() []onnxbuild.Tensor {
+	return []onnxbuild.Tensor{
+		onnxbuild.TensorOf("sc", []int64{2, 2}, []float32{1, 1, 1, 1}),
+		onnxbuild.TensorOf("b", []int64{2, 2}, []float32{0, 0, 0, 0}),
+		onnxbuild.TensorOf("m", []int64{2, 2}, []float32{0, 0, 0, 0}),
+		onnxbuild.TensorOf("v", []int64{2, 2}, []float32{1, 1, 1, 1}),
 	}
 }
 

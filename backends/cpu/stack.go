@@ -149,6 +149,9 @@ func (p *program) stepSeparable(st *step, b []bool) bool {
 	}
 	r0 := p.rankOf(in(0))
 	switch op := n.OpType; {
+	case rowwiseOps[op] && p.g.Opset < 7 && legacyAlignsFirst(n, r0):
+		// B's dims start at A's first axis, the one items are stacked on.
+		return false
 	case rowwiseOps[op]:
 		return p.elementwiseSeparable(st, b)
 	case op == "MatMul":
@@ -353,4 +356,26 @@ func (m *Model[In, Out]) inferStacked(in batch.Batch[In], out []Out) (bool, erro
 		m.write(x, &out[i], i, count)
 	}
 	return true, nil
+}
+
+// legacyAlignsFirst reports whether n, a two-input elementwise node of an
+// opset before 7, broadcasts its input B from axis 0 of input A (of rank
+// r, -1 when unknown) with the broadcast and axis attributes of those
+// opsets, rather than along A's trailing dims.
+func legacyAlignsFirst(n *model.Node, r int) bool {
+	if bc, _ := n.Int("broadcast", 0); bc == 0 {
+		return false
+	}
+	a := n.Attr("axis")
+	if a == nil {
+		return false
+	}
+	if r < 0 {
+		return true
+	}
+	ax := a.I
+	if ax < 0 {
+		ax += int64(r)
+	}
+	return ax == 0
 }
