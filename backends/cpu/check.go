@@ -80,6 +80,9 @@ func checkNode(g *model.Graph, n *model.Node, opts compute.Options) (err error) 
 			err = errs.New(errs.InvalidArtifact, "node %q (%s): internal error while checking: %v", n.Label(), n.OpType, r)
 		}
 	}()
+	if _, err := builderOf(n); err != nil {
+		return err
+	}
 	c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset}
 	for _, name := range n.Inputs {
 		c.in = append(c.in, staticOf(g, name))

@@ -120,6 +120,9 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 		add(name, valueInfo{kind: kindConst, dt: t.DType, rank: len(t.Shape), shape: t.Shape, c: c})
 	}
 	for _, n := range g.Nodes {
+		if _, err := builderOf(n); err != nil {
+			return nil, err
+		}
 		c := &buildCtx{g: g, n: n, opts: opts, opset: g.Opset, gemm: p.gemm, share: sh}
 		st := step{n: n, aliasOf: -1}
 		for _, name := range n.Inputs {

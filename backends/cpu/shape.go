@@ -12,12 +12,9 @@ import (
 // and parses its attributes into c.rule, then runs the op's builder.
 func buildKernel(c *buildCtx) (kernel, error) {
 	n := c.n
-	if n.Domain != "" && n.Domain != "ai.onnx" {
-		return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
-	}
-	b, ok := registry[n.OpType]
-	if !ok {
-		return nil, errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
+	b, err := builderOf(n)
+	if err != nil {
+		return nil, err
 	}
 	op, rule, err := model.BindNode(n, c.opset)
 	if err != nil {
@@ -34,6 +31,19 @@ func buildKernel(c *buildCtx) (kernel, error) {
 		}
 	}
 	return k, nil
+}
+
+// builderOf returns the builder of n's op, or an errs.Unsupported error
+// naming its domain or op when the backend has none.
+func builderOf(n *model.Node) (builder, error) {
+	if n.Domain != "" && n.Domain != "ai.onnx" {
+		return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
+	}
+	b, ok := registry[n.OpType]
+	if !ok {
+		return nil, errs.New(errs.Unsupported, "node %q (%s): op %s is not supported by the cpu backend", n.Label(), n.OpType, n.OpType)
+	}
+	return b, nil
 }
 
 // outShaper computes one node's output shapes at run time: the op's rule
