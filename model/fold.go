@@ -14,9 +14,6 @@ type Evaluator func(n *Node, opset int64, inputs []*Tensor, outTypes []payload.D
 // maxFoldElems bounds the size of a folded result.
 const maxFoldElems = 1 << 20
 
-// nondeterministic ops are never folded.
-var nondeterministic = setOf("RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli")
-
 // Fold replaces with constants (g.Initializers) every node it can: Constant
 // nodes; Shape and Size of values whose shape is statically known; any
 // deterministic node whose inputs are all constants, computed by eval (skip
@@ -25,9 +22,8 @@ var nondeterministic = setOf("RandomNormal", "RandomUniform", "RandomNormalLike"
 // errors are returned). Repeats with InferTypes to a fixpoint, so chains
 // like Shape -> Gather -> Unsqueeze -> Concat -> Reshape and Shape -> Slice
 // -> Cast fold when the dims are known. Then removes nodes no graph output
-// depends on. Nondeterministic ops (RandomNormal, RandomUniform,
-// RandomNormalLike, RandomUniformLike, Multinomial, Bernoulli) are never
-// folded.
+// depends on. Only ops with a descriptor fold, and never those it marks
+// NoFold (the random ops).
 //
 // A nil eval folds only Constant, Shape, Size and Identity. g should be
 // sorted (see Sort). Removing dead nodes also drops the initializers
@@ -85,12 +81,21 @@ func foldPass(g *Graph, eval Evaluator) (bool, error) {
 
 // foldNode returns n's outputs as constants, or nil when it cannot fold n.
 func foldNode(g *Graph, n *Node, eval Evaluator) ([]*Tensor, error) {
-	if !isDefaultDomain(n.Domain) || nondeterministic[n.OpType] || len(n.Outputs) == 0 || hasGraphAttr(n) {
+	if !isDefaultDomain(n.Domain) || len(n.Outputs) == 0 || hasGraphAttr(n) {
 		return nil, nil
 	}
-	c := &inferCtx{g: g, n: n, opset: g.Opset}
-	if c.opset <= 0 {
-		c.opset = 21
+	opset := g.Opset
+	if opset <= 0 {
+		opset = 21
+	}
+	op, rule, err := BindNode(n, opset)
+	if err != nil {
+		return nil, err
+	}
+	if op == nil || op.NoFold {
+		// Only described ops fold: the random ones are marked NoFold,
+		// and an op no descriptor knows has no evaluator either.
+		return nil, nil
 	}
 	switch n.OpType {
 	case "Constant":
@@ -102,7 +107,7 @@ func foldNode(g *Graph, n *Node, eval Evaluator) ([]*Tensor, error) {
 			if errors.Is(err, errs.Unsupported) {
 				return nil, nil
 			}
-			return nil, c.errf("value: %v", err)
+			return nil, errs.New(errs.InvalidArtifact, "node %q (%s): value: %v", n.Label(), n.OpType, err)
 		}
 		return one(n, t), nil
 	case "Shape":
@@ -110,10 +115,7 @@ func foldNode(g *Graph, n *Node, eval Evaluator) ([]*Tensor, error) {
 		if !knownShape(v) {
 			break
 		}
-		s, e, err := c.shapeRange(len(v.Shape))
-		if err != nil {
-			return nil, err
-		}
+		s, e := rule.(*ShapeAttrs).Span(len(v.Shape))
 		dims := make([]int64, e-s)
 		for i := range dims {
 			dims[i] = int64(v.Shape[s+i])
@@ -126,7 +128,7 @@ func foldNode(g *Graph, n *Node, eval Evaluator) ([]*Tensor, error) {
 		}
 		p, _, err := prodDims(v.Shape)
 		if err != nil {
-			return nil, c.errf("%v", err)
+			return nil, errs.New(errs.InvalidArtifact, "node %q (%s): %v", n.Label(), n.OpType, err)
 		}
 		return one(n, NewTensor("", []int{}, []int64{int64(p)})), nil
 	case "Identity":
@@ -160,7 +162,7 @@ func foldNode(g *Graph, n *Node, eval Evaluator) ([]*Tensor, error) {
 			}
 		}
 	}
-	res, err := eval(n, c.opset, ins, outTypes)
+	res, err := eval(n, opset, ins, outTypes)
 	if err != nil {
 		if errors.Is(err, errs.Unsupported) {
 			return nil, nil

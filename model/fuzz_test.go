@@ -138,10 +138,14 @@ func fuzzGraph(data []byte) *Graph {
 	return g
 }
 
+// sameShapeUnary are ops whose output has their input's type and shape.
+var sameShapeUnary = map[string]bool{"Relu": true, "Neg": true, "Abs": true, "Exp": true, "Sigmoid": true,
+	"Tanh": true, "Sqrt": true, "Identity": true, "Softmax": true, "Floor": true}
+
 // copyEval folds same-shape unary ops by copying their input; the rest
 // is Unsupported.
 func copyEval(n *Node, opset int64, in []*Tensor, outTypes []payload.DType) ([]*Tensor, error) {
-	if unaryOps[n.OpType] && len(in) > 0 && in[0] != nil && len(outTypes) == 1 && outTypes[0] == in[0].DType {
+	if sameShapeUnary[n.OpType] && len(in) > 0 && in[0] != nil && len(outTypes) == 1 && outTypes[0] == in[0].DType {
 		t := *in[0]
 		return []*Tensor{&t}, nil
 	}

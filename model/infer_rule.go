@@ -68,3 +68,26 @@ func setConstValues(c *InferCtx, g *Graph, n *Node, i int) error {
 	c.SetInts(i, v)
 	return nil
 }
+
+func isDefaultDomain(d string) bool { return d == "" || d == "ai.onnx" }
+
+// inferNode returns the types of n's outputs, as far as they are known:
+// its descriptor's rule, or nothing for an op no descriptor describes
+// (another domain, or an op lintel does not know; backends refuse those).
+func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
+	if !isDefaultDomain(n.Domain) {
+		return make([]ValueInfo, len(n.Outputs)), nil
+	}
+	opset := g.Opset
+	if opset <= 0 {
+		opset = 21
+	}
+	desc, rule, err := BindNode(n, opset)
+	if err != nil {
+		return nil, err
+	}
+	if desc == nil {
+		return make([]ValueInfo, len(n.Outputs)), nil
+	}
+	return inferRule(g, n, opset, desc, rule)
+}

@@ -126,8 +126,11 @@ func (op *Op) At(opset int64) *Version {
 // inputs or outputs than the op has, or leaves a variadic input empty.
 func (op *Op) checkArity(n *Node, v *Version) error {
 	if v.MaxIn == Many {
-		if len(n.Inputs) < max(v.MinIn, 1) {
-			return errs.New(errs.InvalidArtifact, "node %q (%s): %d inputs, want at least %d", n.Label(), n.OpType, len(n.Inputs), max(v.MinIn, 1))
+		if len(n.Inputs) == 0 {
+			return errs.New(errs.InvalidArtifact, "node %q (%s): no inputs", n.Label(), n.OpType)
+		}
+		if len(n.Inputs) < v.MinIn {
+			return errs.New(errs.InvalidArtifact, "node %q (%s): %d inputs, want at least %d", n.Label(), n.OpType, len(n.Inputs), v.MinIn)
 		}
 		for i, in := range n.Inputs {
 			if in == "" {

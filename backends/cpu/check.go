@@ -93,6 +93,11 @@ func checkNode(g *model.Graph, n *model.Node, opts compute.Options) (err error) 
 			vi = *t
 		}
 		if name != "" && !vi.DType.Valid() {
+			if upstreamUnknown(c.in) {
+				// An input's type is unknown because of an earlier node,
+				// which is reported: this one would load once it does.
+				return nil
+			}
 			return errs.New(errs.Unsupported, "node %q (%s): element type of output %q is unknown or unsupported (%s)", n.Label(), n.OpType, name, vi.DType)
 		}
 		c.out = append(c.out, vi)
@@ -114,4 +119,14 @@ func staticOf(g *model.Graph, name string) model.ValueInfo {
 		return model.ValueInfo{Name: name, DType: t.DType, Shape: t.Shape, RankKnown: true}
 	}
 	return model.ValueInfo{Name: name}
+}
+
+// upstreamUnknown reports whether a given input's element type is unknown.
+func upstreamUnknown(in []model.ValueInfo) bool {
+	for _, v := range in {
+		if v.Name != "" && v.DType == payload.Undefined {
+			return true
+		}
+	}
+	return false
 }

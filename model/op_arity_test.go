@@ -7,6 +7,7 @@ import (
 	"github.com/lintel-ml/lintel/internal/errs"
 )
 
+// Every descriptor's arity is checked when a node is bound.
 func TestCheckArity(t *testing.T) {
 	cases := []struct {
 		op     string
@@ -20,10 +21,10 @@ func TestCheckArity(t *testing.T) {
 		{"Shape", 17, []string{""}, "required input 0"},
 		{"Add", 17, []string{"x"}, "required input 1"},
 		{"Clip", 17, []string{"x", "", "m"}, ""},
-		{"Slice", 9, []string{"x"}, ""},
+		{"Slice", 9, []string{"x"}, "starts attribute is missing"},
 		{"Slice", 13, []string{"x", "s", ""}, "input 2 (ends)"},
 		{"Slice", 13, []string{"x", "s", "e", "", "st"}, ""},
-		{"Unsqueeze", 11, []string{"x"}, ""},
+		{"Unsqueeze", 11, []string{"x"}, "axes attribute is missing"},
 		{"Unsqueeze", 13, []string{"x"}, "(axes)"},
 		{"Resize", 13, []string{"x", "", "s"}, ""},
 		{"BatchNormalization", 15, []string{"x", "s", "b", "m"}, "input 4 (input_var)"},
@@ -34,7 +35,7 @@ func TestCheckArity(t *testing.T) {
 	}
 	for _, c := range cases {
 		n := &Node{Name: "n", OpType: c.op, Inputs: c.inputs}
-		err := checkArity(n, c.opset)
+		_, _, err := BindNode(n, c.opset)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s%v at opset %d: %v", c.op, c.inputs, c.opset, err)
