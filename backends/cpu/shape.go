@@ -58,10 +58,13 @@ type outShaper struct {
 	k      shaper
 	// seen holds the input shapes of the last call whose outputs the rule
 	// set in full (rank, then dims, per input; -1 for an absent one), for
-	// a node whose rule reads no contents: at the same shapes the outputs'
-	// shapes, still in place, are reused without running the rule.
+	// a node whose rule reads no contents but constants': at the same
+	// shapes the outputs' shapes, still in place, are reused without
+	// running the rule.
 	seen  []int
 	valid bool
+	// memo is set when the rule reads no contents but constants'.
+	memo bool
 }
 
 // newOutShaper returns the shaper of a node whose kernel is k, built by
@@ -74,6 +77,12 @@ func newOutShaper(c *buildCtx, k kernel) *outShaper {
 		s.values = c.op.At(c.opset).Values
 		s.ibuf = make([][]int64, len(s.values))
 		s.fbuf = make([][]float64, len(s.values))
+		s.memo = true
+		for _, i := range s.values {
+			if c.n.Input(i) != "" && c.g.Const(c.n.Input(i)) == nil {
+				s.memo = false
+			}
+		}
 	}
 	return s
 }
@@ -116,7 +125,7 @@ func (s *outShaper) shapes(in, out []*tensor) error {
 		if err := s.rule.Infer(c); err != nil {
 			return err
 		}
-		complete := len(s.values) == 0
+		complete := s.memo
 		for j, o := range out {
 			v := c.Out(j)
 			if !v.Ranked {
