@@ -21,7 +21,7 @@ func TestTruncations(t *testing.T) {
 	m.Graph.Nodes[0].Attrs = []onnxbuild.Attr{onnxbuild.AInts("pads", 1, 2), onnxbuild.AFloat("alpha", 0.5)}
 	data := m.Encode()
 	if _, err := FromBytes(data, "t.onnx"); err != nil {
-		t.Fatal(err)
+		t.Fatalf("FromBytes: %v", err)
 	}
 	failed := 0
 	for i := 0; i < len(data); i++ {
@@ -137,7 +137,7 @@ func TestLimits(t *testing.T) {
 	m.Graph.Nodes = append(m.Graph.Nodes, onnxbuild.Node{Op: "Custom", Domain: "com.example", Outputs: []string{"z"}})
 	data := m.Encode()
 	if _, err := FromBytes(data, "l.onnx"); err != nil {
-		t.Fatal(err)
+		t.Fatalf("FromBytes: %v", err)
 	}
 	cases := []struct {
 		name string
@@ -159,7 +159,7 @@ func TestLimits(t *testing.T) {
 	// At the limits, the file loads.
 	ok := Limits{MaxFileBytes: int64(len(data)), MaxNodes: 2, MaxRank: 3, MaxTensorElems: 8, MaxInitializerBytes: 12 + 32}
 	if _, err := FromBytes(data, "l.onnx", WithLimits(ok)); err != nil {
-		t.Error(err)
+		t.Errorf("FromBytes: %v", err)
 	}
 	// Rank of declared shapes is bounded too.
 	m = baseModel()

@@ -41,7 +41,7 @@ func loadORT(t *testing.T, c benchCase, input []float32, outShape []int) *ortRun
 	t.Helper()
 	ins, outs, err := ort.GetInputOutputInfoWithONNXData(c.onnx)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("ort.GetInputOutputInfoWithONNXData: %v", err)
 	}
 	shape := func(s []int) ort.Shape {
 		r := make(ort.Shape, len(s))
@@ -59,14 +59,14 @@ func loadORT(t *testing.T, c benchCase, input []float32, outShape []int) *ortRun
 	}
 	opts, err := ort.NewSessionOptions()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("ort.NewSessionOptions: %v", err)
 	}
 	defer opts.Destroy()
 	if err := opts.SetIntraOpNumThreads(1); err != nil {
-		t.Fatal(err)
+		t.Fatalf("opts.SetIntraOpNumThreads: %v", err)
 	}
 	if err := opts.SetInterOpNumThreads(1); err != nil {
-		t.Fatal(err)
+		t.Fatalf("opts.SetInterOpNumThreads: %v", err)
 	}
 	r.s, err = ort.NewAdvancedSessionWithONNXData(c.onnx, []string{ins[0].Name}, []string{outs[0].Name},
 		[]ort.Value{r.in}, []ort.Value{r.out}, opts)
@@ -83,7 +83,7 @@ func loadORT(t *testing.T, c benchCase, input []float32, outShape []int) *ortRun
 
 func (r *ortRunner) run(t *testing.T) {
 	if err := r.s.Run(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("r.s.Run: %v", err)
 	}
 }
 
@@ -93,7 +93,7 @@ func (r *ortRunner) run(t *testing.T) {
 // checks that both gave the same outputs, within ortTol.
 func TestVsORT(t *testing.T) {
 	if err := initORT(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("initORT: %v", err)
 	}
 	rounds := envInt("BENCH_ROUNDS", 21)
 	var rows [][]string

@@ -55,21 +55,21 @@ func TestInspectMixedModel(t *testing.T) {
 
 	code, out, _ = runCmd("inspect", "-json", path)
 	if code != 3 {
-		t.Fatalf("-json: exit %d", code)
+		t.Fatalf("-json: exit %d, want 3", code)
 	}
 	var r inspectReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
+		t.Fatalf("json.Unmarshal: %v", err)
 	}
 	want := []opCount{{"Relu", "", 2}, {"Constant", "", 1}, {"Frob", "com.example", 1}, {"Hardmax", "", 1}, {"MatMul", "", 1}, {"Reshape", "", 1}}
 	if diff := cmp.Diff(want, r.Ops); diff != "" {
 		t.Errorf("histogram (-want +got):\n%s", diff)
 	}
 	if r.Nodes != 7 || r.Params != 8 || r.ParamBytes != 40 || len(r.Unsupported) != 2 {
-		t.Errorf("nodes %d, params %d, bytes %d, unsupported %d", r.Nodes, r.Params, r.ParamBytes, len(r.Unsupported))
+		t.Errorf("got nodes %d, params %d, bytes %d, unsupported %d; want 7, 8, 40, 2", r.Nodes, r.Params, r.ParamBytes, len(r.Unsupported))
 	}
 	if got := r.Inputs[0]; got.Name != "x" || !cmp.Equal(got.Shape, []int{-1, 3}) || got.DimNames[0] != "batch" {
-		t.Errorf("input %+v", got)
+		t.Errorf("input: got %+v, want x of shape [-1 3] with dim names [batch ]", got)
 	}
 }
 
@@ -121,7 +121,7 @@ func TestInspectRealModels(t *testing.T) {
 		t.Run(c.rel, func(t *testing.T) {
 			r, err := inspectModel(npmModel(t, c.rel))
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("inspectModel: %v", err)
 			}
 			if r.Nodes != c.nodes || r.Params != c.params || len(r.Unsupported) != 0 {
 				t.Errorf("nodes %d, params %d, unsupported %v; want %d, %d, none", r.Nodes, r.Params, r.Unsupported, c.nodes, c.params)

@@ -28,7 +28,7 @@ func reluModel(t *testing.T) string {
 	}}
 	path := filepath.Join(t.TempDir(), "relu.onnx")
 	if err := os.WriteFile(path, m.Encode(), 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.WriteFile: %v", err)
 	}
 	return path
 }
