@@ -6,6 +6,9 @@
 //     valid file lintel cannot run), never a panic, a hang or an
 //     allocation sized by a number the file declares before the bytes
 //     behind it are checked.
+//   - A decoding error's message names the file and the whole path to
+//     the bad bytes; it also carries a one-line form that names only the
+//     nearest node, which the lintel command prints.
 //   - Initializer bytes alias the file's bytes where alignment allows; the
 //     artifact's bytes must not be modified while it is in use.
 //   - External data is read only from inside the model's folder (Open) or

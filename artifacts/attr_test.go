@@ -74,7 +74,7 @@ func TestTensorAndGraphAttributes(t *testing.T) {
 	vals := func(tn *model.Tensor) []float32 {
 		v, err := model.View[float32](tn)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("model.View: %v", err)
 		}
 		return v
 	}
@@ -147,7 +147,7 @@ func TestSubgraphDepth(t *testing.T) {
 	data := rawModel(13, customNode(pb(nil).str(1, "body").bytes(6, g)))
 	// Four levels of subgraphs.
 	if _, err := FromBytes(data, "d.onnx", WithLimits(Limits{MaxDepth: 4})); err != nil {
-		t.Fatal(err)
+		t.Fatalf("FromBytes: %v", err)
 	}
 	_, err := FromBytes(data, "d.onnx", WithLimits(Limits{MaxDepth: 3}))
 	wantErr(t, err, errInvalid, "MaxDepth", `attribute "body".g.node[0].attribute "body".g`)

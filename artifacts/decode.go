@@ -75,14 +75,53 @@ func (d *decoder) where() string {
 	return sb.String()
 }
 
+// nearby formats the end of the path for one line of output: from the
+// innermost node on (its attributes and values, without the subgraph
+// steps between them), or the last step when no node encloses it, such
+// as node "choose".attribute "then_branch".output "t".
+func (d *decoder) nearby() string {
+	start := len(d.stack) - 1
+	for i := len(d.stack) - 1; i >= 0; i-- {
+		if d.stack[i].field == "node" {
+			start = i
+			break
+		}
+	}
+	var sb strings.Builder
+	for i := max(start, 0); i < len(d.stack); i++ {
+		f := d.stack[i]
+		if i != len(d.stack)-1 && (f.field == "g" || f.field == "graphs" || f.field == "graph") {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(f.field)
+		if f.name != "" {
+			sb.WriteByte(' ')
+			sb.WriteString(strconv.Quote(f.name))
+		} else if f.idx >= 0 {
+			sb.WriteByte('[')
+			sb.WriteString(strconv.Itoa(f.idx))
+			sb.WriteByte(']')
+		}
+	}
+	return sb.String()
+}
+
 // errf returns an error of the given kind that names the artifact and the
-// path being decoded.
+// path being decoded. Its Brief names only the nearest node and what in
+// it is wrong.
 func (d *decoder) errf(kind error, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if w := d.where(); w != "" {
-		return errs.New(kind, "%s: %s: %s", d.label, w, msg)
+		e := errs.New(kind, "%s: %s: %s", d.label, w, msg).(*errs.Error)
+		e.Brief = d.nearby() + ": " + msg
+		return e
 	}
-	return errs.New(kind, "%s: %s", d.label, msg)
+	e := errs.New(kind, "%s: %s", d.label, msg).(*errs.Error)
+	e.Brief = msg
+	return e
 }
 
 func (d *decoder) invalid(format string, args ...any) error {

@@ -131,7 +131,7 @@ func TestRoundTripDTypes(t *testing.T) {
 					t.Errorf("raw %v, want %v", got.Raw, tt.Raw)
 				}
 				if err := got.Check(); err != nil {
-					t.Error(err)
+					t.Errorf("got.Check: %v", err)
 				}
 				if len(got.Raw) > 0 && uintptr(unsafe.Pointer(&got.Raw[0]))%uintptr(got.DType.Size()) != 0 {
 					t.Error("raw bytes misaligned")

@@ -10,7 +10,8 @@ import (
 // outputs, which must be tensors; main is true for the model's graph,
 // whose inputs and outputs must also have a known element type. ok is
 // false for a value_info entry lintel does not record (a non-tensor type,
-// or no type).
+// or no type). An empty TypeProto is no type, as if the field were absent:
+// subgraph inputs and outputs may leave their types to inference.
 func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, ok bool, err error) {
 	var (
 		typeBytes []byte
@@ -42,18 +43,20 @@ func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, 
 		}
 		return vi, false, nil
 	}
-	if !haveType {
+	kind := "none"
+	if haveType {
+		d.push("type", -1)
+		if kind, err = d.decodeType(typeBytes, &vi); err != nil {
+			return vi, false, err
+		}
+		d.pop()
+	}
+	if kind == "none" {
 		if main {
 			return vi, false, d.invalid("graph input or output has no type")
 		}
 		return vi, io, nil
 	}
-	d.push("type", -1)
-	kind, err := d.decodeType(typeBytes, &vi)
-	if err != nil {
-		return vi, false, err
-	}
-	d.pop()
 	if kind != "" {
 		if io {
 			return vi, false, d.unsupported("%s type: lintel runs tensors only", kind)
@@ -70,10 +73,12 @@ func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, 
 }
 
 // decodeType decodes a TypeProto into vi. It returns the name of the type
-// when it is not a tensor ("" for a tensor). It does not descend into
-// sequence, map or optional types, which nest without bound.
+// when it is not a tensor ("" for a tensor): "none" when the TypeProto
+// sets no type, "unknown" when it sets only fields lintel does not know.
+// It does not descend into sequence, map or optional types, which nest
+// without bound.
 func (d *decoder) decodeType(b []byte, vi *model.ValueInfo) (kind string, err error) {
-	kind = "unknown"
+	kind = "none"
 	for len(b) > 0 {
 		num, wt, err := d.tag(&b)
 		if err != nil {
@@ -96,8 +101,14 @@ func (d *decoder) decodeType(b []byte, vi *model.ValueInfo) (kind string, err er
 				return "", err
 			}
 			kind = typeNames[num]
+		case 6:
+			// denotation: not a type.
+			err = d.skip(&b, num, wt)
 		default:
-			// denotation and newer fields.
+			// Newer kinds of type.
+			if kind == "none" {
+				kind = "unknown"
+			}
 			err = d.skip(&b, num, wt)
 		}
 		if err != nil {

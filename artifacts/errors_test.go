@@ -3,9 +3,11 @@ package artifacts
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -19,7 +21,7 @@ func TestTruncations(t *testing.T) {
 	m.Graph.Nodes[0].Attrs = []onnxbuild.Attr{onnxbuild.AInts("pads", 1, 2), onnxbuild.AFloat("alpha", 0.5)}
 	data := m.Encode()
 	if _, err := FromBytes(data, "t.onnx"); err != nil {
-		t.Fatal(err)
+		t.Fatalf("FromBytes: %v", err)
 	}
 	failed := 0
 	for i := 0; i < len(data); i++ {
@@ -70,6 +72,8 @@ func TestMalformed(t *testing.T) {
 		{"input without name", rawModel(13, good.bytes(11, nil)), errInvalid, []string{"graph.input[0]", "no name"}},
 		{"sequence input", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(4, nil)))), errUnsupported, []string{"sequence"}},
 		{"map output", rawModel(13, good.bytes(12, pb(nil).str(1, "m").bytes(2, pb(nil).bytes(5, nil)))), errUnsupported, []string{"map"}},
+		{"input with an empty type", rawModel(13, good.bytes(11, pb(nil).str(1, "x").bytes(2, nil))), errInvalid, []string{`graph.input[0] "x"`, "no type"}},
+		{"input of a newer kind of type", rawModel(13, good.bytes(11, pb(nil).str(1, "x").bytes(2, pb(nil).bytes(40, nil)))), errUnsupported, []string{`graph.input[0] "x"`, "unknown type"}},
 		{"sequence value_info", rawModel(13, good.bytes(13, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(4, nil)))), nil, nil},
 		{"string input", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(1, pb(nil).varint(1, 8))))), errUnsupported, []string{"string"}},
 		{"input no elem type", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(1, nil)))), errInvalid, []string{"no element type"}},
@@ -136,7 +140,7 @@ func TestLimits(t *testing.T) {
 	m.Graph.Nodes = append(m.Graph.Nodes, onnxbuild.Node{Op: "Custom", Domain: "com.example", Outputs: []string{"z"}})
 	data := m.Encode()
 	if _, err := FromBytes(data, "l.onnx"); err != nil {
-		t.Fatal(err)
+		t.Fatalf("FromBytes: %v", err)
 	}
 	cases := []struct {
 		name string
@@ -158,7 +162,7 @@ func TestLimits(t *testing.T) {
 	// At the limits, the file loads.
 	ok := Limits{MaxFileBytes: int64(len(data)), MaxNodes: 2, MaxRank: 3, MaxTensorElems: 8, MaxInitializerBytes: 12 + 32}
 	if _, err := FromBytes(data, "l.onnx", WithLimits(ok)); err != nil {
-		t.Error(err)
+		t.Errorf("FromBytes: %v", err)
 	}
 	// Rank of declared shapes is bounded too.
 	m = baseModel()
@@ -195,4 +199,72 @@ func TestGraphErrorsNameTheFile(t *testing.T) {
 	m.Graph.Nodes[0].Inputs = []string{"x", "nope"}
 	_, err := FromBytes(m.Encode(), "g.onnx")
 	wantErr(t, err, errInvalid, "g.onnx", "nope")
+}
+
+// A subgraph output whose TypeProto is empty has no type, as if the
+// field were absent: it decodes, and inference fills it in.
+func TestSubgraphOutputEmptyType(t *testing.T) {
+	branch := func(v float32) onnxbuild.Graph {
+		return onnxbuild.Graph{
+			Outputs: []onnxbuild.Value{{Name: "t", Kind: "untyped"}},
+			Nodes: []onnxbuild.Node{{Op: "Constant", Outputs: []string{"t"},
+				Attrs: []onnxbuild.Attr{onnxbuild.ATensor("value", onnxbuild.TensorOf("", []int64{1}, []float32{v}))}}},
+		}
+	}
+	m := onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("c", payload.Bool)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1)},
+		Nodes: []onnxbuild.Node{{Name: "choose", Op: "If", Inputs: []string{"c"}, Outputs: []string{"y"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AGraph("then_branch", branch(1)), onnxbuild.AGraph("else_branch", branch(2))}}},
+	}}
+	art, err := FromBytes(m.Encode(), "if.onnx")
+	if err != nil {
+		t.Fatalf("FromBytes: %v, want no error", err)
+	}
+	sub := art.Graph().Nodes[0].Attr("then_branch").G
+	if got := sub.Outputs[0]; got.Name != "t" || got.RankKnown {
+		t.Errorf("then_branch output: got %+v, want \"t\" of unknown type", got)
+	}
+}
+
+// A decoder error's Brief names the nearest node and what in it is wrong,
+// without the file's name or the steps between subgraphs.
+func TestErrorBrief(t *testing.T) {
+	seqBranch := onnxbuild.Graph{Outputs: []onnxbuild.Value{{Name: "t", Kind: "sequence"}}}
+	cases := []struct {
+		name string
+		m    onnxbuild.Model
+		want string
+	}{
+		{"subgraph output", onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+			Inputs:  []onnxbuild.Value{onnxbuild.Input("c", payload.Bool)},
+			Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1)},
+			Nodes: []onnxbuild.Node{{Name: "choose", Op: "If", Inputs: []string{"c"}, Outputs: []string{"y"},
+				Attrs: []onnxbuild.Attr{onnxbuild.AGraph("then_branch", seqBranch)}}},
+		}}, `node "choose".attribute "then_branch".output "t": sequence type: lintel runs tensors only`},
+		{"graph input", onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+			Inputs:  []onnxbuild.Value{{Name: "x", Kind: "optional"}},
+			Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1)},
+			Nodes:   []onnxbuild.Node{{Op: "Relu", Inputs: []string{"x"}, Outputs: []string{"y"}}},
+		}}, `input "x": optional type: lintel runs tensors only`},
+		{"opset", onnxbuild.Model{Opset: 99, Graph: onnxbuild.Graph{
+			Inputs:  []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, 1)},
+			Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1)},
+			Nodes:   []onnxbuild.Node{{Op: "Relu", Inputs: []string{"x"}, Outputs: []string{"y"}}},
+		}}, fmt.Sprintf("default-domain opset 99: lintel runs opsets %d to %d", MinOpset, MaxOpset)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := FromBytes(c.m.Encode(), "dir/model.onnx")
+			if err == nil {
+				t.Fatal("FromBytes: no error, want one")
+			}
+			if got := errs.Brief(err); got != c.want {
+				t.Errorf("Brief: got %q, want %q", got, c.want)
+			}
+			if !strings.Contains(err.Error(), "dir/model.onnx") {
+				t.Errorf("Error() = %q, want it to name the file", err)
+			}
+		})
+	}
 }

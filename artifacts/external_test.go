@@ -41,10 +41,10 @@ func checkW(t *testing.T, a *Artifact) {
 func writeFile(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.MkdirAll: %v", err)
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.WriteFile: %v", err)
 	}
 }
 
@@ -57,7 +57,7 @@ func TestOpenExternalData(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "odd.bin"), append([]byte{0}, wBytes...))
 	writeFile(t, filepath.Join(base, "outside.bin"), wBytes)
 	if err := os.Symlink(filepath.Join(base, "outside.bin"), filepath.Join(dir, "link.bin")); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.Symlink: %v", err)
 	}
 	abs := filepath.Join(base, "outside.bin")
 	cases := []struct {
@@ -109,7 +109,7 @@ func TestOpenExternalData(t *testing.T) {
 		writeFile(t, path, m)
 		writeFile(t, filepath.Join(dir, "big.bin"), append(append([]byte{}, wBytes...), make([]byte, 4096)...))
 		if _, err := Open(path); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Open: %v", err)
 		}
 		_, err := Open(path, WithLimits(Limits{MaxFileBytes: int64(len(m))}))
 		wantErr(t, err, errInvalid, "MaxFileBytes", "big.bin")
@@ -130,7 +130,7 @@ func TestExternalFileReadOnce(t *testing.T) {
 	writeFile(t, path, m.Encode())
 	a, err := Open(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Open: %v", err)
 	}
 	checkW(t, a)
 	w, v := a.Graph().Const("w").Raw, a.Graph().Const("v").Raw
@@ -168,7 +168,7 @@ func TestFromFS(t *testing.T) {
 	}
 	a, err := FromFS(fsys, "models/m.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("FromFS: %v", err)
 	}
 	checkW(t, a)
 	if a.Label() != "models/m.onnx" || a.Size() != len(fsys["models/m.onnx"].Data) {
@@ -187,7 +187,7 @@ func TestFromFS(t *testing.T) {
 	// FromBytes resolves external data in the fs.FS it is given.
 	a, err = FromBytes(externalModel(loc("models/w.bin")), "b.onnx", WithExternalData(fsys))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("FromBytes: %v", err)
 	}
 	checkW(t, a)
 	_, err = FromBytes(externalModel(loc("models/w.bin")), "b.onnx")
@@ -203,7 +203,7 @@ func TestExternalDataEscapesRefused(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "w.bin"), wBytes)
 	writeFile(t, filepath.Join(base, "outside.bin"), wBytes)
 	if err := os.Symlink(base, filepath.Join(dir, "up")); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.Symlink: %v", err)
 	}
 	loaders := []struct {
 		name string

@@ -85,7 +85,7 @@ func TestFuzzSeeds(t *testing.T) {
 	dir := filepath.Join("testdata", "fuzz", "FuzzDecode")
 	if *updateSeeds {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
+			t.Fatalf("os.MkdirAll: %v", err)
 		}
 	}
 	for name, data := range seedModels() {
@@ -93,7 +93,7 @@ func TestFuzzSeeds(t *testing.T) {
 		path := filepath.Join(dir, name)
 		if *updateSeeds {
 			if err := os.WriteFile(path, body, 0o644); err != nil {
-				t.Fatal(err)
+				t.Fatalf("os.WriteFile: %v", err)
 			}
 			continue
 		}

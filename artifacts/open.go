@@ -126,7 +126,7 @@ func load(data []byte, label string, o options, ext *extResolver) (*Artifact, er
 func labeled(label string, err error) error {
 	var e *errs.Error
 	if errors.As(err, &e) {
-		return &errs.Error{Kind: e.Kind, Msg: label + ": " + e.Msg, Cause: e.Cause}
+		return &errs.Error{Kind: e.Kind, Msg: label + ": " + e.Msg, Cause: e.Cause, Brief: e.Brief}
 	}
 	return errs.Wrap(errs.InvalidArtifact, err, "%s", label)
 }

@@ -16,10 +16,19 @@ import (
 // Name is the name of the backend the build tags chose.
 const Name = cuda.Name
 
-// Backend is the chosen backend's type.
+// Backend is the chosen backend's type, here cuda.Backend. It loads
+// models: LoadModel(art) returns a *Model, refusing with
+// compute.ErrUnsupported what the backend cannot run, and Capabilities
+// describes the backend. As an alias it shows no methods in go doc: see
+// "go doc github.com/lintel-ml/lintel/backends/cuda Backend".
 type Backend[In, Out any] = cuda.Backend[In, Out]
 
-// Model is the chosen backend's model type.
+// Model is the chosen backend's model type, here cuda.Model, a
+// compute.ComputeModel: Init, then InferOne or InferBatch any number of
+// times, then Close; Metadata describes its inputs and outputs, Reset and
+// Drain are as compute.ComputeModel says. It is not safe for concurrent
+// use (see batch.Batcher). As an alias it shows no methods in go doc: see
+// "go doc github.com/lintel-ml/lintel/backends/cuda Model".
 type Model[In, Out any] = cuda.Model[In, Out]
 
 // New returns the chosen backend, configured by opts. Without a GPU, the

@@ -11,10 +11,19 @@ import (
 // Name is the name of the backend the build tags chose.
 const Name = metal.Name
 
-// Backend is the chosen backend's type.
+// Backend is the chosen backend's type, here metal.Backend. It loads
+// models: LoadModel(art) returns a *Model, refusing with
+// compute.ErrUnsupported what the backend cannot run, and Capabilities
+// describes the backend. As an alias it shows no methods in go doc: see
+// "go doc github.com/lintel-ml/lintel/backends/metal Backend".
 type Backend[In, Out any] = metal.Backend[In, Out]
 
-// Model is the chosen backend's model type.
+// Model is the chosen backend's model type, here metal.Model, a
+// compute.ComputeModel: Init, then InferOne or InferBatch any number of
+// times, then Close; Metadata describes its inputs and outputs, Reset and
+// Drain are as compute.ComputeModel says. It is not safe for concurrent
+// use (see batch.Batcher). As an alias it shows no methods in go doc: see
+// "go doc github.com/lintel-ml/lintel/backends/metal Model".
 type Model[In, Out any] = metal.Model[In, Out]
 
 // New returns the chosen backend, configured by opts. Outside macOS the

@@ -11,7 +11,7 @@ import (
 func BenchmarkInferOverhead(b *testing.B) {
 	bt, err := NewBatcher[int, int]([]*fake{{}, {}}, Options{MaxBatch: 64})
 	if err != nil {
-		b.Fatal(err)
+		b.Fatalf("NewBatcher: %v", err)
 	}
 	defer bt.Close()
 	ctx := context.Background()
@@ -20,7 +20,7 @@ func BenchmarkInferOverhead(b *testing.B) {
 		in, out := 1, 0
 		for pb.Next() {
 			if err := bt.Infer(ctx, &in, &out); err != nil {
-				b.Error(err)
+				b.Errorf("bt.Infer: %v", err)
 				return
 			}
 		}

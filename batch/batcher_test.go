@@ -59,7 +59,7 @@ func newTestBatcher(t *testing.T, models []*fake, opts Options) *Batcher[int, in
 	t.Helper()
 	b, err := NewBatcher[int, int](models, opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewBatcher: %v", err)
 	}
 	return b
 }
@@ -167,7 +167,7 @@ func TestBatcherAnswers(t *testing.T) {
 			}
 			wg.Wait()
 			if err := b.Close(); err != nil {
-				t.Fatal(err)
+				t.Fatalf("b.Close: %v", err)
 			}
 			if n := wrong.Load(); n != 0 {
 				t.Fatalf("%d wrong answers", n)
@@ -201,7 +201,7 @@ func TestLoneRequestDoesNotWait(t *testing.T) {
 		start := time.Now()
 		within(t, 5*time.Second, "lone request", func() {
 			if err := b.Infer(context.Background(), &in, &out); err != nil {
-				t.Error(err)
+				t.Errorf("b.Infer: %v", err)
 			}
 		})
 		if d := time.Since(start); d > time.Second {
@@ -344,7 +344,7 @@ func TestCanceledContext(t *testing.T) {
 	firstOut := 0
 	wg.Go(func() {
 		if err := b.Infer(context.Background(), &first, &firstOut); err != nil {
-			t.Error(err)
+			t.Errorf("b.Infer: %v", err)
 		}
 	})
 	<-f.started
@@ -483,7 +483,7 @@ func TestInferAllocs(t *testing.T) {
 	in, out := 3, 0
 	allocs := testing.AllocsPerRun(200, func() {
 		if err := b.Infer(ctx, &in, &out); err != nil {
-			t.Fatal(err)
+			t.Fatalf("b.Infer: %v", err)
 		}
 	})
 	if allocs != 0 {

@@ -57,7 +57,7 @@ func instances(t *testing.T, n int) []*backends.Model[f32, f32] {
 	t.Helper()
 	art, err := artifacts.FromBytes(mlp(), "mlp")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	be := backends.New[f32, f32](compute.Options{})
 	ms := make([]*backends.Model[f32, f32], n)
@@ -66,7 +66,7 @@ func instances(t *testing.T, n int) []*backends.Model[f32, f32] {
 			t.Fatal(err)
 		}
 		if err := ms[i].Init(); err != nil {
-			t.Fatal(err)
+			t.Fatalf("ms[i].Init: %v", err)
 		}
 		t.Cleanup(func() { ms[i].Close() })
 	}
@@ -96,13 +96,13 @@ func TestLoadAgainstInferOne(t *testing.T) {
 		for i := range each {
 			in := input(c, i)
 			if err := ref.InferOne(&in, &want[c][i]); err != nil {
-				t.Fatal(err)
+				t.Fatalf("ref.InferOne: %v", err)
 			}
 		}
 	}
 	b, err := batch.NewBatcher[f32, f32](ms[:2], batch.Options{MaxBatch: 64, MaxDelay: 200 * time.Microsecond, QueueSize: 4096})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("batch.NewBatcher: %v", err)
 	}
 	var errCount, wrong, answered atomic.Int64
 	var wg sync.WaitGroup
@@ -129,7 +129,7 @@ func TestLoadAgainstInferOne(t *testing.T) {
 	wg.Wait()
 	took := time.Since(t0)
 	if err := b.Close(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("b.Close: %v", err)
 	}
 	s := b.Stats()
 	var items uint64
@@ -167,14 +167,14 @@ func TestCloseUnderLoadCPU(t *testing.T) {
 	ms := instances(t, 2)
 	b, err := batch.NewBatcher[f32, f32](ms, batch.Options{MaxBatch: 32})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("batch.NewBatcher: %v", err)
 	}
 	want := make([]f32, 16)
 	check := instances(t, 1)[0]
 	for c := range want {
 		in := input(c, 0)
 		if err := check.InferOne(&in, &want[c]); err != nil {
-			t.Fatal(err)
+			t.Fatalf("check.InferOne: %v", err)
 		}
 	}
 	var bad atomic.Int64

@@ -31,14 +31,14 @@ func loadLintelWith(tb testing.TB, c benchCase, opts compute.Options) *lintelRun
 	tb.Helper()
 	art, err := artifacts.FromBytes(c.onnx, c.name)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := backends.New[f32, f32](opts).LoadModel(art)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("LoadModel: %v", err)
 	}
 	if err := m.Init(); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("m.Init: %v", err)
 	}
 	tb.Cleanup(func() { _ = m.Close() })
 	n := 1
@@ -58,14 +58,14 @@ func loadLintelWith(tb testing.TB, c benchCase, opts compute.Options) *lintelRun
 // inferOne runs the whole input as one tensor.
 func (r *lintelRunner) inferOne(tb testing.TB) {
 	if err := r.m.InferOne(&r.in, &r.out); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("r.m.InferOne: %v", err)
 	}
 }
 
 // inferBatch runs the input's items as one batch.
 func (r *lintelRunner) inferBatch(tb testing.TB) {
 	if err := r.m.InferBatch(batch.Of(r.items), r.outs); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("r.m.InferBatch: %v", err)
 	}
 }
 

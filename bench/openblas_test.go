@@ -29,7 +29,9 @@ func matmulCase(n int) benchCase {
 
 // TestVsOpenBLAS multiplies n×n matrices on one thread with lintel (a
 // MatMul model) and OpenBLAS's cblas_sgemm, interleaved, and prints
-// GFLOPS and their ratio as a Markdown table.
+// GFLOPS and their ratio as a Markdown table. It checks that both
+// computed the same product: every element within blasTol of OpenBLAS's,
+// the two summing in different orders.
 func TestVsOpenBLAS(t *testing.T) {
 	blasOneThread()
 	rounds := envInt("BENCH_ROUNDS", 21)
@@ -40,8 +42,28 @@ func TestVsOpenBLAS(t *testing.T) {
 		w := testmodels.Uniform(testmodels.Rand(uint64(n)), n*n, 1/float32(math.Sqrt(float64(n))))
 		out := make([]float32, n*n)
 		ts := interleave([]func(){func() { l.inferOne(t) }, func() { blasSgemm(n, l.in.Data, w, out) }}, rounds, 50*time.Millisecond)
+		if got, want := len(l.out.Data), n*n; got != want {
+			t.Fatalf("n=%d: lintel gave %d elements, want %d", n, got, want)
+		}
+		worst, at := float32(0), 0
+		for i, want := range out {
+			if d := absDiff(l.out.Data[i], want); d > worst || d != d {
+				worst, at = d, i
+			}
+		}
+		if !(worst <= blasTol) {
+			t.Errorf("n=%d: element %d is %v in lintel, want %v (OpenBLAS) within %g", n, at, l.out.Data[at], out[at], blasTol)
+		}
 		gf := func(d time.Duration) float64 { return 2 * float64(n*n*n) / d.Seconds() / 1e9 }
-		rows = append(rows, []string{fmt.Sprint(n), fmt.Sprintf("%.1f", gf(ts[0])), fmt.Sprintf("%.1f", gf(ts[1])), fmt.Sprintf("%.0f%%", 100*gf(ts[0])/gf(ts[1]))})
+		rows = append(rows, []string{fmt.Sprint(n), fmt.Sprintf("%.1f", gf(ts[0])), fmt.Sprintf("%.1f", gf(ts[1])), fmt.Sprintf("%.0f%%", 100*gf(ts[0])/gf(ts[1])), fmt.Sprintf("%.1e", worst)})
 	}
-	t.Logf("lintel kernels: %s; %d rounds\n%s", kernelInfo(), rounds, table([]string{"n (one thread)", "lintel GFLOPS", "OpenBLAS GFLOPS", "lintel / OpenBLAS"}, rows))
+	t.Logf("lintel kernels: %s; %d rounds\n%s", kernelInfo(), rounds, table([]string{"n (one thread)", "lintel GFLOPS", "OpenBLAS GFLOPS", "lintel / OpenBLAS", "max |diff|"}, rows))
 }
+
+// blasTol bounds |lintel − OpenBLAS| on one element of the products
+// above: sums of n ≤ 1024 float32 products of magnitude below 1/√n, in
+// a different order, differ by far less.
+const blasTol = 1e-4
+
+// absDiff is |a − b|.
+func absDiff(a, b float32) float32 { return float32(math.Abs(float64(a) - float64(b))) }

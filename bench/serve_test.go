@@ -76,7 +76,7 @@ func (s *batchServer) meanBatch() float64 { return s.b.Stats().MeanBatch() }
 func BenchmarkServe(b *testing.B) {
 	art, err := artifacts.FromBytes(testmodels.MLP(), "mlp")
 	if err != nil {
-		b.Fatal(err)
+		b.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	be := backends.New[f32, f32](compute.Options{Threads: 1})
 	n := runtime.GOMAXPROCS(0)
@@ -86,7 +86,7 @@ func BenchmarkServe(b *testing.B) {
 			b.Fatal(err)
 		}
 		if err := models[i].Init(); err != nil {
-			b.Fatal(err)
+			b.Fatalf("models[i].Init: %v", err)
 		}
 		defer models[i].Close()
 	}
@@ -97,7 +97,7 @@ func BenchmarkServe(b *testing.B) {
 		{"batcher", func() server {
 			bt, err := batch.NewBatcher[f32, f32](models, batch.Options{MaxBatch: 64, MaxDelay: 500 * time.Microsecond, QueueSize: 4096})
 			if err != nil {
-				b.Fatal(err)
+				b.Fatalf("batch.NewBatcher: %v", err)
 			}
 			return &batchServer{b: bt}
 		}},
@@ -140,7 +140,7 @@ func serve(b *testing.B, s server, conc int) {
 			for range each {
 				t0 := time.Now()
 				if err := s.infer(&in, &out); err != nil {
-					b.Error(err)
+					b.Errorf("s.infer: %v", err)
 					return
 				}
 				lat[c] = append(lat[c], time.Since(t0))

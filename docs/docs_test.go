@@ -26,7 +26,7 @@ func TestSnippetsMatchCode(t *testing.T) {
 	for _, g := range guides {
 		b, err := os.ReadFile(g)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("os.ReadFile: %v", err)
 		}
 		for _, s := range snippets(t, g, b) {
 			total++

@@ -12,22 +12,30 @@ func TestSets(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := s.Contains(c.c); got != c.want {
-			t.Errorf("%v in %v: %v", c.c, s, got)
+			t.Errorf("%v.Contains(%v) = %v, want %v", s, c.c, got, c.want)
 		}
 	}
-	if !AnyDevice().Contains(Device(MaxDevices-1)) || AnyDevice().Contains(Host) {
-		t.Error("AnyDevice")
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"AnyDevice().Contains(Device(MaxDevices-1))", AnyDevice().Contains(Device(MaxDevices - 1)), true},
+		{"AnyDevice().Contains(Host)", AnyDevice().Contains(Host), false},
+		{"HostAccessible.Contains(Pinned)", HostAccessible.Contains(Pinned), true},
+		{"HostAccessible.Contains(Device(0))", HostAccessible.Contains(Device(0)), false},
+		{"s.Intersect(HostOnly).Contains(Host)", s.Intersect(HostOnly).Contains(Host), true},
+		{"SetOf().Empty()", SetOf().Empty(), true},
+		{"Device(1).String()", Device(1).String(), "device(1)"},
+		{"Device(-5)", Device(-5), Device(0)},
+		{"Class{}", Class{}, Host},
+		{"Device(0).HostVisible()", Device(0).HostVisible(), false},
+		{"Pinned.HostVisible()", Pinned.HostVisible(), true},
+		{"Device(4).DeviceOrdinal()", Device(4).DeviceOrdinal(), 4},
+		{"Host.DeviceOrdinal()", Host.DeviceOrdinal(), -1},
 	}
-	if !HostAccessible.Contains(Pinned) || HostAccessible.Contains(Device(0)) {
-		t.Error("HostAccessible")
-	}
-	if !s.Intersect(HostOnly).Contains(Host) || !SetOf().Empty() {
-		t.Error("Intersect/Empty")
-	}
-	if Device(1).String() != "device(1)" || Device(-5) != Device(0) || (Class{}) != Host {
-		t.Error("Class values")
-	}
-	if Device(0).HostVisible() || !Pinned.HostVisible() || Device(4).DeviceOrdinal() != 4 || Host.DeviceOrdinal() != -1 {
-		t.Error("Class queries")
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
 	}
 }

@@ -73,7 +73,7 @@ func vals(t *testing.T, g *Graph, name string) []float32 {
 	}
 	v, err := View[float32](g.Initializers[name])
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("View: %v", err)
 	}
 	return v
 }
@@ -94,14 +94,14 @@ func TestFoldBatchNormNumerics(t *testing.T) {
 		}
 		orig := g.Clone()
 		if err := FoldBatchNorm(g); err != nil {
-			t.Fatal(err)
+			t.Fatalf("FoldBatchNorm: %v", err)
 		}
 		if opTypes(g) != "Conv" {
-			t.Fatalf("nodes %s", opTypes(g))
+			t.Fatalf("nodes: got %s, want Conv", opTypes(g))
 		}
 		conv := g.Nodes[0]
 		if conv.Outputs[0] != "y" || len(conv.Inputs) != 3 {
-			t.Fatalf("conv %+v", conv)
+			t.Fatalf("conv: got %+v, want output y and 3 inputs", conv)
 		}
 		got := naiveConv(x, 2, 5, 5, vals(t, g, conv.Inputs[1]), 3, 3, vals(t, g, conv.Inputs[2]), 1)
 		for i := range ref {
@@ -114,13 +114,13 @@ func TestFoldBatchNormNumerics(t *testing.T) {
 			t.Fatal("the original graph changed")
 		}
 		if err := Sort(g); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Sort: %v", err)
 		}
 		if err := InferTypes(g); err != nil {
-			t.Fatal(err)
+			t.Fatalf("InferTypes: %v", err)
 		}
 		if v := g.Values["y"]; !sameDims(v.Shape, []int{1, 3, 5, 5}) {
-			t.Fatalf("y %+v", v)
+			t.Fatalf("y: got %+v, want shape [1 3 5 5]", v)
 		}
 	}
 }
@@ -158,10 +158,10 @@ func TestFoldBatchNormSkips(t *testing.T) {
 			g := convBN(true)
 			mod(g)
 			if err := FoldBatchNorm(g); err != nil {
-				t.Fatal(err)
+				t.Fatalf("FoldBatchNorm: %v", err)
 			}
 			if len(g.Nodes) < 2 || g.Nodes[1].OpType != "BatchNormalization" {
-				t.Fatalf("nodes %s", opTypes(g))
+				t.Fatalf("nodes: got %s, want the BatchNormalization kept second", opTypes(g))
 			}
 		})
 	}

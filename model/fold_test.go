@@ -85,7 +85,7 @@ func i64s(t *testing.T, g *Graph, name string) []int64 {
 	}
 	v, err := c.Int64s()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("c.Int64s: %v", err)
 	}
 	return v
 }
@@ -108,27 +108,27 @@ func TestFoldShapeChain(t *testing.T) {
 	)
 	g.Outputs = []ValueInfo{{Name: "y"}, {Name: "s"}}
 	if err := Sort(g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Sort: %v", err)
 	}
 	calls := 0
 	if err := Fold(g, fakeEval(&calls)); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Fold: %v", err)
 	}
 	if labels := opTypes(g); labels != "Reshape,Add" {
-		t.Fatalf("nodes left: %s", labels)
+		t.Fatalf("nodes left: got %s, want Reshape,Add", labels)
 	}
 	if v := i64s(t, g, "target"); fmt.Sprint(v) != "[2 -1]" {
-		t.Fatalf("target %v", v)
+		t.Fatalf("target: got %v, want [2 -1]", v)
 	}
 	s := g.Initializers["s"]
 	if s == nil || s.DType != f32 {
-		t.Fatalf("s: %+v", s)
+		t.Fatalf("s: got %+v, want a float32 initializer", s)
 	}
 	if f, _ := View[float32](s); fmt.Sprint(f) != "[12]" {
-		t.Fatalf("s = %v", f)
+		t.Fatalf("s: got %v, want [12]", f)
 	}
 	if v := g.Values["y"]; !sameDims(v.Shape, []int{2, 12}) {
-		t.Fatalf("y: %+v", v)
+		t.Fatalf("y: got %+v, want shape [2 12]", v)
 	}
 	// Dead values are gone: intermediate constants and the ones only they
 	// used.
@@ -163,16 +163,16 @@ func TestFoldKinds(t *testing.T) {
 		)
 		g.Outputs = []ValueInfo{{Name: "y"}, {Name: "z"}}
 		if err := Fold(g, nil); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Fold: %v", err)
 		}
 		if opTypes(g) != "Add,Add" {
-			t.Fatalf("nodes %s", opTypes(g))
+			t.Fatalf("nodes: got %s, want Add,Add", opTypes(g))
 		}
 		if g.Initializers["ci"] == nil || g.Initializers["ci"].Name != "ci" || &g.Initializers["ci"].Raw[0] != &cv.Raw[0] || cv.Name != "" {
 			t.Fatal("Identity of a constant should share its bytes under the new name")
 		}
 		if v := i64s(t, g, "sz"); fmt.Sprint(v) != "[2]" || len(g.Initializers["sz"].Shape) != 0 {
-			t.Fatalf("size %v", v)
+			t.Fatalf("sz: got %v, want the scalar [2]", v)
 		}
 	})
 	t.Run("nondeterministic", func(t *testing.T) {
@@ -183,20 +183,20 @@ func TestFoldKinds(t *testing.T) {
 		)
 		calls := 0
 		if err := Fold(g, fakeEval(&calls)); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Fold: %v", err)
 		}
 		if opTypes(g) != "RandomNormalLike,RandomUniform,Add" || calls != 0 {
-			t.Fatalf("nodes %s, %d calls", opTypes(g), calls)
+			t.Fatalf("got nodes %s and %d evaluator calls, want RandomNormalLike,RandomUniform,Add and 0", opTypes(g), calls)
 		}
 	})
 	t.Run("unsupported stays", func(t *testing.T) {
 		g := graph(17, nil, []*Tensor{ints("c", 1, 2)}, nd("Neg", []string{"c"}, []string{"y"}))
 		calls := 0
 		if err := Fold(g, fakeEval(&calls)); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Fold: %v", err)
 		}
 		if opTypes(g) != "Neg" || calls != 1 {
-			t.Fatalf("nodes %s, %d calls", opTypes(g), calls)
+			t.Fatalf("got nodes %s and %d evaluator calls, want Neg and 1", opTypes(g), calls)
 		}
 	})
 	t.Run("other errors returned", func(t *testing.T) {
@@ -204,26 +204,26 @@ func TestFoldKinds(t *testing.T) {
 		calls := 0
 		err := Fold(g, fakeEval(&calls))
 		if err == nil || !errors.Is(err, errs.InvalidArtifact) {
-			t.Fatalf("error %v", err)
+			t.Fatalf("Fold: got error %v, want one wrapping errs.InvalidArtifact", err)
 		}
 	})
 	t.Run("too large", func(t *testing.T) {
 		g := graph(17, nil, []*Tensor{ints("s", 2048, 1024)}, nd("ConstantOfShape", []string{"s"}, []string{"y"}))
 		calls := 0
 		if err := Fold(g, fakeEval(&calls)); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Fold: %v", err)
 		}
 		if opTypes(g) != "ConstantOfShape" || calls != 0 {
-			t.Fatalf("nodes %s, %d calls", opTypes(g), calls)
+			t.Fatalf("got nodes %s and %d evaluator calls, want ConstantOfShape and 0", opTypes(g), calls)
 		}
 	})
 	t.Run("dynamic shape stays", func(t *testing.T) {
 		g := graph(17, []ValueInfo{vin("x", f32, -1, 3)}, nil, nd("Shape", []string{"x"}, []string{"y"}))
 		if err := Fold(g, nil); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Fold: %v", err)
 		}
 		if opTypes(g) != "Shape" {
-			t.Fatalf("nodes %s", opTypes(g))
+			t.Fatalf("nodes: got %s, want Shape", opTypes(g))
 		}
 	})
 	t.Run("bad evaluator output", func(t *testing.T) {
@@ -242,10 +242,10 @@ func TestFoldKinds(t *testing.T) {
 			nd("Neg", []string{"x"}, []string{"y"}),
 		)
 		if err := Fold(g, nil); err != nil {
-			t.Fatal(err)
+			t.Fatalf("Fold: %v", err)
 		}
 		if opTypes(g) != "Neg" || len(g.Initializers) != 0 || g.Values["dead"] != nil {
-			t.Fatalf("nodes %s, %d initializers", opTypes(g), len(g.Initializers))
+			t.Fatalf("got nodes %s, %d initializers, value dead %v; want Neg, 0 and nil", opTypes(g), len(g.Initializers), g.Values["dead"])
 		}
 	})
 }

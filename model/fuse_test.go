@@ -83,10 +83,10 @@ func TestFuseActivations(t *testing.T) {
 				g.Outputs = append(g.Outputs, ValueInfo{Name: e})
 			}
 			if err := InferTypes(g); err != nil {
-				t.Fatal(err)
+				t.Fatalf("InferTypes: %v", err)
 			}
 			if err := FuseActivations(g); err != nil {
-				t.Fatal(err)
+				t.Fatalf("FuseActivations: %v", err)
 			}
 			var ops []string
 			for _, n := range g.Nodes {

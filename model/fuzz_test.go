@@ -196,7 +196,7 @@ func FuzzInferTypes(f *testing.F) {
 		}
 		for name, v := range g.Values {
 			if v.RankKnown && len(v.Shape) > maxRank || !v.RankKnown && v.Shape != nil {
-				t.Fatalf("value %s: %+v", name, v)
+				t.Fatalf("value %s: got %+v, want rank at most %d and no shape when the rank is unknown", name, v, maxRank)
 			}
 		}
 		if !check("Fold", Fold(g, copyEval)) {
@@ -215,7 +215,7 @@ func TestFuzzSeeds(t *testing.T) {
 	dir := filepath.Join("testdata", "fuzz", "FuzzInferTypes")
 	if *updateSeeds {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
+			t.Fatalf("os.MkdirAll: %v", err)
 		}
 	}
 	for i, data := range fuzzGraphSeeds() {
@@ -223,7 +223,7 @@ func TestFuzzSeeds(t *testing.T) {
 		path := filepath.Join(dir, fmt.Sprintf("seed%02d", i))
 		if *updateSeeds {
 			if err := os.WriteFile(path, body, 0o644); err != nil {
-				t.Fatal(err)
+				t.Fatalf("os.WriteFile: %v", err)
 			}
 			continue
 		}

@@ -26,16 +26,16 @@ func TestEliminateIdentity(t *testing.T) {
 	)
 	g.Outputs = []ValueInfo{{Name: "out"}}
 	if err := EliminateIdentity(g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("EliminateIdentity: %v", err)
 	}
 	if opTypes(g) != "Relu,Identity" {
-		t.Fatalf("nodes %s", opTypes(g))
+		t.Fatalf("nodes: got %s, want Relu,Identity", opTypes(g))
 	}
 	if in := inputsOf(g, "Relu"); in[0] != "x" {
-		t.Fatalf("Relu reads %v", in)
+		t.Fatalf("Relu reads %v, want [x]", in)
 	}
 	if err := Sort(g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Sort: %v", err)
 	}
 
 	// Kept: a Dropout whose mask is used, one in training mode, one whose
@@ -51,15 +51,15 @@ func TestEliminateIdentity(t *testing.T) {
 		nd("Sum", []string{"m", "mask", "t", "r"}, []string{"y"}),
 	)
 	if err := EliminateIdentity(g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("EliminateIdentity: %v", err)
 	}
 	if opTypes(g) != "Dropout,Dropout,Identity,If,Sum" {
-		t.Fatalf("nodes %s", opTypes(g))
+		t.Fatalf("nodes: got %s, want Dropout,Dropout,Identity,If,Sum", opTypes(g))
 	}
 	// Graph output fed straight from a graph input: kept.
 	g = graph(17, []ValueInfo{vin("x", f32, 2)}, nil, nd("Identity", []string{"x"}, []string{"y"}))
 	if err := EliminateIdentity(g); err != nil || opTypes(g) != "Identity" {
-		t.Fatalf("%v %s", err, opTypes(g))
+		t.Fatalf("EliminateIdentity: got error %v and nodes %s, want no error and Identity", err, opTypes(g))
 	}
 }
 
@@ -115,22 +115,22 @@ func TestOptimize(t *testing.T) {
 	calls := 0
 	c := g.Clone()
 	if err := Optimize(c, fakeEval(&calls)); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Optimize: %v", err)
 	}
 	if opTypes(c) != "Conv,Reshape" {
-		t.Fatalf("nodes %s", opTypes(c))
+		t.Fatalf("nodes: got %s, want Conv,Reshape", opTypes(c))
 	}
 	if in := inputsOf(c, "Conv"); in[0] != "x" {
-		t.Fatalf("Conv reads %v", in)
+		t.Fatalf("Conv reads %v, want x first", in)
 	}
 	if v := c.Values["out"]; v == nil || !sameDims(v.Shape, []int{1, 75}) {
-		t.Fatalf("out %+v", v)
+		t.Fatalf("out: got %+v, want shape [1 75]", v)
 	}
 	for name := range c.Initializers {
 		switch name {
 		case "target", inputsOf(c, "Conv")[1], inputsOf(c, "Conv")[2]:
 		default:
-			t.Errorf("initializer %s left", name)
+			t.Errorf("initializer %s left, want only target and the Conv's weights", name)
 		}
 	}
 	if opTypes(g) != opTypes(orig) || len(g.Initializers) != len(orig.Initializers) {

@@ -32,7 +32,7 @@ func TestSortOrders(t *testing.T) {
 	}
 	g.Outputs = []ValueInfo{{Name: "d"}, {Name: "e"}}
 	if err := Sort(g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Sort: %v", err)
 	}
 	// Stable: among ready nodes, file order: e (index 1) before a (4); then
 	// c (2) before b (3).
@@ -51,7 +51,7 @@ func TestSortOptionalOutputsAndInputs(t *testing.T) {
 		&Node{OpType: "Clip", Inputs: []string{"y", "", ""}, Outputs: []string{"z", ""}},
 	)
 	if err := Sort(g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Sort: %v", err)
 	}
 }
 
@@ -93,7 +93,7 @@ func TestSortErrors(t *testing.T) {
 	err := Sort(g)
 	wantKind(t, err, errs.InvalidArtifact)
 	if !strings.Contains(err.Error(), "ghost") {
-		t.Fatal(err)
+		t.Fatalf("Sort: error %q, want it to name the missing value \"ghost\"", err)
 	}
 	// An input that is also an initializer.
 	g = graph(17, x, []*Tensor{floats("x", 1)}, &Node{OpType: "Relu", Inputs: []string{"x"}, Outputs: []string{"y"}})
@@ -117,9 +117,9 @@ func TestSortSubgraphDependency(t *testing.T) {
 	}
 	g.Outputs = []ValueInfo{{Name: "y"}}
 	if err := Sort(g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Sort: %v", err)
 	}
 	if labels(g) != "a,if" {
-		t.Fatalf("order %s", labels(g))
+		t.Fatalf("order: got %s, want a,if", labels(g))
 	}
 }

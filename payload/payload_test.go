@@ -54,14 +54,14 @@ func TestNumElems(t *testing.T) {
 func TestBFloat16(t *testing.T) {
 	for _, f := range []float32{0, 1, -2.5, 3.140625, 1e30, -1e-30} {
 		if got := BFloat16From(f).Float32(); math.Abs(float64(got-f)) > math.Abs(float64(f))/128 {
-			t.Errorf("bf16(%v) = %v", f, got)
+			t.Errorf("BFloat16From(%v).Float32() = %v, want within %v of it", f, got, math.Abs(float64(f))/128)
 		}
 	}
 	if !math.IsNaN(float64(BFloat16From(float32(math.NaN())).Float32())) {
-		t.Error("NaN lost")
+		t.Errorf("BFloat16From(NaN).Float32() = %v, want NaN", BFloat16From(float32(math.NaN())).Float32())
 	}
 	if BFloat16From(1.00390625) != BFloat16From(1) { // ties to even
-		t.Error("rounding is not to nearest even")
+		t.Errorf("BFloat16From(1.00390625) = %#x, want %#x (BFloat16From(1): ties round to even)", BFloat16From(1.00390625), BFloat16From(1))
 	}
 }
 
@@ -70,30 +70,30 @@ func TestDynamicRoundTrip(t *testing.T) {
 	d := DynamicOf("ids", src)
 	back, err := Typed[int64](d)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Typed: %v", err)
 	}
 	if &back.Data[0] != &src.Data[0] {
-		t.Error("Typed copied the data")
+		t.Error("Typed: got a copy of the data, want a view of it")
 	}
 	if _, err := Typed[float32](d); err == nil {
-		t.Error("wrong element type accepted")
+		t.Error("Typed[float32] of an int64 tensor: got no error, want one")
 	}
 	d.Shape = []int{3}
 	if _, err := Typed[int64](d); err == nil {
-		t.Error("wrong length accepted")
+		t.Errorf("Typed[int64] with shape %v for 4 elements: got no error, want one", d.Shape)
 	}
 	m := Multi{Tensors: []Dynamic{d}}
 	if m.Get("ids") == nil || m.Get("x") != nil {
-		t.Error("Get")
+		t.Errorf("Get(ids) = %v, Get(x) = %v; want the tensor and nil", m.Get("ids"), m.Get("x"))
 	}
 }
 
 func TestFromBytesAlignment(t *testing.T) {
 	b := AsBytes(make([]uint64, 3))[:17]
 	if _, ok := FromBytes[float32](b[1:]); ok {
-		t.Error("misaligned view accepted")
+		t.Error("FromBytes of a misaligned slice: got ok, want !ok")
 	}
 	if v, ok := FromBytes[float32](b[:16]); !ok || len(v) != 4 {
-		t.Error("aligned view refused")
+		t.Errorf("FromBytes of 16 aligned bytes: got %d elements, ok %v; want 4, true", len(v), ok)
 	}
 }

@@ -60,13 +60,13 @@ func BenchmarkModels(b *testing.B) {
 				call = func() error { return m.InferBatch(bt, outs) }
 			}
 			if err := call(); err != nil {
-				b.Fatal(err)
+				b.Fatalf("call: %v", err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
 				if err := call(); err != nil {
-					b.Fatal(err)
+					b.Fatalf("call: %v", err)
 				}
 			}
 		}
@@ -93,29 +93,29 @@ func BenchmarkModels(b *testing.B) {
 				m := loadCUDA[f32, f32](b, onnx, compute.Options{})
 				var want f32
 				if err := m.InferOne(&in, &want); err != nil {
-					b.Fatal(err)
+					b.Fatalf("m.InferOne: %v", err)
 				}
 				din, err := NewTensor[float32](memclass.Device(0), c.in...)
 				if err != nil {
-					b.Fatal(err)
+					b.Fatalf("NewTensor: %v", err)
 				}
 				defer Free(&din)
 				if err := CopyTensor(&din, &in); err != nil {
-					b.Fatal(err)
+					b.Fatalf("CopyTensor: %v", err)
 				}
 				dout, err := NewTensor[float32](memclass.Device(0), want.Shape...)
 				if err != nil {
-					b.Fatal(err)
+					b.Fatalf("NewTensor: %v", err)
 				}
 				defer Free(&dout)
 				if err := m.InferOne(&din, &dout); err != nil {
-					b.Fatal(err)
+					b.Fatalf("m.InferOne: %v", err)
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
 					if err := m.InferOne(&din, &dout); err != nil {
-						b.Fatal(err)
+						b.Fatalf("m.InferOne: %v", err)
 					}
 				}
 			})

@@ -24,42 +24,42 @@ func TestDeviceChain(t *testing.T) {
 	in := f32{Shape: []int{4, 784}, Data: uniform(r, 4*784, 1)}
 	var mid, want, got f32
 	if err := ca.InferOne(&in, &mid); err != nil {
-		t.Fatal(err)
+		t.Fatalf("ca.InferOne: %v", err)
 	}
 	if err := cb.InferOne(&mid, &want); err != nil {
-		t.Fatal(err)
+		t.Fatalf("cb.InferOne: %v", err)
 	}
 
 	dIn, err := NewTensor[float32](memclass.Device(0), 4, 784)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	defer Free(&dIn)
 	if err := CopyTensor(&dIn, &in); err != nil {
-		t.Fatal(err)
+		t.Fatalf("CopyTensor: %v", err)
 	}
 	dMid, err := NewTensor[float32](memclass.Device(0), 4, 10)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	defer Free(&dMid)
 	dOut, err := NewTensor[float32](memclass.Device(0), 4, 10)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	defer Free(&dOut)
 	if err := a.InferOne(&dIn, &dMid); err != nil {
-		t.Fatal(err)
+		t.Fatalf("a.InferOne: %v", err)
 	}
 	if dMid.Place != memclass.Device(0) {
 		t.Fatalf("the output left the GPU: %v", dMid.Place)
 	}
 	if err := b.InferOne(&dMid, &dOut); err != nil {
-		t.Fatal(err)
+		t.Fatalf("b.InferOne: %v", err)
 	}
 	got = f32{Shape: []int{4, 10}, Data: make([]float32, 40)}
 	if err := CopyTensor(&got, &dOut); err != nil {
-		t.Fatal(err)
+		t.Fatalf("CopyTensor: %v", err)
 	}
 	if e := relL2(got.Data, want.Data); e > tol {
 		t.Fatalf("device chain: relative L2 error %.3g", e)
@@ -67,7 +67,7 @@ func TestDeviceChain(t *testing.T) {
 	// Device input, host output.
 	var host f32
 	if err := b.InferOne(&dMid, &host); err != nil {
-		t.Fatal(err)
+		t.Fatalf("b.InferOne: %v", err)
 	}
 	if e := relL2(host.Data, want.Data); e > tol || host.Place != memclass.Host {
 		t.Fatalf("device in, host out: %v, relative L2 error %.3g", host.Place, e)
@@ -78,16 +78,16 @@ func TestDeviceChain(t *testing.T) {
 	outs := make([]f32, 2)
 	for i := range items {
 		if items[i], err = NewTensor[float32](memclass.Device(0), 1, 784); err != nil {
-			t.Fatal(err)
+			t.Fatalf("NewTensor: %v", err)
 		}
 		defer Free(&items[i])
 		row := f32{Shape: []int{1, 784}, Data: in.Data[i*784 : (i+1)*784]}
 		if err := CopyTensor(&items[i], &row); err != nil {
-			t.Fatal(err)
+			t.Fatalf("CopyTensor: %v", err)
 		}
 	}
 	if err := a.InferBatch(batch.Of(items), outs); err != nil {
-		t.Fatal(err)
+		t.Fatalf("a.InferBatch: %v", err)
 	}
 	for i := range outs {
 		if e := relL2(outs[i].Data, mid.Data[i*10:(i+1)*10]); e > tol {
@@ -110,11 +110,11 @@ func TestDevicePayloadRefused(t *testing.T) {
 	}
 	freed, err := NewTensor[float32](memclass.Device(0), 1, 10)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	stale := freed
 	if err := Free(&freed); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Free: %v", err)
 	}
 	if err := m.InferOne(&stale, &out); !errors.Is(err, compute.ErrShapeMismatch) {
 		t.Fatalf("freed device input: %v", err)
@@ -124,7 +124,7 @@ func TestDevicePayloadRefused(t *testing.T) {
 	}
 	small, err := NewTensor[float32](memclass.Device(0), 1, 5)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	defer Free(&small)
 	if err := m.InferOne(&host, &small); !errors.Is(err, compute.ErrShapeMismatch) {
@@ -137,6 +137,6 @@ func TestDevicePayloadRefused(t *testing.T) {
 	}
 	// The model still works after every refusal.
 	if err := m.InferOne(&host, &out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 }

@@ -25,13 +25,13 @@ func BenchmarkLaunch(b *testing.B) {
 				}
 				if mode == "graph" {
 					if err := p.capture(); err != nil {
-						b.Fatal(err)
+						b.Fatalf("p.capture: %v", err)
 					}
 				}
 				b.ReportAllocs()
 				for b.Loop() {
 					if err := g.run(p, nil, nil); err != nil {
-						b.Fatal(err)
+						b.Fatalf("g.run: %v", err)
 					}
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*launches), "ns/launch")
@@ -53,7 +53,7 @@ func BenchmarkPinnedRoundTrip(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := g.run(p, ins, outs); err != nil {
-			b.Fatal(err)
+			b.Fatalf("g.run: %v", err)
 		}
 	}
 }

@@ -123,24 +123,24 @@ func gemmRun(t *testing.T, g *gpu, b *blas, s *stream, r rowGemm, dt uint8, capt
 	want := r.reference(af, bf)
 	da, err := g.alloc(len(ab))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.alloc: %v", err)
 	}
 	defer g.free(da)
 	db, err := g.alloc(len(bb))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.alloc: %v", err)
 	}
 	defer g.free(db)
 	dc, err := g.alloc(4 * len(want))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.alloc: %v", err)
 	}
 	defer g.free(dc)
 	if err := g.upload(da, ab); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.upload: %v", err)
 	}
 	if err := g.upload(db, bb); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.upload: %v", err)
 	}
 	p := g.newProgram(s, b)
 	defer p.free()
@@ -148,15 +148,15 @@ func gemmRun(t *testing.T, g *gpu, b *blas, s *stream, r rowGemm, dt uint8, capt
 	p.gemm(r.desc(da, db, dc, dt))
 	if captured {
 		if err := p.capture(); err != nil {
-			t.Fatal(err)
+			t.Fatalf("p.capture: %v", err)
 		}
 	}
 	if err := g.run(p, nil, nil); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.run: %v", err)
 	}
 	got := make([]float32, len(want))
 	if err := g.download(float32Bytes(got), dc); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.download: %v", err)
 	}
 	var worst float64
 	for i := range got {
@@ -177,7 +177,7 @@ func openTestBlas(t *testing.T, g *gpu) (*blas, *stream) {
 	}
 	s, err := g.newStream()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.newStream: %v", err)
 	}
 	b, err := g.openBlas(s)
 	if err != nil {
@@ -229,11 +229,11 @@ func TestTF32(t *testing.T) {
 	r := rowGemm{m: 256, n: 256, k: 1024, batch: 1}
 	off := gemmRun(t, g, b, s, r, dtF32, false, 42)
 	if err := b.setTF32(true); err != nil {
-		t.Fatal(err)
+		t.Fatalf("b.setTF32: %v", err)
 	}
 	on := gemmRun(t, g, b, s, r, dtF32, false, 42)
 	if err := b.setTF32(false); err != nil {
-		t.Fatal(err)
+		t.Fatalf("b.setTF32: %v", err)
 	}
 	again := gemmRun(t, g, b, s, r, dtF32, false, 42)
 	t.Logf("error/sqrt(k): TF32 off %.3g, on %.3g, off again %.3g", off, on, again)

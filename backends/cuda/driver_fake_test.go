@@ -27,7 +27,7 @@ func fakeProgram(t *testing.T, g *gpu) *program {
 	t.Helper()
 	s, err := g.newStream()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.newStream: %v", err)
 	}
 	p := g.newProgram(s, fakeBlas(g, s))
 	params := packParams(nil, []devptr{0x1000, 0x2000}, &struct{ n uint32 }{64})
@@ -38,7 +38,7 @@ func fakeProgram(t *testing.T, g *gpu) *program {
 	p.copy(0x4000, 0x3000, 24)
 	p.zero(0x3000, 24)
 	if p.err != nil {
-		t.Fatal(p.err)
+		t.Fatalf("building the program: %v", p.err)
 	}
 	if got := p.ops(); got != 5 {
 		t.Fatalf("program has %d ops, want 5", got)
@@ -53,7 +53,7 @@ func TestFakeRunAllocs(t *testing.T) {
 	p := fakeProgram(t, g)
 	defer p.free()
 	if err := p.capture(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("p.capture: %v", err)
 	}
 	if !p.captured() {
 		t.Fatal("capture did not make a graph")
@@ -63,7 +63,7 @@ func TestFakeRunAllocs(t *testing.T) {
 	var err error
 	allocs := testing.AllocsPerRun(100, func() { err = g.run(p, ins, outs) })
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.run: %v", err)
 	}
 	if allocs != 0 {
 		t.Errorf("run allocates %v times per call", allocs)
@@ -167,7 +167,7 @@ func TestFakeRecordingErrors(t *testing.T) {
 			g := fakeSetup(t)
 			s, err := g.newStream()
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("g.newStream: %v", err)
 			}
 			b := fakeBlas(g, s)
 			if tt.noBlas {

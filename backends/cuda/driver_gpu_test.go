@@ -101,15 +101,15 @@ func TestUploadDownload(t *testing.T) {
 	for _, n := range []int{1, 4096, 1<<20 + 3} {
 		d, err := g.alloc(n)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.alloc: %v", err)
 		}
 		src := randomBytes(n, uint64(n))
 		if err := g.upload(d, src); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.upload: %v", err)
 		}
 		got := make([]byte, n)
 		if err := g.download(got, d); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.download: %v", err)
 		}
 		if !bytes.Equal(got, src) {
 			t.Errorf("%d bytes: download differs from upload", n)
@@ -117,27 +117,27 @@ func TestUploadDownload(t *testing.T) {
 
 		pinIn, err := g.allocHost(n)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.allocHost: %v", err)
 		}
 		pinOut, err := g.allocHost(n)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.allocHost: %v", err)
 		}
 		copy(pinIn, randomBytes(n, uint64(n)+7))
 		if err := g.upload(d, pinIn); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.upload: %v", err)
 		}
 		if err := g.download(pinOut, d); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.download: %v", err)
 		}
 		if !bytes.Equal(pinOut, pinIn) {
 			t.Errorf("%d bytes: pinned round trip differs", n)
 		}
 		if err := g.memset(d, n); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.memset: %v", err)
 		}
 		if err := g.download(got, d); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.download: %v", err)
 		}
 		if !bytes.Equal(got, make([]byte, n)) {
 			t.Errorf("%d bytes: memset left non-zero bytes", n)

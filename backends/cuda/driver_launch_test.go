@@ -58,12 +58,12 @@ func addOne(t testing.TB, g *gpu) function {
 	t.Helper()
 	m, err := g.loadModule([]byte(addOnePTX))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.loadModule: %v", err)
 	}
 	t.Cleanup(m.unload)
 	fn, err := m.function("add_one")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.function: %v", err)
 	}
 	return fn
 }
@@ -88,19 +88,19 @@ func newFixture(t testing.TB, g *gpu, n int) *fixture {
 	f := &fixture{g: g, n: n}
 	var err error
 	if f.s, err = g.newStream(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.newStream: %v", err)
 	}
 	if f.x, err = g.alloc(4 * n); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.alloc: %v", err)
 	}
 	if f.y, err = g.alloc(4 * n); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.alloc: %v", err)
 	}
 	if f.in, err = g.allocHost(4 * n); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.allocHost: %v", err)
 	}
 	if f.out, err = g.allocHost(4 * n); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.allocHost: %v", err)
 	}
 	t.Cleanup(func() {
 		g.freeHost(f.in)
@@ -128,7 +128,7 @@ func (f *fixture) checkAddOne(t *testing.T, p *program, base float32) {
 		x[i] = base + float32(i)
 	}
 	if err := f.g.run(p, f.ins(), f.outs()); err != nil {
-		t.Fatal(err)
+		t.Fatalf("f.g.run: %v", err)
 	}
 	for i, v := range bytesFloat32(f.out) {
 		if want := base + float32(i) + 1; v != want {
@@ -156,7 +156,7 @@ func TestGraphReplay(t *testing.T) {
 	defer p.free()
 	launchAddOne(p, fn, f.x, f.y, f.n)
 	if err := p.capture(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("p.capture: %v", err)
 	}
 	for i := range 100 {
 		f.checkAddOne(t, p, float32(3*i))
@@ -166,19 +166,19 @@ func TestGraphReplay(t *testing.T) {
 	q := g.newProgram(f.s, nil)
 	defer q.free()
 	if err := g.memset(f.y, 4*f.n); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.memset: %v", err)
 	}
 	launchAddOne(q, fn, f.y, f.y, f.n)
 	if err := q.capture(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("q.capture: %v", err)
 	}
 	for range 100 {
 		if err := g.run(q, nil, nil); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.run: %v", err)
 		}
 	}
 	if err := g.run(q, nil, f.outs()); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.run: %v", err)
 	}
 	for i, v := range bytesFloat32(f.out) {
 		if v != 102 {
@@ -195,12 +195,12 @@ func TestRunInsOuts(t *testing.T) {
 	f := newFixture(t, g, 256)
 	stage, err := g.alloc(4 * f.n)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.alloc: %v", err)
 	}
 	defer g.free(stage)
 	res, err := g.alloc(4 * f.n)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.alloc: %v", err)
 	}
 	defer g.free(res)
 	x := make([]float32, f.n)
@@ -208,7 +208,7 @@ func TestRunInsOuts(t *testing.T) {
 		x[i] = float32(i) / 4
 	}
 	if err := g.upload(stage, float32Bytes(x)); err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.upload: %v", err)
 	}
 	for _, captured := range []bool{false, true} {
 		p := g.newProgram(f.s, nil)
@@ -218,17 +218,17 @@ func TestRunInsOuts(t *testing.T) {
 		launchAddOne(p, fn, f.x, f.y, f.n)
 		if captured {
 			if err := p.capture(); err != nil {
-				t.Fatal(err)
+				t.Fatalf("p.capture: %v", err)
 			}
 		}
 		ins := []xfer{{dev: f.x, host: uintptr(stage), n: uintptr(4 * f.n), kind: xferD2D}}
 		outs := []xfer{{dev: f.y, host: uintptr(res), n: uintptr(4 * f.n), kind: xferD2D}}
 		if err := g.run(p, ins, outs); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.run: %v", err)
 		}
 		got := make([]float32, f.n)
 		if err := g.download(float32Bytes(got), res); err != nil {
-			t.Fatal(err)
+			t.Fatalf("g.download: %v", err)
 		}
 		for i := range got {
 			if want := x[i] + 2; got[i] != want {
@@ -249,13 +249,13 @@ func TestRunAllocsGPU(t *testing.T) {
 		launchAddOne(p, fn, f.x, f.y, f.n)
 	}
 	if err := p.capture(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("p.capture: %v", err)
 	}
 	ins, outs := f.ins(), f.outs()
 	var err error
 	allocs := testing.AllocsPerRun(200, func() { err = g.run(p, ins, outs) })
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.run: %v", err)
 	}
 	if allocs != 0 {
 		t.Errorf("run allocates %v times per call", allocs)
@@ -289,7 +289,7 @@ func TestInvalidPTX(t *testing.T) {
 	}
 	m, err := g.loadModule([]byte(addOnePTX))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("g.loadModule: %v", err)
 	}
 	defer m.unload()
 	if _, err := m.function("no_such_kernel"); err == nil || !strings.Contains(err.Error(), "no_such_kernel") {

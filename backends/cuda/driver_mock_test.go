@@ -47,7 +47,7 @@ func buildMock(t *testing.T, src string) string {
 	if !strings.HasSuffix(src, ".c") {
 		path := filepath.Join(dir, "mock.c")
 		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-			t.Fatal(err)
+			t.Fatalf("os.WriteFile: %v", err)
 		}
 		src = path
 	}

@@ -100,21 +100,21 @@ func TestPlannerGemmsMapToBlas(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			art, err := artifacts.FromBytes(c.onnx, c.name)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("artifacts.FromBytes: %v", err)
 			}
 			m, err := core.Load[f32, f32](cfg, compute.Options{}, art)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("core.Load: %v", err)
 			}
 			defer m.Close()
 			if err := m.Init(); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.Init: %v", err)
 			}
 			spy.t = t
 			in := f32{Shape: c.shape, Data: make([]float32, payload.NumElems(c.shape))}
 			var out f32
 			if err := m.InferOne(&in, &out); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.InferOne: %v", err)
 			}
 			if spy.blas == 0 || spy.kernels != 0 {
 				t.Errorf("%d distinct products on cuBLAS, %d on the kernel", spy.blas, spy.kernels)
@@ -142,7 +142,7 @@ func TestPlannerGemmsMapToBlas(t *testing.T) {
 				in.Tensors = append(in.Tensors, gputest.RandInput(r, v.Name, v.DType, shape, 0, 1))
 			}
 			if err := m.InferOne(&in, &out); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.InferOne: %v", err)
 			}
 		})
 	}

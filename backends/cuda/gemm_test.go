@@ -8,14 +8,21 @@ import (
 	core "github.com/lintel-ml/lintel/backends/internal/gpu"
 )
 
-// refGemm evaluates a gemm_f32 launch as GemmArgs defines it.
+// refGemm evaluates a gemm_f32 launch as GemmArgs defines it. It walks
+// the batch index over BShape with its own odometer rather than
+// batchOffset, which it checks.
 func refGemm(a *core.GemmArgs, x, w, c []float32) []float32 {
 	batch := max(int(a.Batch), 1)
 	m, n, k := int(a.M), int(a.N), int(a.K)
 	y := make([]float32, batch*m*n)
-	shape := a.BShape[:a.BRank]
+	rank := int(a.BRank)
+	idx := make([]int, rank) // the batch index b, digit by digit, row-major over BShape
 	for b := range batch {
-		oa, ob := int(batchOffset(shape, a.BSA[:a.BRank], int64(b))), int(batchOffset(shape, a.BSB[:a.BRank], int64(b)))
+		oa, ob := 0, 0
+		for d := range rank {
+			oa += idx[d] * int(a.BSA[d])
+			ob += idx[d] * int(a.BSB[d])
+		}
 		for i := range m {
 			for j := range n {
 				var s float32
@@ -28,6 +35,14 @@ func refGemm(a *core.GemmArgs, x, w, c []float32) []float32 {
 				}
 				y[(b*m+i)*n+j] = v
 			}
+		}
+		// Step the odometer: the last digit fastest, carrying leftwards.
+		for d := rank - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < int(a.BShape[d]) {
+				break
+			}
+			idx[d] = 0
 		}
 	}
 	return y

@@ -24,7 +24,7 @@ func TestNoGPU(t *testing.T) {
 	}
 	art, err := artifacts.FromBytes(models.PPOCRClassifier, "cls.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := New[f32, f32](compute.Options{}).LoadModel(art)
 	if m != nil || !errors.Is(err, compute.ErrResourceUnavailable) {
@@ -46,14 +46,14 @@ func loadCUDA[In, Out any](tb testing.TB, b []byte, opts compute.Options) *Model
 	tb.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := New[In, Out](opts).LoadModel(art)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("LoadModel: %v", err)
 	}
 	if err := m.Init(); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("m.Init: %v", err)
 	}
 	tb.Cleanup(func() { m.Close() })
 	return m
@@ -64,14 +64,14 @@ func loadCPU[In, Out any](tb testing.TB, b []byte) *cpu.Model[In, Out] {
 	tb.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := cpu.New[In, Out](compute.Options{}).LoadModel(art)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("LoadModel: %v", err)
 	}
 	if err := m.Init(); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("m.Init: %v", err)
 	}
 	tb.Cleanup(func() { m.Close() })
 	return m
@@ -82,7 +82,7 @@ func loadArtifact(tb testing.TB, b []byte) *artifacts.Artifact {
 	tb.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	return art
 }

@@ -60,20 +60,20 @@ func TestStandInHalfGemmEx(t *testing.T) {
 				}
 				art, err := artifacts.FromBytes(mc.b, mc.name)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("artifacts.FromBytes: %v", err)
 				}
 				m, err := core.Load[f32, f32](cfg, compute.Options{WeightType: ty.wt}, art)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("core.Load: %v", err)
 				}
 				defer m.Close()
 				if err := m.Init(); err != nil {
-					t.Fatal(err)
+					t.Fatalf("m.Init: %v", err)
 				}
 				in := f32{Shape: mc.shape, Data: make([]float32, payload.NumElems(mc.shape))}
 				var out f32
 				if err := m.InferOne(&in, &out); err != nil {
-					t.Fatal(err)
+					t.Fatalf("m.InferOne: %v", err)
 				}
 				half, single := 0, 0
 				for _, g := range seen {
@@ -102,24 +102,24 @@ func TestStandInHalfAllocs(t *testing.T) {
 	cfg := standInConfig(t)
 	art, err := artifacts.FromBytes(testmodels.MLP(), "mlp")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := core.Load[f32, f32](cfg, compute.Options{WeightType: payload.BF16}, art)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("core.Load: %v", err)
 	}
 	defer m.Close()
 	if err := m.Init(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Init: %v", err)
 	}
 	in := f32{Shape: []int{2, 784}, Data: make([]float32, 2*784)}
 	var out f32
 	if err := m.InferOne(&in, &out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 	if n := testing.AllocsPerRun(20, func() {
 		if err := m.InferOne(&in, &out); err != nil {
-			t.Fatal(err)
+			t.Fatalf("m.InferOne: %v", err)
 		}
 	}); n != 0 {
 		t.Fatalf("InferOne with bfloat16 weights: %v allocations per call", n)
@@ -159,7 +159,7 @@ func TestHalfWeightsMatchCPU(t *testing.T) {
 				ins := []f32{{Shape: item, Data: uniform(r, payload.NumElems(item), 1)}, {Shape: item, Data: uniform(r, payload.NumElems(item), 1)}}
 				outs := make([]f32, 2)
 				if err := gm.InferBatch(batch.Of(ins), outs); err != nil {
-					t.Fatal(err)
+					t.Fatalf("gm.InferBatch: %v", err)
 				}
 				for i := range ins {
 					want := cpuRun(t, c.onnx, wt, &ins[i])
@@ -169,7 +169,7 @@ func TestHalfWeightsMatchCPU(t *testing.T) {
 				}
 				if n := testing.AllocsPerRun(10, func() {
 					if err := gm.InferOne(&in, &got); err != nil {
-						t.Fatal(err)
+						t.Fatalf("gm.InferOne: %v", err)
 					}
 				}); n != 0 {
 					t.Fatalf("InferOne: %v allocations per call", n)
@@ -184,19 +184,19 @@ func cpuRun(t *testing.T, b []byte, wt payload.DType, in *f32) f32 {
 	t.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := cpu.New[f32, f32](compute.Options{WeightType: wt}).LoadModel(art)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("LoadModel: %v", err)
 	}
 	defer m.Close()
 	if err := m.Init(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Init: %v", err)
 	}
 	var out f32
 	if err := m.InferOne(in, &out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 	return out
 }

@@ -25,12 +25,12 @@ func TestInferAllocatesNothing(t *testing.T) {
 	var out f32
 	pin, err := NewTensor[float32](memclass.Pinned, 2, 784)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	defer Free(&pin)
 	dev, err := NewTensor[float32](memclass.Device(0), 2, 10)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	defer Free(&dev)
 	items := []f32{{Shape: []int{1, 784}, Data: in.Data[:784]}, {Shape: []int{1, 784}, Data: in.Data[784:]}}
@@ -48,7 +48,7 @@ func TestInferAllocatesNothing(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if err := c.call(); err != nil { // plan, record, grow outputs
-				t.Fatal(err)
+				t.Fatalf("%s: %v", c.name, err)
 			}
 			var err error
 			if n := testing.AllocsPerRun(20, func() { err = c.call() }); n != 0 || err != nil {
@@ -68,19 +68,19 @@ func TestClosedModel(t *testing.T) {
 	in := f32{Shape: []int{1, 10}, Data: make([]float32, 10)}
 	var out f32
 	if err := m.InferOne(&in, &out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 	if err := m.Reset(); err != nil { // plans and graphs are made again
-		t.Fatal(err)
+		t.Fatalf("Reset: %v", err)
 	}
 	if err := m.InferOne(&in, &out); err != nil || len(out.Data) != 10 {
 		t.Fatalf("after Reset: %v, %v", out.Shape, err)
 	}
 	if err := m.Drain(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Drain: %v", err)
 	}
 	if err := m.Close(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Close: %v", err)
 	}
 	if err := m.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
@@ -99,7 +99,7 @@ func TestClosedModel(t *testing.T) {
 	art := loadArtifact(t, b)
 	fresh, err := New[f32, f32](compute.Options{}).LoadModel(art)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("LoadModel: %v", err)
 	}
 	defer fresh.Close()
 	if err := fresh.InferOne(&in, &out); !errors.Is(err, compute.ErrNotInitialized) {
@@ -127,7 +127,7 @@ func TestConcurrentModels(t *testing.T) {
 	for i := range ins {
 		ins[i] = f32{Shape: []int{3, 784}, Data: uniform(rand.New(rand.NewPCG(uint64(i), 8)), 3*784, 1)}
 		if err := cm.InferOne(&ins[i], &wants[i]); err != nil {
-			t.Fatal(err)
+			t.Fatalf("cm.InferOne: %v", err)
 		}
 	}
 	errc := make(chan error, workers)
@@ -162,17 +162,17 @@ func TestPinnedOutput(t *testing.T) {
 	in := f32{Shape: []int{1, 10}, Data: uniform(rand.New(rand.NewPCG(4, 4)), 10, 1)}
 	out, err := NewTensor[float32](memclass.Pinned, 1, 10)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("NewTensor: %v", err)
 	}
 	keep := out
 	if err := m.InferOne(&in, &out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 	if &out.Data[0] != &keep.Data[0] {
 		t.Fatal("the pinned output was replaced")
 	}
 	if err := Free(&out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("Free: %v", err)
 	}
 	if err := Free(&keep); !errors.Is(err, compute.ErrShapeMismatch) {
 		t.Fatalf("second Free of the pinned tensor: %v", err)

@@ -91,7 +91,7 @@ func runExtraCases(t *testing.T, cfg *core.Config, tol float64) {
 					in.Tensors = append(in.Tensors, gputest.RandInput(r, v.Name, v.DType, shape, 0, 1))
 				}
 				if err := cm.InferOne(&in, &want); err != nil {
-					t.Fatal(err)
+					t.Fatalf("cm.InferOne: %v", err)
 				}
 				if err := gm.InferOne(&in, &got); err != nil {
 					t.Fatalf("round %d: %v", round, err)

@@ -34,7 +34,7 @@ func TestModelsMatchCPU(t *testing.T) {
 			in := f32{Shape: c.shape, Data: uniform(r, payload.NumElems(c.shape), 1)}
 			var got, want f32
 			if err := cm.InferOne(&in, &want); err != nil {
-				t.Fatal(err)
+				t.Fatalf("cm.InferOne: %v", err)
 			}
 			for round := range 2 { // the second call replays the recorded graph
 				if err := gm.InferOne(&in, &got); err != nil {
@@ -46,12 +46,12 @@ func TestModelsMatchCPU(t *testing.T) {
 			}
 			pin, err := NewTensor[float32](memclass.Pinned, c.shape...)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("NewTensor: %v", err)
 			}
 			defer Free(&pin)
 			copy(pin.Data, in.Data)
 			if err := gm.InferOne(&pin, &got); err != nil {
-				t.Fatal(err)
+				t.Fatalf("gm.InferOne: %v", err)
 			}
 			if e := relL2(got.Data, want.Data); e > tol {
 				t.Fatalf("pinned input: relative L2 error %.3g", e)
@@ -65,11 +65,11 @@ func TestModelsMatchCPU(t *testing.T) {
 			}
 			outs, wants := make([]f32, 3), make([]f32, 3)
 			if err := gm.InferBatch(batch.Of(ins), outs); err != nil {
-				t.Fatal(err)
+				t.Fatalf("gm.InferBatch: %v", err)
 			}
 			for i := range ins {
 				if err := cm.InferOne(&ins[i], &wants[i]); err != nil {
-					t.Fatal(err)
+					t.Fatalf("cm.InferOne: %v", err)
 				}
 				if e := relL2(outs[i].Data, wants[i].Data); e > tol {
 					t.Fatalf("batch item %d: relative L2 error %.3g", i, e)
@@ -88,10 +88,10 @@ func TestModelTF32(t *testing.T) {
 	in := f32{Shape: []int{8, 784}, Data: uniform(rand.New(rand.NewPCG(3, 4)), 8*784, 1)}
 	var got, want f32
 	if err := cm.InferOne(&in, &want); err != nil {
-		t.Fatal(err)
+		t.Fatalf("cm.InferOne: %v", err)
 	}
 	if err := gm.InferOne(&in, &got); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferOne: %v", err)
 	}
 	if e := relL2(got.Data, want.Data); e > tolTF32 {
 		t.Fatalf("TF32: relative L2 error %.3g", e)

@@ -82,13 +82,13 @@ func TestStandInRecordsEveryCase(t *testing.T) {
 			var out f32
 			for range 2 {
 				if err := m.InferOne(&in, &out); err != nil {
-					t.Fatal(err)
+					t.Fatalf("m.InferOne: %v", err)
 				}
 			}
 			item := append([]int{1}, c.shape[1:]...)
 			ins := []f32{{Shape: item, Data: make([]float32, payload.NumElems(item))}, {Shape: item, Data: make([]float32, payload.NumElems(item))}}
 			if err := m.InferBatch(batch.Of(ins), make([]f32, 2)); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.InferBatch: %v", err)
 			}
 		})
 	}
@@ -109,7 +109,7 @@ func TestStandInRecordsEveryCase(t *testing.T) {
 				in.Tensors = append(in.Tensors, gputest.RandInput(r, v.Name, v.DType, shape, 0, 1))
 			}
 			if err := m.InferOne(&in, &out); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.InferOne: %v", err)
 			}
 		})
 	}
@@ -120,14 +120,14 @@ func loadWith[In, Out any](tb testing.TB, cfg *core.Config, b []byte) *Model[In,
 	tb.Helper()
 	art, err := artifacts.FromBytes(b, "test.onnx")
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := core.Load[In, Out](cfg, compute.Options{}, art)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("core.Load: %v", err)
 	}
 	if err := m.Init(); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("m.Init: %v", err)
 	}
 	tb.Cleanup(func() { m.Close() })
 	return m
@@ -170,7 +170,7 @@ func TestStandInAllocatesNothing(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if err := c.call(); err != nil {
-				t.Fatal(err)
+				t.Fatalf("c.call: %v", err)
 			}
 			var err error
 			if n := testing.AllocsPerRun(50, func() { err = c.call() }); n != 0 || err != nil {
@@ -204,7 +204,7 @@ func TestStandInFault(t *testing.T) {
 	in := f32{Shape: []int{1, 784}, Data: make([]float32, 784)}
 	var out f32
 	if err := m.InferOne(&in, &out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 	if !fakeFail("cuStreamSynchronize", 700) { // CUDA_ERROR_ILLEGAL_ADDRESS
 		t.Fatal("no such operation")

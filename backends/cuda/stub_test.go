@@ -18,7 +18,7 @@ import (
 func TestStubRefuses(t *testing.T) {
 	art, err := artifacts.FromBytes(models.PPOCRClassifier, "cls.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := New[f32, f32](compute.Options{}).LoadModel(art)
 	if m != nil || !errors.Is(err, compute.ErrResourceUnavailable) || !strings.Contains(err.Error(), "-tags cuda") {

@@ -26,18 +26,18 @@ func TestCheckListsEveryRefusedNode(t *testing.T) {
 	}}
 	art, err := artifacts.FromBytes(m.Encode(), "check")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	issues := Check(art, compute.Options{})
 	if len(issues) != 2 || issues[0].Node != "prod" || issues[1].Node != "tile" {
-		t.Fatalf("issues %+v", issues)
+		t.Fatalf("Check: got %+v, want issues for nodes prod and tile", issues)
 	}
 	for _, is := range issues {
 		if !errors.Is(is.Err, compute.ErrUnsupported) {
-			t.Fatalf("%s: %v", is.Node, is.Err)
+			t.Fatalf("%s: got %v, want compute.ErrUnsupported", is.Node, is.Err)
 		}
 	}
 	if len(SupportedOps()) == 0 {
-		t.Fatal("no supported ops")
+		t.Fatal("SupportedOps: got none, want the ops the kernels run")
 	}
 }

@@ -20,7 +20,7 @@ func TestNoDriver(t *testing.T) {
 	b := gt.OneOp(17, "Relu", payload.Float32, []ob.Value{gt.In("x", payload.Float32, 2, 3)}, nil)
 	art, err := artifacts.FromBytes(b, "relu.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	_, err = New[payload.Tensor[float32], payload.Tensor[float32]](compute.Options{}).LoadModel(art)
 	if !errors.Is(err, compute.ErrResourceUnavailable) {

@@ -74,11 +74,11 @@ func TestMSLParsesAsCXX(t *testing.T) {
 	// [[buffer(n)]] and friends are Metal attributes; C++ would warn.
 	src = regexp.MustCompile(`\[\[\w+(\(\d+\))?\]\]`).ReplaceAllString(src, "")
 	if err := os.WriteFile(filepath.Join(dir, "shim.h"), []byte(mslShim), 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.WriteFile: %v", err)
 	}
 	path := filepath.Join(dir, "kernels.cpp")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.WriteFile: %v", err)
 	}
 	out, err := osexec.Command(cxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-function", path).CombinedOutput()
 	if err != nil {

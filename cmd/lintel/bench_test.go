@@ -38,14 +38,14 @@ func TestBenchJSON(t *testing.T) {
 	}
 	var r benchReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("%v:\n%s", err, out)
+		t.Fatalf("json.Unmarshal: %v:\n%s", err, out)
 	}
 	if len(r.Results) != 2 || r.Results[1].Batch != 3 || r.Backend != "cpu" || r.Weights != "bf16" {
-		t.Fatalf("report %+v", r)
+		t.Fatalf("report: got %+v, want 2 results, the second at batch 3, backend cpu, weights bf16", r)
 	}
 	for _, x := range r.Results {
 		if x.Calls < 1 || x.P50Ns <= 0 || x.P50Ns > x.P90Ns || x.P90Ns > x.P99Ns || x.P99Ns > x.MaxNs || x.ItemsPerSec <= 0 {
-			t.Errorf("implausible result %+v", x)
+			t.Errorf("implausible result %+v: want calls ≥ 1, 0 < p50 ≤ p90 ≤ p99 ≤ max and items/s > 0", x)
 		}
 		// The CPU backend allocates nothing per call in steady state
 		// (ADR 4), payload.Multi outputs included. The count is the

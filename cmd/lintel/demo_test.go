@@ -12,7 +12,7 @@ import (
 func TestDemoOrientations(t *testing.T) {
 	rep, err := runClassifierDemo(demoOptions{runs: 3, threads: 1})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("runClassifierDemo: %v", err)
 	}
 	if got, want := len(rep.results), 2*len(demoLines); got != want {
 		t.Fatalf("%d results, want %d", got, want)

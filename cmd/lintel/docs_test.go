@@ -19,7 +19,7 @@ func TestDocumentedCommandLines(t *testing.T) {
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("os.ReadFile: %v", err)
 		}
 		// Command lines are lines of code blocks and inline code spans
 		// that start with "lintel ".

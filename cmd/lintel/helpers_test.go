@@ -16,7 +16,7 @@ func writeModel(t *testing.T, name string, m onnxbuild.Model) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, m.Encode(), 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.WriteFile: %v", err)
 	}
 	return path
 }

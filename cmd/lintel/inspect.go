@@ -13,6 +13,7 @@ import (
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends"
 	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/model"
 )
 
@@ -322,13 +323,16 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	verbose := fs.Bool("v", false, "when the file cannot be decoded, print the whole path to what is wrong")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: lintel inspect [-json] MODEL.onnx")
+		fmt.Fprintln(stderr, "usage: lintel inspect [-json] [-v] MODEL.onnx")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Describes a model: producer, opsets, inputs and outputs, parameters, a")
 		fmt.Fprintln(stderr, "histogram of its ops, and every node the backend in this binary cannot run.")
-		fmt.Fprintln(stderr, "Exits 0 when the model loads, 3 when it is valid but the backend cannot")
-		fmt.Fprintln(stderr, "run it, 1 when it cannot be read.")
+		fmt.Fprintln(stderr, "Exits 0 when the model loads; 3 when it is valid but lintel cannot run it:")
+		fmt.Fprintln(stderr, "an op the backend lacks, or something lintel cannot represent (a string,")
+		fmt.Fprintln(stderr, "sequence, map, optional or sparse value, an opset out of range); 1 when it")
+		fmt.Fprintln(stderr, "cannot be read or is not a valid model.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -346,8 +350,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := inspectModel(pos[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "lintel inspect: %v\n", err)
-		return 1
+		return inspectFailed(stderr, pos[0], err, *verbose)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -363,4 +366,23 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		return 3
 	}
 	return 0
+}
+
+// inspectFailed reports a model that could not be decoded and returns the
+// exit status: 3 for a file lintel cannot represent (compute.ErrUnsupported),
+// 1 for one it cannot read. The reason is one line, naming the nearest
+// node; verbose prints the whole error, with the decoder's full path.
+func inspectFailed(stderr io.Writer, path string, err error, verbose bool) int {
+	code, what := 1, "not a valid model"
+	if errors.Is(err, compute.ErrUnsupported) {
+		code, what = 3, "lintel cannot represent the model"
+	}
+	brief := errs.Brief(err)
+	if verbose || brief == err.Error() {
+		// The whole error names the file itself.
+		fmt.Fprintf(stderr, "lintel inspect: %v\n", err)
+	} else {
+		fmt.Fprintf(stderr, "lintel inspect: %s: %s: %s\n", path, what, brief)
+	}
+	return code
 }

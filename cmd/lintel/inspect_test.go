@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,21 +55,21 @@ func TestInspectMixedModel(t *testing.T) {
 
 	code, out, _ = runCmd("inspect", "-json", path)
 	if code != 3 {
-		t.Fatalf("-json: exit %d", code)
+		t.Fatalf("-json: exit %d, want 3", code)
 	}
 	var r inspectReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
+		t.Fatalf("json.Unmarshal: %v", err)
 	}
 	want := []opCount{{"Relu", "", 2}, {"Constant", "", 1}, {"Frob", "com.example", 1}, {"Hardmax", "", 1}, {"MatMul", "", 1}, {"Reshape", "", 1}}
 	if diff := cmp.Diff(want, r.Ops); diff != "" {
 		t.Errorf("histogram (-want +got):\n%s", diff)
 	}
 	if r.Nodes != 7 || r.Params != 8 || r.ParamBytes != 40 || len(r.Unsupported) != 2 {
-		t.Errorf("nodes %d, params %d, bytes %d, unsupported %d", r.Nodes, r.Params, r.ParamBytes, len(r.Unsupported))
+		t.Errorf("got nodes %d, params %d, bytes %d, unsupported %d; want 7, 8, 40, 2", r.Nodes, r.Params, r.ParamBytes, len(r.Unsupported))
 	}
 	if got := r.Inputs[0]; got.Name != "x" || !cmp.Equal(got.Shape, []int{-1, 3}) || got.DimNames[0] != "batch" {
-		t.Errorf("input %+v", got)
+		t.Errorf("input: got %+v, want x of shape [-1 3] with dim names [batch ]", got)
 	}
 }
 
@@ -140,7 +142,7 @@ func TestInspectRealModels(t *testing.T) {
 		t.Run(c.rel, func(t *testing.T) {
 			r, err := inspectModel(npmModel(t, c.rel))
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("inspectModel: %v", err)
 			}
 			if r.Nodes != c.nodes || r.Params != c.params || len(r.Unsupported) != 0 {
 				t.Errorf("nodes %d, params %d, unsupported %v; want %d, %d, none", r.Nodes, r.Params, r.Unsupported, c.nodes, c.params)
@@ -149,5 +151,120 @@ func TestInspectRealModels(t *testing.T) {
 				t.Errorf("histogram (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// branchModel is a model with one If node "choose" whose two branches
+// each output a value "t" of the given onnxbuild.Value kind ("" for a
+// float32 tensor).
+func branchModel(kind string) onnxbuild.Model {
+	branch := func(v float32) onnxbuild.Graph {
+		out := onnxbuild.Value{Name: "t", Kind: kind}
+		if kind == "" {
+			out = onnxbuild.Input("t", payload.Float32, 1)
+		}
+		return onnxbuild.Graph{
+			Outputs: []onnxbuild.Value{out},
+			Nodes: []onnxbuild.Node{{Op: "Constant", Outputs: []string{"t"},
+				Attrs: []onnxbuild.Attr{onnxbuild.ATensor("value", onnxbuild.TensorOf("", []int64{1}, []float32{v}))}}},
+		}
+	}
+	return onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+		Name:    "branchy",
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("c", payload.Bool)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1)},
+		Nodes: []onnxbuild.Node{{Name: "choose", Op: "If", Inputs: []string{"c"}, Outputs: []string{"y"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AGraph("then_branch", branch(1)), onnxbuild.AGraph("else_branch", branch(2))}}},
+	}}
+}
+
+// encode returns m's file bytes.
+func encode(m onnxbuild.Model) []byte { return m.Encode() }
+
+// reluOf is y = Relu(x) with x declared as in.
+func reluOf(in onnxbuild.Value) onnxbuild.Model {
+	return onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{in},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 1, 4)},
+		Nodes:   []onnxbuild.Node{{Name: "act", Op: "Relu", Inputs: []string{"x"}, Outputs: []string{"y"}}},
+	}}
+}
+
+// Every exit status inspect documents, on small models built here. A
+// file lintel cannot represent exits 3 with one short line naming what,
+// as does a model with an op the backend lacks; a file that cannot be
+// read or is malformed exits 1.
+func TestInspectExitCodes(t *testing.T) {
+	relu := reluOf(onnxbuild.Input("x", payload.Float32, 1, 4))
+	opset99 := reluOf(onnxbuild.Input("x", payload.Float32, 1, 4))
+	opset99.Opset = 99
+	withString := reluOf(onnxbuild.Input("x", payload.Float32, 1, 4))
+	withString.Graph.Initializers = []onnxbuild.Tensor{{Name: "names", DType: payload.String, Shape: []int64{1}, Raw: []byte("abc")}}
+	otherDomain := reluOf(onnxbuild.Input("x", payload.Float32, 1, 4))
+	otherDomain.Opsets = map[string]int64{"com.example": 1}
+	otherDomain.Graph.Nodes[0].Op, otherDomain.Graph.Nodes[0].Domain = "Frob", "com.example"
+	good := relu.Encode()
+
+	cases := []struct {
+		name string
+		file []byte
+		code int
+		// out must appear in stdout, errLine in stderr's single line.
+		out, errLine string
+	}{
+		{"loads", good, 0, "supports every op; the model loads", ""},
+		{"op the backend lacks", encode(branchModel("")), 3, `node "choose"  If`, ""},
+		{"branch outputs without a type", encode(branchModel("untyped")), 3, `node "choose"  If`, ""},
+		{"other domain", otherDomain.Encode(), 3, `node "act"  com.example.Frob`, ""},
+		{"sequence branch output", encode(branchModel("sequence")), 3, "",
+			`lintel cannot represent the model: node "choose".attribute "then_branch".output "t": sequence type: lintel runs tensors only`},
+		{"optional branch output", encode(branchModel("optional")), 3, "", `output "t": optional type`},
+		{"map branch output", encode(branchModel("map")), 3, "", `output "t": map type`},
+		{"sparse tensor input", encode(reluOf(onnxbuild.Value{Name: "x", Kind: "sparse_tensor"})), 3, "", `input "x": sparse tensor type`},
+		{"string initializer", withString.Encode(), 3, "", `initializer "names": string tensors`},
+		{"opset out of range", opset99.Encode(), 3, "", "default-domain opset 99: lintel runs opsets"},
+		{"input without a type", encode(reluOf(onnxbuild.Value{Name: "x", Kind: "untyped"})), 1, "", `not a valid model: input "x": graph input or output has no type`},
+		{"truncated", good[:len(good)-3], 1, "", "not a valid model"},
+		{"not ONNX", []byte("plain text, not a model"), 1, "", "not a valid model"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "m.onnx")
+			if err := os.WriteFile(path, c.file, 0o644); err != nil {
+				t.Fatalf("writing the model: %v", err)
+			}
+			code, out, errOut := runCmd("inspect", path)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.code, out, errOut)
+			}
+			if !strings.Contains(out, c.out) {
+				t.Errorf("stdout lacks %q:\n%s", c.out, out)
+			}
+			if c.errLine == "" {
+				if errOut != "" {
+					t.Errorf("stderr: got %q, want nothing", errOut)
+				}
+				return
+			}
+			if got := strings.Count(errOut, "\n"); got != 1 || !strings.HasSuffix(errOut, "\n") {
+				t.Errorf("stderr has %d lines, want 1:\n%s", got, errOut)
+			}
+			if !strings.Contains(errOut, c.errLine) {
+				t.Errorf("stderr: got %q, want it to contain %q", errOut, c.errLine)
+			}
+			if got, limit := len(errOut)-len(path), 160; got > limit {
+				t.Errorf("stderr is %d characters besides the file name, want at most %d: %q", got, limit, errOut)
+			}
+		})
+	}
+}
+
+// -v prints the decoder's whole path to what it cannot represent.
+func TestInspectVerbosePath(t *testing.T) {
+	path := writeModel(t, "m.onnx", branchModel("sequence"))
+	code, _, errOut := runCmd("inspect", "-v", path)
+	want := `graph.node[0] "choose".attribute "then_branch".g.output[0] "t": sequence type`
+	if code != 3 || !strings.Contains(errOut, want) {
+		t.Errorf("inspect -v: exit %d, stderr %q; want 3 and %q", code, errOut, want)
 	}
 }

@@ -18,6 +18,12 @@
 //
 // The backend is the one the build tags chose (package backends).
 //
+// Every command exits 0 on success, 1 when it fails and 2 for a usage
+// error. inspect also exits 3 for a valid model that lintel cannot run:
+// an op the backend lacks, or something lintel cannot represent, such as
+// a string, sequence, map, optional or sparse value, or an opset out of
+// range; it names what in one line (-v prints the decoder's whole path).
+//
 // Run "lintel <command> -h" for a command's flags.
 package main
 

@@ -42,7 +42,7 @@ func TestPreprocessGeometry(t *testing.T) {
 			}
 			rw, err := preprocessCls(solid(c.w, c.h, color.RGBA{R: 255, G: 255, B: 255, A: 255}), dst)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("preprocessCls: %v", err)
 			}
 			if rw != c.wantW {
 				t.Fatalf("resized width %d, want %d", rw, c.wantW)
@@ -70,7 +70,7 @@ func TestPreprocessChannelsAndRange(t *testing.T) {
 	// from [0, 255] to [-1, 1].
 	dst := make([]float32, clsInputLen)
 	if _, err := preprocessCls(solid(96, 48, color.RGBA{R: 255, G: 0, B: 51, A: 255}), dst); err != nil {
-		t.Fatal(err)
+		t.Fatalf("preprocessCls: %v", err)
 	}
 	const plane = clsH * clsW
 	want := []float32{51.0/255*2 - 1, -1, 1} // B, G, R
@@ -82,10 +82,10 @@ func TestPreprocessChannelsAndRange(t *testing.T) {
 
 	img, err := textimg.Render("Range 0-9", textimg.Style{Size: 30})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("textimg.Render: %v", err)
 	}
 	if _, err := preprocessCls(img, dst); err != nil {
-		t.Fatal(err)
+		t.Fatalf("preprocessCls: %v", err)
 	}
 	lo, hi := dst[0], dst[0]
 	for _, v := range dst {

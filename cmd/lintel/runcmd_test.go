@@ -39,7 +39,7 @@ func TestRunRoundTripsNpyFixtures(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			in, err := npy.ReadFile(f, 0)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("npy.ReadFile: %v", err)
 			}
 			model := writeModel(t, "id.onnx", identityModel(in.DType, in.Shape))
 			dir := t.TempDir()
@@ -49,11 +49,11 @@ func TestRunRoundTripsNpyFixtures(t *testing.T) {
 			}
 			got, err := os.ReadFile(filepath.Join(dir, "y.npy"))
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("os.ReadFile: %v", err)
 			}
 			want, err := npy.Encode(in)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("npy.Encode: %v", err)
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("y.npy differs from the input's canonical encoding\ngot  %q\nwant %q", got, want)
@@ -90,7 +90,7 @@ func TestRunTwoInputs(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.npy")
 	if err := npy.WriteFile(a, payload.DynamicOf("", payload.Tensor[float32]{Shape: []int{2, 4}, Data: []float32{-1, 2, -3, 4, 5, -6, 7, -8}})); err != nil {
-		t.Fatal(err)
+		t.Fatalf("npy.WriteFile: %v", err)
 	}
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := runCmd("run", model, "-i", "a="+a, "-i", "b=random", "-seed", "7", "-o", out)
@@ -99,11 +99,11 @@ func TestRunTwoInputs(t *testing.T) {
 	}
 	y, err := npy.ReadFile(filepath.Join(out, "y.npy"), 0)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("npy.ReadFile: %v", err)
 	}
 	b, err := npy.ReadFile(filepath.Join(out, "inputs", "b.npy"), 0)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("npy.ReadFile: %v", err)
 	}
 	yv, _ := payload.Typed[float32](y)
 	bv, _ := payload.Typed[float32](b)
@@ -115,10 +115,10 @@ func TestRunTwoInputs(t *testing.T) {
 	}
 	arg, err := npy.ReadFile(filepath.Join(out, "scores_argmax_0.npy"), 0)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("npy.ReadFile: %v", err)
 	}
 	if arg.DType != payload.Int64 || !cmp.Equal(arg.Shape, []int{2, 1}) {
-		t.Errorf("argmax output %s %v", arg.DType, arg.Shape)
+		t.Errorf("argmax output: got %s %v, want int64 [2 1]", arg.DType, arg.Shape)
 	}
 	for _, want := range []string{"a float32 [2 4]  min -8  max 7", "argmax 6 [1 2]", "scores/argmax:0 int64 [2 1]", "wrote"} {
 		if !strings.Contains(stdout, want) {
@@ -132,11 +132,11 @@ func TestRunErrors(t *testing.T) {
 	dir := t.TempDir()
 	i64 := filepath.Join(dir, "i64.npy")
 	if err := npy.WriteFile(i64, payload.DynamicOf("", payload.Tensor[int64]{Shape: []int{1, 4}, Data: []int64{1, 2, 3, 4}})); err != nil {
-		t.Fatal(err)
+		t.Fatalf("npy.WriteFile: %v", err)
 	}
 	bad := filepath.Join(dir, "bad.npy")
 	if err := os.WriteFile(bad, []byte("\x93NUMPY\x01\x00\x05\x00{'a':"), 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.WriteFile: %v", err)
 	}
 	cases := []struct {
 		name string
@@ -168,9 +168,9 @@ func TestParseInterleaved(t *testing.T) {
 	fs := newTestFlagSet()
 	pos, err := parseInterleaved(fs.fs, []string{"-a", "1", "m.onnx", "-b", "x", "--", "-c"})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("parseInterleaved: %v", err)
 	}
 	if !cmp.Equal(pos, []string{"m.onnx", "-c"}) || *fs.a != 1 || *fs.b != "x" {
-		t.Errorf("pos %q, a %d, b %q", pos, *fs.a, *fs.b)
+		t.Errorf("got pos %q, a %d, b %q; want [m.onnx -c], 1, x", pos, *fs.a, *fs.b)
 	}
 }

@@ -55,7 +55,7 @@ func testArtifact(t *testing.T) *artifacts.Artifact {
 	m := onnxbuild.Model{Opset: 17, Graph: g}
 	art, err := artifacts.FromBytes(m.Encode(), "test.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	return art
 }
@@ -67,7 +67,7 @@ func newTestServer(t *testing.T) (*server, *artifacts.Artifact) {
 	art := testArtifact(t)
 	s, err := newServerFor(art, testConfig)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("newServerFor: %v", err)
 	}
 	return s, art
 }
@@ -85,7 +85,7 @@ func newReference(t *testing.T, art *artifacts.Artifact) *reference {
 		err = m.Init()
 	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("loading the reference model: %v", err)
 	}
 	t.Cleanup(func() { m.Close() })
 	return &reference{m: m}
@@ -193,11 +193,11 @@ func TestBadRequests(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := http.NewRequest(tc.method, ts.URL+tc.path, strings.NewReader(tc.body))
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("http.NewRequest: %v", err)
 			}
 			resp, err := ts.Client().Do(req)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("Do: %v", err)
 			}
 			defer resp.Body.Close()
 			if resp.StatusCode != tc.want {
@@ -216,7 +216,7 @@ func TestGracefulShutdown(t *testing.T) {
 	ref := newReference(t, art)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("net.Listen: %v", err)
 	}
 	url := "http://" + ln.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -288,7 +288,7 @@ func TestGracefulShutdown(t *testing.T) {
 func TestDefaultModel(t *testing.T) {
 	s, err := newServer(config{instances: 1})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("newServer: %v", err)
 	}
 	defer func() {
 		s.b.Close()
@@ -296,6 +296,6 @@ func TestDefaultModel(t *testing.T) {
 	}()
 	md := s.models[0].Metadata()
 	if got := fmt.Sprint(md.Inputs[0].Shape, md.Outputs[0].Shape); got != "[-1 3 -1 -1] [-1 2]" {
-		t.Errorf("shapes %s", got)
+		t.Errorf("input and output shapes: got %s, want [-1 3 -1 -1] [-1 2]", got)
 	}
 }

@@ -52,6 +52,39 @@ type Error struct {
 	Kind  error
 	Msg   string
 	Cause error
+	// Brief, when set, says what Msg says in one short line, with a
+	// shorter where (the node rather than the decoder's whole path), for
+	// terse output such as a command's error line. Error never prints it.
+	Brief string
+}
+
+// Brief returns the short form of err for one line of output: the first
+// Brief set in err's chain, else err.Error().
+func Brief(err error) string {
+	if s := brief(err); s != "" {
+		return s
+	}
+	return err.Error()
+}
+
+// brief returns the first Brief set in err's chain, or "".
+func brief(err error) string {
+	if e, ok := err.(*Error); ok && e.Brief != "" {
+		return e.Brief
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if c := u.Unwrap(); c != nil {
+			return brief(c)
+		}
+	case interface{ Unwrap() []error }:
+		for _, c := range u.Unwrap() {
+			if s := brief(c); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // Error implements error.

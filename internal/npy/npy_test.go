@@ -52,7 +52,7 @@ func TestReadNumpyFiles(t *testing.T) {
 		t.Run(f.file, func(t *testing.T) {
 			d, err := ReadFile(filepath.Join("testdata", f.file), 0)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("ReadFile: %v", err)
 			}
 			if d.DType != f.dtype || !cmp.Equal(d.Shape, f.shape) || !bytes.Equal(d.Data, f.data) {
 				t.Errorf("got %s %v % x, want %s %v % x", d.DType, d.Shape, d.Data, f.dtype, f.shape, f.data)
@@ -72,11 +72,11 @@ func TestEncodeMatchesNumpy(t *testing.T) {
 		t.Run(f.file, func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join("testdata", f.file))
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("os.ReadFile: %v", err)
 			}
 			got, err := Encode(payload.Dynamic{DType: f.dtype, Shape: f.shape, Data: f.data})
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("Encode: %v", err)
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("Encode gives\n%q\nnumpy.save wrote\n%q", got, want)
@@ -108,14 +108,14 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(c.DType.String(), func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := Write(&buf, c); err != nil {
-				t.Fatal(err)
+				t.Fatalf("Write: %v", err)
 			}
 			if buf.Len()%align != len(c.Data)%align {
 				t.Errorf("data does not start on a %d-byte boundary", align)
 			}
 			d, err := Read(&buf, 0)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("Read: %v", err)
 			}
 			if d.DType != c.DType || !cmp.Equal(d.Shape, c.Shape) || !bytes.Equal(d.Data, c.Data) {
 				t.Errorf("got %s %v % x, want %s %v % x", d.DType, d.Shape, d.Data, c.DType, c.Shape, c.Data)
@@ -164,7 +164,7 @@ func TestDecodeHandMadeHeaders(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := Decode(c.b)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("Decode: %v", err)
 			}
 			if d.DType != c.dtype || !cmp.Equal(d.Shape, c.shape) || !bytes.Equal(d.Data, c.data) {
 				t.Errorf("got %s %v % x, want %s %v % x", d.DType, d.Shape, d.Data, c.dtype, c.shape, c.data)

@@ -42,6 +42,17 @@ type Value struct {
 	DimParams []string
 	// NoShape leaves the shape out (unknown rank).
 	NoShape bool
+	// Kind, when set, writes a TypeProto of another kind instead of a
+	// tensor type: "sequence", "map", "opaque", "sparse_tensor" or
+	// "optional" (each with an empty body), or "untyped" for a TypeProto
+	// with no field at all. DType and Shape are then ignored.
+	Kind string
+}
+
+// typeFields are the TypeProto field numbers of the kinds Value.Kind
+// names.
+var typeFields = map[string]protowire.Number{
+	"sequence": 4, "map": 5, "opaque": 7, "sparse_tensor": 8, "optional": 9,
 }
 
 // Node is a node.
@@ -361,6 +372,15 @@ func le32(b []byte) uint32 {
 }
 
 func (v *Value) encode() []byte {
+	if v.Kind != "" {
+		var typ []byte
+		if f, ok := typeFields[v.Kind]; ok {
+			typ = appendBytes(typ, f, nil)
+		}
+		var b []byte
+		b = appendString(b, 1, v.Name)
+		return appendBytes(b, 2, typ)
+	}
 	var shape []byte
 	for i, d := range v.Shape {
 		var dim []byte

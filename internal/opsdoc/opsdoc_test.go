@@ -13,7 +13,7 @@ func TestTablesAreCurrent(t *testing.T) {
 	for _, f := range files {
 		doc, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("os.ReadFile: %v", err)
 		}
 		want, err := Splice(doc)
 		if err != nil {

@@ -48,7 +48,7 @@ func TestRealModels(t *testing.T) {
 			}
 			io, err := ortInfo(model)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("ortInfo: %v", err)
 			}
 			if len(io.in) != 1 {
 				t.Fatalf("expected one input, the reference sees %d", len(io.in))

@@ -19,7 +19,7 @@ func TestModels(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := c.build()
 			if _, err := artifacts.FromBytes(b, c.name); err != nil {
-				t.Fatal(err)
+				t.Fatalf("artifacts.FromBytes: %v", err)
 			}
 			if !bytes.Equal(b, c.build()) {
 				t.Fatal("two builds differ")

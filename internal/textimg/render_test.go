@@ -23,11 +23,11 @@ func TestRenderDeterministic(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a, err := Render(c.text, c.style)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("Render: %v", err)
 			}
 			b, err := Render(c.text, c.style)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("Render: %v", err)
 			}
 			if a.Bounds() != b.Bounds() || !bytes.Equal(a.Pix, b.Pix) {
 				t.Fatalf("two renders differ: %v vs %v", a.Bounds(), b.Bounds())
@@ -59,7 +59,7 @@ func inkStats(img *image.RGBA) (dark, light int) {
 func TestRenderInk(t *testing.T) {
 	img, err := Render("lintel runs ONNX in Go", Style{Size: 30})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Render: %v", err)
 	}
 	dark, light := inkStats(img)
 	n := img.Bounds().Dx() * img.Bounds().Dy()

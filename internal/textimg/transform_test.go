@@ -62,7 +62,7 @@ func TestResizeBilinear(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := ResizeBilinear(img, c.w, c.h)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("ResizeBilinear: %v", err)
 			}
 			if len(out) != c.w*c.h*4 {
 				t.Fatalf("len %d, want %d", len(out), c.w*c.h*4)

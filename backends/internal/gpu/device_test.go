@@ -90,12 +90,12 @@ func TestDevicePayloads(t *testing.T) {
 	x := randT(r, 3, 16)
 	var want f32t
 	if err := gm.InferOne(&x, &want); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferOne: %v", err)
 	}
 	dx := deviceT(t, rec, x.Data, 3, 16)
 	dy := deviceT(t, rec, nil, 4, 4) // room for 16 values, more than 12
 	if err := gm.InferOne(&dx, &dy); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferOne: %v", err)
 	}
 	if dy.Place != memclass.Device(0) || len(dy.Shape) != 2 || dy.Shape[0] != 3 || dy.Shape[1] != 4 || len(dy.Data) != 12 {
 		t.Fatalf("device output: place %v shape %v, %d values", dy.Place, dy.Shape, len(dy.Data))
@@ -108,7 +108,7 @@ func TestDevicePayloads(t *testing.T) {
 	// Host input, device output and the reverse, in one batch.
 	outs := []f32t{deviceT(t, rec, nil, 3, 4), {}}
 	if err := gm.InferBatch(batch.Of([]f32t{x, dx}), outs); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferBatch: %v", err)
 	}
 	for i := range want.Data {
 		if outs[0].Data[i] != want.Data[i] || outs[1].Data[i] != want.Data[i] {
@@ -117,7 +117,7 @@ func TestDevicePayloads(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(20, func() {
 		if err := gm.InferOne(&dx, &dy); err != nil {
-			t.Fatal(err)
+			t.Fatalf("gm.InferOne: %v", err)
 		}
 	}); n != 0 {
 		t.Fatalf("device payloads: %v allocations per call", n)
@@ -160,13 +160,13 @@ func TestDevicePayloadsMulti(t *testing.T) {
 	x := randT(r, 2, 16)
 	var want multi
 	if err := gm.InferOne(&multi{Tensors: []payload.Dynamic{payload.DynamicOf("x", x)}}, &want); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferOne: %v", err)
 	}
 	in := multi{Tensors: []payload.Dynamic{{Name: "x", DType: payload.Float32, Shape: []int{2, 16}, Data: rec.DeviceBytes(4 * 32), Place: memclass.Device(0)}}}
 	copy(in.Tensors[0].Data, payload.AsBytes(x.Data))
 	out := multi{Tensors: []payload.Dynamic{{Data: rec.DeviceBytes(64), Place: memclass.Device(0)}}}
 	if err := gm.InferOne(&in, &out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferOne: %v", err)
 	}
 	got := out.Tensors[0]
 	if got.Name != "y" || got.Place != memclass.Device(0) || len(got.Data) != 32 || !slices.Equal(got.Shape, []int{2, 4}) {

@@ -40,19 +40,19 @@ func TestOverlappingCallsRefused(t *testing.T) {
 	cfg := gt.Config(func() (gpu.Device, error) { return dev, nil }, false)
 	art, err := artifacts.FromBytes(mlp(r), "mlp.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := gpu.Load[f32t, f32t](cfg, compute.Options{}, art)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("gpu.Load: %v", err)
 	}
 	if err := m.Init(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Init: %v", err)
 	}
 	x := randT(r, 2, 16)
 	var want f32t
 	if err := m.InferOne(&x, &want); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 	dev.armed = true
 	done := make(chan error, 1)
@@ -85,7 +85,7 @@ func TestOverlappingCallsRefused(t *testing.T) {
 		}
 	}
 	if err := m.Close(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Close: %v", err)
 	}
 	if err := m.InferOne(&x, &y); !errors.Is(err, compute.ErrClosed) {
 		t.Errorf("InferOne after Close: %v, want ErrClosed", err)

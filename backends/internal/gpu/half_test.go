@@ -32,14 +32,14 @@ func loadHalf(t testing.TB, b []byte, cfg *gpu.Config, wt payload.DType) *gpu.Mo
 	t.Helper()
 	art, err := artifacts.FromBytes(b, "half.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := gpu.Load[f32t, f32t](cfg, compute.Options{WeightType: wt}, art)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("gpu.Load: %v", err)
 	}
 	if err := m.Init(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Init: %v", err)
 	}
 	t.Cleanup(func() { m.Close() })
 	return m
@@ -49,19 +49,19 @@ func cpuOut(t *testing.T, b []byte, wt payload.DType, x *f32t) f32t {
 	t.Helper()
 	art, err := artifacts.FromBytes(b, "half.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	m, err := cpu.New[f32t, f32t](compute.Options{WeightType: wt}).LoadModel(art)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("LoadModel: %v", err)
 	}
 	defer m.Close()
 	if err := m.Init(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Init: %v", err)
 	}
 	var y f32t
 	if err := m.InferOne(x, &y); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.InferOne: %v", err)
 	}
 	return y
 }
@@ -113,7 +113,7 @@ func TestHalfWeightsMatchCPU(t *testing.T) {
 					m := loadHalf(t, mc.b, halfCfg(md), ty.dt)
 					var y f32t
 					if err := m.InferOne(&x, &y); err != nil {
-						t.Fatal(err)
+						t.Fatalf("m.InferOne: %v", err)
 					}
 					if !slices.Equal(y.Shape, ref32.Shape) {
 						t.Fatalf("shape %v, want %v", y.Shape, ref32.Shape)
@@ -132,7 +132,7 @@ func TestHalfWeightsMatchCPU(t *testing.T) {
 					items := splitRows(x)
 					outs := make([]f32t, len(items))
 					if err := m.InferBatch(batch.Of(items), outs); err != nil {
-						t.Fatal(err)
+						t.Fatalf("m.InferBatch: %v", err)
 					}
 					per := len(y.Data) / len(items)
 					for i := range outs {
@@ -193,13 +193,13 @@ func TestHalfGemmLowering(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			art, err := artifacts.FromBytes(tc.b, "op.onnx")
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("artifacts.FromBytes: %v", err)
 			}
 			cfg := gt.Config(gt.Open(gt.New), true)
 			cfg.HalfGemm = tc.half
 			ks, ab, cb, err := gpu.HalfPlan(cfg, tc.wt, art, tc.shapes)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("gpu.HalfPlan: %v", err)
 			}
 			if !slices.Equal(ks, tc.ks) || !slices.Equal(ab, tc.ab) || cb != tc.constSize {
 				t.Fatalf("kernels %v, ABType %v, %d constant bytes; want %v, %v, %d", ks, ab, cb, tc.ks, tc.ab, tc.constSize)
@@ -218,7 +218,7 @@ func TestHalfWeightsRefused(t *testing.T) {
 	b := gt.OneOp(13, "MatMul", payload.Float32, []ob.Value{gt.In("x0", payload.Float32, 3, 8)}, []ob.Tensor{big})
 	art, err := artifacts.FromBytes(b, "op.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	cases := []struct {
 		name string
@@ -247,7 +247,7 @@ func TestHalfWeightsRefused(t *testing.T) {
 			}
 			if err == nil {
 				m.Close()
-				t.Fatal("loaded")
+				t.Fatalf("LoadModel: got no error, want compute.ErrUnsupported naming %q", tc.want)
 			}
 			if !errors.Is(err, compute.ErrUnsupported) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want ErrUnsupported naming %s", err, tc.want)
@@ -266,12 +266,12 @@ func TestHalfWeightsSteadyState(t *testing.T) {
 		x := randT(r, 4, 16)
 		var y f32t
 		if err := m.InferOne(&x, &y); err != nil {
-			t.Fatal(err)
+			t.Fatalf("m.InferOne: %v", err)
 		}
 		want := slices.Clone(y.Data)
 		if n := testing.AllocsPerRun(50, func() {
 			if err := m.InferOne(&x, &y); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.InferOne: %v", err)
 			}
 		}); n != 0 {
 			t.Fatalf("InferOne: %v allocations per call", n)
@@ -280,11 +280,11 @@ func TestHalfWeightsSteadyState(t *testing.T) {
 		outs := make([]f32t, 2)
 		bt := batch.Of(items)
 		if err := m.InferBatch(bt, outs); err != nil {
-			t.Fatal(err)
+			t.Fatalf("m.InferBatch: %v", err)
 		}
 		if n := testing.AllocsPerRun(50, func() {
 			if err := m.InferBatch(bt, outs); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.InferBatch: %v", err)
 			}
 		}); n != 0 {
 			t.Fatalf("InferBatch: %v allocations per call", n)
@@ -294,11 +294,11 @@ func TestHalfWeightsSteadyState(t *testing.T) {
 			xn := randT(r, n, 16)
 			var yn f32t
 			if err := m.InferOne(&xn, &yn); err != nil {
-				t.Fatal(err)
+				t.Fatalf("m.InferOne: %v", err)
 			}
 		}
 		if err := m.InferOne(&x, &y); err != nil {
-			t.Fatal(err)
+			t.Fatalf("m.InferOne: %v", err)
 		}
 		if !slices.Equal(y.Data, want) {
 			t.Fatal("after plans were evicted, the output changed")
@@ -325,15 +325,15 @@ func TestHalfWeightsOpCases(t *testing.T) {
 					b := gt.OneOp(tc.Opset, tc.Op, tc.Out, tc.Ins, tc.Inits(r), tc.Attrs...)
 					art, err := artifacts.FromBytes(b, "op.onnx")
 					if err != nil {
-						t.Fatal(err)
+						t.Fatalf("artifacts.FromBytes: %v", err)
 					}
 					gm, err := gpu.Load[multi, multi](halfCfg(md), compute.Options{WeightType: ty.dt}, art)
 					if err != nil {
-						t.Fatal(err)
+						t.Fatalf("gpu.Load: %v", err)
 					}
 					defer gm.Close()
 					if err := gm.Init(); err != nil {
-						t.Fatal(err)
+						t.Fatalf("gm.Init: %v", err)
 					}
 					cm := gt.LoadCPU(t, b)
 					var inp multi
@@ -349,10 +349,10 @@ func TestHalfWeightsOpCases(t *testing.T) {
 					}
 					var got, want multi
 					if err := cm.InferOne(&inp, &want); err != nil {
-						t.Fatal(err)
+						t.Fatalf("cm.InferOne: %v", err)
 					}
 					if err := gm.InferOne(&inp, &got); err != nil {
-						t.Fatal(err)
+						t.Fatalf("gm.InferOne: %v", err)
 					}
 					gt.CompareOutputs(t, got, want, ty.tol)
 				})

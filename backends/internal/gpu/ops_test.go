@@ -54,11 +54,11 @@ func TestConvLowering(t *testing.T) {
 				[]ob.Tensor{gt.W32("w", r, tc.m, tc.c/tc.group, 3, 3), gt.W32("b", r, tc.m)}, ob.AInt("group", tc.group))
 			art, err := artifacts.FromBytes(b, "conv.onnx")
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("artifacts.FromBytes: %v", err)
 			}
 			ks, err := gpu.PlanKernels(gt.Config(gt.Open(gt.New), tc.im2col), art, [][]int{{1, int(tc.c), 5, 5}})
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("gpu.PlanKernels: %v", err)
 			}
 			if !slices.Equal(ks, tc.want) {
 				t.Fatalf("kernels %v, want %v", ks, tc.want)
@@ -97,10 +97,10 @@ func TestShapeOnlyOpsFold(t *testing.T) {
 				in := payload.Multi{Tensors: []payload.Dynamic{gt.RandInput(r, "x", f32, []int{n, 3}, 0, 1)}}
 				var got, want payload.Multi
 				if err := cm.InferOne(&in, &want); err != nil {
-					t.Fatal(err)
+					t.Fatalf("cm.InferOne: %v", err)
 				}
 				if err := gm.InferOne(&in, &got); err != nil {
-					t.Fatal(err)
+					t.Fatalf("gm.InferOne: %v", err)
 				}
 				gt.CompareOutputs(t, got, want, 1e-6)
 			}

@@ -71,15 +71,15 @@ func loadTensorFake(t testing.TB, b []byte, md mode) (*gpu.Model[f32t, f32t], *g
 	t.Helper()
 	art, err := artifacts.FromBytes(b, "mlp.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	dev, fake, rec := md.open()
 	m, err := gpu.Load[f32t, f32t](gt.Config(func() (gpu.Device, error) { return dev, nil }, false), compute.Options{}, art)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("gpu.Load: %v", err)
 	}
 	if err := m.Init(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("m.Init: %v", err)
 	}
 	t.Cleanup(func() { m.Close() })
 	return m, fake, rec
@@ -108,13 +108,13 @@ func TestPlanPerShapeAndBatch(t *testing.T) {
 		art, _ := artifacts.FromBytes(b, "mlp.onnx")
 		cm, err := gt.CPUModel(art)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("gt.CPUModel: %v", err)
 		}
 		ins := []f32t{randT(r, 3, 16), randT(r, 1, 16), randT(r, 3, 16), randT(r, 5, 16)}
 		outs := make([]f32t, len(ins))
 		before := dev.Submits
 		if err := gm.InferBatch(batch.Of(ins), outs); err != nil {
-			t.Fatal(err)
+			t.Fatalf("gm.InferBatch: %v", err)
 		}
 		if got := dev.Submits - before; got != 1 {
 			t.Fatalf("InferBatch made %d submissions, want 1", got)
@@ -125,14 +125,14 @@ func TestPlanPerShapeAndBatch(t *testing.T) {
 		for i := range ins {
 			var want f32t
 			if err := cm.InferOne(&ins[i], &want); err != nil {
-				t.Fatal(err)
+				t.Fatalf("cm.InferOne: %v", err)
 			}
 			gt.CompareOutputs(t, one("y", outs[i]), one("y", want), 1e-5)
 		}
 		before = dev.Submits
 		var y f32t
 		if err := gm.InferOne(&ins[3], &y); err != nil {
-			t.Fatal(err)
+			t.Fatalf("gm.InferOne: %v", err)
 		}
 		if got := dev.Submits - before; got != 1 {
 			t.Fatalf("InferOne made %d submissions, want 1", got)
@@ -154,7 +154,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		x := randT(r, 4, 16)
 		var y f32t
 		if err := gm.InferOne(&x, &y); err != nil {
-			t.Fatal(err)
+			t.Fatalf("gm.InferOne: %v", err)
 		}
 		records := 0
 		if rec != nil {
@@ -162,7 +162,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(50, func() {
 			if err := gm.InferOne(&x, &y); err != nil {
-				t.Fatal(err)
+				t.Fatalf("gm.InferOne: %v", err)
 			}
 		}); n != 0 {
 			t.Fatalf("InferOne: %v allocations per call", n)
@@ -171,11 +171,11 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		outs := make([]f32t, 2)
 		bt := batch.Of(ins)
 		if err := gm.InferBatch(bt, outs); err != nil {
-			t.Fatal(err)
+			t.Fatalf("gm.InferBatch: %v", err)
 		}
 		if n := testing.AllocsPerRun(50, func() {
 			if err := gm.InferBatch(bt, outs); err != nil {
-				t.Fatal(err)
+				t.Fatalf("gm.InferBatch: %v", err)
 			}
 		}); n != 0 {
 			t.Fatalf("InferBatch: %v allocations per call", n)
@@ -191,10 +191,10 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 func TestArenaLayout(t *testing.T) {
 	art, err := artifacts.FromBytes(mlp(rand.New(rand.NewPCG(6, 7))), "mlp.onnx")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
 	if err := gpu.CheckArenaLayout(art, [][]int{{8, 16}}, "h6", "h5"); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gpu.CheckArenaLayout: %v", err)
 	}
 }
 
@@ -212,14 +212,14 @@ func TestAlignedInputIsWrapped(t *testing.T) {
 	}
 	var y, y2 f32t
 	if err := gm.InferOne(&x, &y); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferOne: %v", err)
 	}
 	if dev.Wraps == 0 {
 		t.Fatal("aligned input was copied")
 	}
 	x2 := f32t{Shape: x.Shape, Data: append([]float32{}, x.Data...)}
 	if err := gm.InferOne(&x2, &y2); err != nil {
-		t.Fatal(err)
+		t.Fatalf("gm.InferOne: %v", err)
 	}
 	for i := range y.Data {
 		if y.Data[i] != y2.Data[i] {
@@ -251,7 +251,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range cases {
 		art, err := artifacts.FromBytes(tc.b, tc.name)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("artifacts.FromBytes: %v", err)
 		}
 		_, err = gpu.Load[multi, multi](gt.Config(func() (gpu.Device, error) { return gt.New(), nil }, false), compute.Options{}, art)
 		if !gt.IsUnsupported(err) {
@@ -292,7 +292,7 @@ func TestPlanEviction(t *testing.T) {
 		art, _ := artifacts.FromBytes(b, "mlp.onnx")
 		cm, err := gt.CPUModel(art)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("gt.CPUModel: %v", err)
 		}
 		var ins []f32t
 		for n := 1; n <= gpu.MaxPlans+3; n++ {
@@ -301,7 +301,7 @@ func TestPlanEviction(t *testing.T) {
 		outs := make([]f32t, len(ins))
 		before := dev.Submits
 		if err := gm.InferBatch(batch.Of(ins), outs); err != nil {
-			t.Fatal(err)
+			t.Fatalf("gm.InferBatch: %v", err)
 		}
 		if dev.Submits-before != 1 {
 			t.Fatalf("%d submissions", dev.Submits-before)
@@ -312,14 +312,14 @@ func TestPlanEviction(t *testing.T) {
 		for i := range ins {
 			var want f32t
 			if err := cm.InferOne(&ins[i], &want); err != nil {
-				t.Fatal(err)
+				t.Fatalf("cm.InferOne: %v", err)
 			}
 			gt.CompareOutputs(t, one("y", outs[i]), one("y", want), 1e-5)
 		}
 		live := dev.Live
 		var y f32t
 		if err := gm.InferOne(&ins[0], &y); err != nil {
-			t.Fatal(err)
+			t.Fatalf("gm.InferOne: %v", err)
 		}
 		if dev.Live > live {
 			t.Errorf("live buffers grew from %d to %d", live, dev.Live)

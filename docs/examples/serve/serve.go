@@ -1,15 +1,18 @@
 // Package serve is the code of the guide "Serving a model from a Go HTTP
 // service" (docs/serving.md): an http.Handler that runs a float32 model
-// for concurrent requests from a pool of loaded models.
+// for concurrent requests through a batch.Batcher over a few loaded
+// instances of the model.
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends"
+	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -17,30 +20,26 @@ import (
 // T is the payload type: one float32 tensor in, one out.
 type T = payload.Tensor[float32]
 
-// worker is one loaded model and the output it reuses, so that a call
-// allocates nothing in lintel.
-type worker struct {
-	m   *backends.Model[T, T]
-	out T
-}
-
 // Server runs one model for HTTP requests. A model is not safe for
-// concurrent use, so the server holds a pool of them: each request takes
-// one, runs it and puts it back.
+// concurrent use, so the server puts a batch.Batcher in front of a few
+// instances of it: the batcher is safe for concurrent use, gives each
+// instance to one worker goroutine, and runs the requests that arrive
+// together as one InferBatch call.
 type Server struct {
-	pool chan *worker
-	all  []*worker
+	models  []*backends.Model[T, T]
+	batcher *batch.Batcher[T, T, *backends.Model[T, T]]
 }
 
-// New loads the model at path size times, sharing one decoded artifact.
-func New(path string, size int) (*Server, error) {
+// New loads the model at path as instances instances, which share one
+// decoded artifact and its weights, and starts a batcher over them.
+func New(path string, instances int, opts batch.Options) (*Server, error) {
 	art, err := artifacts.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	be := backends.New[T, T](compute.Options{Threads: 1})
-	s := &Server{pool: make(chan *worker, size)}
-	for range size {
+	s := &Server{}
+	for range max(instances, 1) {
 		m, err := be.LoadModel(art) // unsupported ops are refused here
 		if err == nil {
 			err = m.Init()
@@ -49,17 +48,24 @@ func New(path string, size int) (*Server, error) {
 			s.Close()
 			return nil, err
 		}
-		w := &worker{m: m}
-		s.all = append(s.all, w)
-		s.pool <- w
+		s.models = append(s.models, m)
+	}
+	s.batcher, err = batch.NewBatcher[T, T](s.models, opts)
+	if err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
 }
 
-// Close releases every model.
+// Close finishes every request the batcher has accepted, stops its
+// workers, then closes the models: the batcher does not own them.
 func (s *Server) Close() {
-	for _, w := range s.all {
-		w.m.Close()
+	if s.batcher != nil {
+		s.batcher.Close()
+	}
+	for _, m := range s.models {
+		m.Close()
 	}
 }
 
@@ -81,17 +87,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	wk := <-s.pool
-	err := wk.m.InferOne(&T{Shape: in.Shape, Data: in.Data}, &wk.out)
+	var out T
+	err := s.batcher.Infer(r.Context(), &T{Shape: in.Shape, Data: in.Data}, &out)
 	var body []byte
 	if err == nil {
-		// Encode before giving the worker back: its output is reused.
-		body, err = json.Marshal(tensorJSON{Shape: wk.out.Shape, Data: wk.out.Data})
+		body, err = json.Marshal(tensorJSON{Shape: out.Shape, Data: out.Data})
 	}
-	s.pool <- wk
 	switch {
 	case errors.Is(err, compute.ErrShapeMismatch):
 		http.Error(w, err.Error(), http.StatusBadRequest) // the client's tensor does not fit
+	case errors.Is(err, batch.ErrOverloaded):
+		w.Header().Set("Retry-After", "1") // the queue is full: shed load
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+	case errors.Is(err, batch.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		http.Error(w, err.Error(), http.StatusServiceUnavailable) // shutting down, or the client left
 	case err != nil:
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	default:

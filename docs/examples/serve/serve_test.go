@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,7 +11,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/lintel-ml/lintel/batch"
+	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -24,15 +28,15 @@ func reluModel(t *testing.T) string {
 	}}
 	path := filepath.Join(t.TempDir(), "relu.onnx")
 	if err := os.WriteFile(path, m.Encode(), 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("os.WriteFile: %v", err)
 	}
 	return path
 }
 
 func TestServer(t *testing.T) {
-	s, err := New(reluModel(t), 2)
+	s, err := New(reluModel(t), 2, batch.Options{MaxBatch: 8, MaxDelay: time.Millisecond})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("New: %v", err)
 	}
 	defer s.Close()
 	srv := httptest.NewServer(s)
@@ -54,7 +58,7 @@ func TestServer(t *testing.T) {
 		req, _ := http.NewRequest(c.method, srv.URL, strings.NewReader(c.body))
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s %s: %v", c.method, c.body, err)
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -63,7 +67,7 @@ func TestServer(t *testing.T) {
 		}
 	}
 
-	// Many clients at once share the pool of two models.
+	// Many clients at once share the two instances through the batcher.
 	var wg sync.WaitGroup
 	errs := make(chan error, 32)
 	for i := range 32 {
@@ -89,7 +93,28 @@ func TestServer(t *testing.T) {
 }
 
 func TestNewRefusesBadModel(t *testing.T) {
-	if _, err := New(filepath.Join(t.TempDir(), "missing.onnx"), 1); err == nil {
-		t.Fatal("no error for a missing model")
+	_, err := New(filepath.Join(t.TempDir(), "missing.onnx"), 1, batch.Options{})
+	if !errors.Is(err, compute.ErrInvalidArtifact) {
+		t.Fatalf("New(missing file): error %v, want one matching compute.ErrInvalidArtifact", err)
+	}
+}
+
+// After Close, requests get 503: the batcher refuses them.
+func TestServerClosed(t *testing.T) {
+	s, err := New(reluModel(t), 1, batch.Options{})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	s.Close()
+	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(`{"shape":[1,4],"data":[1,2,3,4]}`))
+	if err != nil {
+		t.Fatalf("POST: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if got, want := resp.StatusCode, http.StatusServiceUnavailable; got != want || !strings.Contains(string(b), "closed") {
+		t.Errorf("after Close: %d %q, want %d and a body naming the closed batcher", got, b, want)
 	}
 }

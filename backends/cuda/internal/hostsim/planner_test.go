@@ -130,23 +130,23 @@ func TestPlannerHalfWeights(t *testing.T) {
 			t.Run(mc.name+"/"+ty.dt.String(), func(t *testing.T) {
 				art, err := artifacts.FromBytes(mc.b, mc.name+".onnx")
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("artifacts.FromBytes: %v", err)
 				}
 				cfg := gputest.Config(func() (gpu.Device, error) { return &simDevice{}, nil }, true)
 				cfg.HalfGemm = true
 				m, err := gpu.Load[f32t, f32t](cfg, compute.Options{WeightType: ty.dt}, art)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("gpu.Load: %v", err)
 				}
 				defer m.Close()
 				if err := m.Init(); err != nil {
-					t.Fatal(err)
+					t.Fatalf("m.Init: %v", err)
 				}
 				r := newRand(1800)
 				x := f32t{Shape: mc.shape, Data: randF32(r, payload.NumElems(mc.shape), -1, 1)}
 				var y f32t
 				if err := m.InferOne(&x, &y); err != nil {
-					t.Fatal(err)
+					t.Fatalf("m.InferOne: %v", err)
 				}
 				for _, wt := range []payload.DType{payload.Float32, ty.dt} {
 					c, err := cpu.New[f32t, f32t](compute.Options{WeightType: wt}).LoadModel(art)
@@ -158,7 +158,7 @@ func TestPlannerHalfWeights(t *testing.T) {
 					}
 					var want f32t
 					if err := c.InferOne(&x, &want); err != nil {
-						t.Fatal(err)
+						t.Fatalf("c.InferOne: %v", err)
 					}
 					c.Close()
 					var num, den float64

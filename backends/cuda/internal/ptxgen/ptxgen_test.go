@@ -11,7 +11,7 @@ func writeSources(t *testing.T, dir, cu, h string) {
 	t.Helper()
 	for name, body := range map[string]string{"kernels.cu": cu, "cudart_compat.h": h} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
+			t.Fatalf("os.WriteFile: %v", err)
 		}
 	}
 }
@@ -25,7 +25,7 @@ func TestSourceHash(t *testing.T) {
 		writeSources(t, dir, c.cu, c.h)
 		sum, err := SourceHash(dir)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("SourceHash: %v", err)
 		}
 		if prev, ok := seen[sum]; ok {
 			t.Errorf("sources %q and %s hash alike", c, prev)
@@ -73,7 +73,7 @@ func TestHostsimCopies(t *testing.T) {
 	writeSources(t, dir, "kernel body\n", "compat body\n")
 	copies, err := HostsimCopies(dir)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("HostsimCopies: %v", err)
 	}
 	for name, body := range map[string]string{"kernels_cu.h": "kernel body\n", "cudart_compat.h": "compat body\n"} {
 		got, ok := copies[name]
