@@ -73,15 +73,9 @@ func isDefaultDomain(d string) bool { return d == "" || d == "ai.onnx" }
 
 // inferNode returns the types of n's outputs, as far as they are known:
 // its descriptor's rule, or nothing for an op no descriptor describes
-// (another domain, or an op lintel does not know; backends refuse those).
+// (an op lintel does not know, of any domain; backends refuse those).
 func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
-	if !isDefaultDomain(n.Domain) {
-		return make([]ValueInfo, len(n.Outputs)), nil
-	}
-	opset := g.Opset
-	if opset <= 0 {
-		opset = 21
-	}
+	opset := OpsetOf(g, n.Domain)
 	desc, rule, err := BindNode(n, opset)
 	if err != nil {
 		return nil, err

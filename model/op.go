@@ -2,6 +2,7 @@ package model
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/lintel-ml/lintel/internal/errs"
 )
@@ -63,25 +64,47 @@ type Rule interface {
 // opKey identifies an op type in a domain.
 type opKey struct{ domain, op string }
 
-var ops = map[opKey]*Op{}
+var (
+	opsMu sync.RWMutex
+	ops   = map[opKey]*Op{}
+)
 
 // RegisterOp adds an op descriptor. It panics when the op is registered
 // twice or the descriptor is incomplete: both are programming errors,
-// found by any test.
+// found by any test. Ops of other domains than ONNX's are registered with
+// AddOp, which returns an error instead.
 func RegisterOp(op *Op) {
-	if op.Type == "" || op.Bind == nil || len(op.Versions) == 0 {
-		panic("model: incomplete op descriptor: " + op.Domain + "." + op.Type)
+	if err := AddOp(op); err != nil {
+		panic(err.Error())
+	}
+}
+
+// AddOp adds an op descriptor, such as one for an op of a service's own
+// domain, and returns an errs.InvalidArtifact error when it is
+// incomplete, its versions are out of order, or its op is described
+// already. Add ops before loading the models that use them; it is safe
+// to call concurrently with loading.
+func AddOp(op *Op) error {
+	if op == nil || op.Type == "" || op.Bind == nil || len(op.Versions) == 0 {
+		name := "<nil>"
+		if op != nil {
+			name = op.Domain + "." + op.Type
+		}
+		return errs.New(errs.InvalidArtifact, "model: incomplete op descriptor: %s", name)
 	}
 	for i := 1; i < len(op.Versions); i++ {
 		if op.Versions[i].Since <= op.Versions[i-1].Since {
-			panic("model: versions out of order: " + op.Type)
+			return errs.New(errs.InvalidArtifact, "model: versions out of order: %s.%s", op.Domain, op.Type)
 		}
 	}
 	k := opKey{normDomain(op.Domain), op.Type}
+	opsMu.Lock()
+	defer opsMu.Unlock()
 	if _, dup := ops[k]; dup {
-		panic("model: op registered twice: " + op.Domain + "." + op.Type)
+		return errs.New(errs.InvalidArtifact, "model: op registered twice: %s.%s", op.Domain, op.Type)
 	}
 	ops[k] = op
+	return nil
 }
 
 func normDomain(d string) string {
@@ -93,14 +116,20 @@ func normDomain(d string) string {
 
 // LookupOp returns the descriptor of an op type in a domain ("" or
 // "ai.onnx" for the default one), or nil.
-func LookupOp(domain, opType string) *Op { return ops[opKey{normDomain(domain), opType}] }
+func LookupOp(domain, opType string) *Op {
+	opsMu.RLock()
+	defer opsMu.RUnlock()
+	return ops[opKey{normDomain(domain), opType}]
+}
 
 // Ops returns every registered descriptor, sorted by domain and type.
 func Ops() []*Op {
+	opsMu.RLock()
 	out := make([]*Op, 0, len(ops))
 	for _, op := range ops {
 		out = append(out, op)
 	}
+	opsMu.RUnlock()
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Domain != out[j].Domain {
 			return out[i].Domain < out[j].Domain
@@ -161,8 +190,24 @@ func (op *Op) checkArity(n *Node, v *Version) error {
 	return nil
 }
 
-// BindNode finds n's descriptor, checks its arity at opset and parses its
-// attributes. It returns a nil Rule and nil error for an op no descriptor
+// OpsetOf returns the opset g imports for domain ("" or "ai.onnx" for the
+// default one; 21 when a graph gives none), the version BindNode takes
+// for a node of that domain.
+func OpsetOf(g *Graph, domain string) int64 {
+	if isDefaultDomain(domain) {
+		if g.Opset > 0 {
+			return g.Opset
+		}
+		return 21
+	}
+	if v := g.Opsets[domain]; v > 0 {
+		return v
+	}
+	return 1
+}
+
+// BindNode finds n's descriptor, checks its arity at opset (its domain's
+// version, see OpsetOf) and parses its attributes. It returns a nil Rule and nil error for an op no descriptor
 // describes, and errs.Unsupported for an op used at an opset before it
 // existed.
 func BindNode(n *Node, opset int64) (*Op, Rule, error) {

@@ -16,6 +16,9 @@ func buildKernel(c *buildCtx) (kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.Domain != "" && n.Domain != "ai.onnx" {
+		c.opset = model.OpsetOf(c.g, n.Domain)
+	}
 	op, rule, err := model.BindNode(n, c.opset)
 	if err != nil {
 		return nil, err
@@ -37,7 +40,10 @@ func buildKernel(c *buildCtx) (kernel, error) {
 // naming its domain or op when the backend has none.
 func builderOf(n *model.Node) (builder, error) {
 	if n.Domain != "" && n.Domain != "ai.onnx" {
-		return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend", n.Label(), n.OpType, n.Domain)
+		if customOf(n) != nil {
+			return buildCustom, nil
+		}
+		return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend (a Go kernel for it can be registered with cpu.RegisterCustomOp)", n.Label(), n.OpType, n.Domain)
 	}
 	b, ok := registry[n.OpType]
 	if !ok {
