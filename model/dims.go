@@ -75,14 +75,6 @@ func knownShape(v *ValueInfo) bool {
 	return true
 }
 
-func unknownDims(r int) []int {
-	s := make([]int, r)
-	for i := range s {
-		s[i] = -1
-	}
-	return s
-}
-
 func copyDims(s []int) []int {
 	if s == nil {
 		return nil
@@ -97,9 +89,6 @@ func ranked(dt payload.DType, dims []int) ValueInfo {
 	}
 	return ValueInfo{DType: dt, Shape: dims, RankKnown: true}
 }
-
-// unranked returns a value type with an unknown rank.
-func unranked(dt payload.DType) ValueInfo { return ValueInfo{DType: dt} }
 
 // sameDims reports whether a and b are equal.
 func sameDims(a, b []int) bool {

@@ -38,9 +38,6 @@ func vin64(v ...int64) nnIn {
 	return nnIn{dt: i64, dims: []int{len(v)}, ints: append([]int64{}, v...), hasInts: true}
 }
 
-// absentIn is an input left out.
-var absentIn = nnIn{absent: true}
-
 // ko is an output of known rank.
 func ko(dt payload.DType, dims ...int) nnOut {
 	return nnOut{dt: dt, dims: append([]int{}, dims...), ranked: true}

@@ -23,26 +23,6 @@ package cpu
 // when a larger rank is seen, so a kernel that keeps one in its struct
 // walks without allocating.
 
-// broadcastInto broadcasts the shape s into the shape d in place; d must
-// have at least s's rank. It reports false when they do not broadcast.
-func broadcastInto(d, s []int) bool {
-	off := len(d) - len(s)
-	if off < 0 {
-		return false
-	}
-	for j, v := range s {
-		cur := d[off+j]
-		switch {
-		case v == cur, v == 1:
-		case cur == 1:
-			d[off+j] = v
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // bcastMaxOps is the most operands a bcastIter walks (Where has three).
 const bcastMaxOps = 3
 

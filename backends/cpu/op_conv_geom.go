@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/lintel-ml/lintel/model"
@@ -92,10 +91,6 @@ func tapRange(off, s, in, out int) (lo, hi int) {
 	lo = min(lo, hi)
 	return lo, hi
 }
-
-// maxGeom bounds the sizes, pads and dilated kernel extents of a window,
-// so that sums of a few of them cannot overflow.
-const maxGeom = math.MaxInt / 4
 
 // ceilDiv returns a/b rounded up for a >= 0 and b > 0, without the
 // overflow of (a+b-1)/b when b is huge.

@@ -19,12 +19,6 @@ type tensor struct {
 // dim is negative or the product overflows.
 func (t *tensor) numel() int { return payload.NumElems(t.shape) }
 
-// setShape sets t's shape to dims, reusing t.shape's backing array; it
-// allocates only when the rank grows past its capacity.
-func (t *tensor) setShape(dims ...int) {
-	t.shape = append(t.shape[:0], dims...)
-}
-
 // resize sets t's rank to r and returns the shape slice to fill in.
 func (t *tensor) resize(r int) []int {
 	if cap(t.shape) < r {
