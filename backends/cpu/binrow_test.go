@@ -10,6 +10,7 @@ import (
 // where the CPU has it) bit for bit against arithRow, for a contiguous
 // and a scalar b, on every length up to 40 with guard cells.
 func TestArithRow32MatchesGo(t *testing.T) {
+	needAsm(t)
 	r := rand.New(rand.NewPCG(16, 17))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Copysign(0, -1)), 0}
 	const guard = 3

@@ -11,6 +11,7 @@ import (
 // bit, on every length up to 40 with guard cells around the data, on
 // random values and the special ones (NaN, ±0, ±Inf, the bounds).
 func TestActivationsMatchGo(t *testing.T) {
+	needAsm(t)
 	negZero := float32(math.Copysign(0, -1))
 	addend := make([]float32, 64)
 	for i := range addend {

@@ -9,6 +9,7 @@ import (
 // CPU has it) bit for bit against four calls of the one-row kernel, with
 // guard cells around the sums, for several block lengths and strides.
 func TestRowBlocks4MatchesOneRowKernel(t *testing.T) {
+	needAsm(t)
 	tests := []struct{ kc, bstride int }{
 		{1, 16}, {7, 7 * 16}, {33, 40 * 16}, {256, 256 * 32},
 	}
