@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"github.com/lintel-ml/lintel/model"
 	"math"
 
 	"github.com/lintel-ml/lintel/payload"
@@ -108,6 +109,9 @@ func (c *buildCtx) binaryArgsFor(op uint32, x, z, y *val) (BinaryArgs, error) {
 }
 
 func buildBinary(c *buildCtx) error {
+	if err := c.legacyBroadcastOK(); err != nil {
+		return err
+	}
 	y, err := c.output()
 	if err != nil {
 		return err
@@ -151,6 +155,9 @@ func buildBinary(c *buildCtx) error {
 }
 
 func buildCompare(c *buildCtx) error {
+	if err := c.legacyBroadcastOK(); err != nil {
+		return err
+	}
 	x, err := c.input(0)
 	if err != nil {
 		return err
@@ -272,5 +279,35 @@ func buildCast(c *buildCtx) error {
 	}
 	a := CastArgs{N: u32(y.numel()), From: from, To: to}
 	c.emit1D(KCast, Pack(nil, &a), y.numel(), x, y)
+	return nil
+}
+
+// legacyBroadcastOK refuses a node of an opset before 7 whose broadcast
+// and axis attributes align input B with dims of A other than its last
+// ones: the kernels broadcast as numpy does, from the last dims, which
+// those opsets give only when axis leaves B's dims at A's end.
+func (c *buildCtx) legacyBroadcastOK() error {
+	if c.opset >= 7 {
+		return nil
+	}
+	_, rule, err := model.BindNode(c.n, c.opset)
+	if err != nil {
+		return err
+	}
+	a, ok := rule.(*model.BinaryAttrs)
+	if !ok || !a.Legacy || !a.Broadcast || a.Axis == model.NoAxis {
+		return nil
+	}
+	if len(c.in) < 2 || c.in[0] == nil || c.in[1] == nil {
+		return nil
+	}
+	ra, rb := int64(len(c.in[0].shape)), int64(len(c.in[1].shape))
+	ax := a.Axis
+	if ax < 0 {
+		ax += ra
+	}
+	if ax+rb != ra {
+		return c.unsupported("broadcast along axis %d of a rank-%d input (opset %d)", a.Axis, ra, c.opset)
+	}
 	return nil
 }
