@@ -207,9 +207,10 @@ func OpsetOf(g *Graph, domain string) int64 {
 }
 
 // BindNode finds n's descriptor, checks its arity at opset (its domain's
-// version, see OpsetOf) and parses its attributes. It returns a nil Rule and nil error for an op no descriptor
-// describes, and errs.Unsupported for an op used at an opset before it
-// existed.
+// version, see OpsetOf) and parses its attributes. It returns a nil Rule
+// and nil error for an op no descriptor describes, and an errs.Unsupported
+// error for an op used at an opset before it existed, which no version of
+// lintel's runs.
 func BindNode(n *Node, opset int64) (*Op, Rule, error) {
 	op := LookupOp(n.Domain, n.OpType)
 	if op == nil {
