@@ -97,9 +97,11 @@ func TestInferWithin(t *testing.T) {
 	if len(out.Data) != 2 {
 		t.Fatalf("output %v, want 2 scores", out.Shape)
 	}
-	timedOut, err := InferWithin(m, time.Nanosecond, &in, &out)
+	// A deadline already past: the call must not start, whatever the
+	// machine's speed.
+	timedOut, err := InferWithin(m, -time.Second, &in, &out)
 	if !timedOut || !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, compute.ErrExecutionFailed) {
-		t.Errorf("InferWithin(1ns) = %v, %v; want a timeout matching DeadlineExceeded and ErrExecutionFailed", timedOut, err)
+		t.Errorf("InferWithin(-1s) = %v, %v; want a timeout matching DeadlineExceeded and ErrExecutionFailed", timedOut, err)
 	}
 	// The model still runs after a stopped call.
 	if timedOut, err := InferWithin(m, time.Minute, &in, &out); timedOut || err != nil {
