@@ -260,7 +260,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.allocRuns, "allocruns", 10, "calls the allocation count is averaged over")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	fs.BoolVar(&o.profile, "profile", false, "record each node's time and print per-op-type and per-node tables (time, share, runs, GFLOPS)")
-	fs.StringVar(&o.trace, "trace", "", "write a Chrome trace-event `FILE.json` of the timed calls' nodes (opens in Perfetto or chrome://tracing)")
+	fs.StringVar(&o.trace, "trace", "", "write a Chrome trace-event `FILE.json` of the timed calls' nodes (opens in ui.perfetto.dev, or Chromium DevTools' Performance panel)")
 	progress := fs.String("progress", "auto", "draw a progress bar on stderr: auto (when a terminal), always or never")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lintel bench MODEL.onnx [-batch 1,8,64] [-threads 1] [-duration 5s] [-json]")

@@ -121,7 +121,7 @@ func printRow(w io.Writer, name string, r opRow) {
 }
 
 // traceEvent is one event of the Chrome trace-event format, which
-// Perfetto and chrome://tracing open.
+// Perfetto and the Performance panel of Chromium's DevTools open.
 type traceEvent struct {
 	Name string         `json:"name"`
 	Cat  string         `json:"cat,omitempty"`
