@@ -1,0 +1,58 @@
+package cpu
+
+import (
+	"testing"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// steadyAllocs builds c's kernel as runNode does, runs the node's rule,
+// shaper and kernel once on ins, and returns the allocations of each
+// further run.
+func steadyAllocs(tb testing.TB, c nodeCase, ins ...*tensor) float64 {
+	tb.Helper()
+	g := model.NewGraph()
+	g.Opset = c.opset
+	if g.Opset == 0 {
+		g.Opset = 17
+	}
+	n := c.node
+	bc := &buildCtx{g: g, n: n, opset: g.Opset}
+	for i, t := range ins {
+		vi := model.ValueInfo{}
+		if t != nil {
+			vi = model.ValueInfo{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), RankKnown: true}
+		}
+		bc.in = append(bc.in, vi)
+	}
+	outs := make([]*tensor, len(n.Outputs))
+	for i := range n.Outputs {
+		dt := payload.Float32
+		if i < len(c.outTypes) {
+			dt = c.outTypes[i]
+		}
+		bc.out = append(bc.out, model.ValueInfo{Name: n.Outputs[i], DType: dt})
+		outs[i] = &tensor{dt: dt}
+	}
+	k, err := buildKernel(bc)
+	if err != nil {
+		tb.Fatalf("build: %v", err)
+	}
+	s := newOutShaper(bc, k)
+	step := func() {
+		if err := s.shapes(ins, outs); err != nil {
+			tb.Fatal(err)
+		}
+		for _, o := range outs {
+			if sz := o.numel() * o.dt.Size(); len(o.data) != sz {
+				o.data = alignedBytes(sz)
+			}
+		}
+		if err := k.run(ins, outs); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	step()
+	return testing.AllocsPerRun(20, step)
+}
