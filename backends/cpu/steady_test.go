@@ -56,3 +56,21 @@ func steadyAllocs(tb testing.TB, c nodeCase, ins ...*tensor) float64 {
 	step()
 	return testing.AllocsPerRun(20, step)
 }
+
+// f64sOf widens v.
+func f64sOf(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// outTypesOf lists the element types of ts, for nodeCase.outTypes.
+func outTypesOf(ts ...*tensor) []payload.DType {
+	out := make([]payload.DType, len(ts))
+	for i, t := range ts {
+		out[i] = t.dt
+	}
+	return out
+}
