@@ -12,6 +12,16 @@ import (
 // further run.
 func steadyAllocs(tb testing.TB, c nodeCase, ins ...*tensor) float64 {
 	tb.Helper()
+	step := newStepper(tb, c, ins...)
+	step()
+	return testing.AllocsPerRun(20, func() { step() })
+}
+
+// newStepper builds c's kernel as runNode does and returns a function
+// that runs the node's rule, shaper and kernel on ins, as the executor
+// does on each call, and returns the outputs, reused from call to call.
+func newStepper(tb testing.TB, c nodeCase, ins ...*tensor) func() []*tensor {
+	tb.Helper()
 	g := model.NewGraph()
 	g.Opset = c.opset
 	if g.Opset == 0 {
@@ -40,7 +50,7 @@ func steadyAllocs(tb testing.TB, c nodeCase, ins ...*tensor) float64 {
 		tb.Fatalf("build: %v", err)
 	}
 	s := newOutShaper(bc, k)
-	step := func() {
+	return func() []*tensor {
 		if err := s.shapes(ins, outs); err != nil {
 			tb.Fatal(err)
 		}
@@ -52,9 +62,8 @@ func steadyAllocs(tb testing.TB, c nodeCase, ins ...*tensor) float64 {
 		if err := k.run(ins, outs); err != nil {
 			tb.Fatal(err)
 		}
+		return outs
 	}
-	step()
-	return testing.AllocsPerRun(20, step)
 }
 
 // f64sOf widens v.
