@@ -60,6 +60,7 @@ var unaryDefs = map[string]unaryDef{
 	"Sinh":            {since: 9},
 	"Softplus":        {since: 1},
 	"Softsign":        {since: 1},
+	"Swish":           {since: 24, alpha: unaryAttr{"alpha", 1}},
 	"Sqrt":            {since: 1},
 	"Tan":             {since: 7},
 	"Tanh":            {since: 1},
@@ -138,7 +139,7 @@ func bindUnary(n *Node, d unaryDef) (Rule, error) {
 // element type or bool.
 type UnaryAttrs struct {
 	// Alpha is the op's first float attribute: alpha (LeakyRelu, Elu,
-	// Celu, Selu, HardSigmoid, ThresholdedRelu) or lambd (Shrink), with
+	// Celu, Selu, HardSigmoid, ThresholdedRelu, Swish) or lambd (Shrink), with
 	// its default; 0 for an op without one.
 	Alpha float32
 	// Beta is the op's second float attribute: beta (HardSigmoid), gamma

@@ -27,10 +27,10 @@ func TestCheck(t *testing.T) {
 		}, nil},
 		{"two unknown ops", []onnxbuild.Node{
 			{Name: "n0", Op: "Relu", Inputs: []string{"x"}, Outputs: []string{"a"}},
-			{Name: "n1", Op: "Hardmax", Inputs: []string{"a"}, Outputs: []string{"b"}},
+			{Name: "n1", Op: "NoSuchOp", Inputs: []string{"a"}, Outputs: []string{"b"}},
 			{Name: "n2", Op: "Relu", Inputs: []string{"b"}, Outputs: []string{"c"}},
-			{Name: "n3", Op: "Shrink", Inputs: []string{"c"}, Outputs: []string{"y"}},
-		}, []string{"n1 Hardmax", "n3 Shrink"}},
+			{Name: "n3", Op: "AlsoMissing", Inputs: []string{"c"}, Outputs: []string{"y"}},
+		}, []string{"n1 NoSuchOp", "n3 AlsoMissing"}},
 		{"other domain", []onnxbuild.Node{
 			{Name: "q", Op: "Gelu", Domain: "com.microsoft", Inputs: []string{"x"}, Outputs: []string{"y"}},
 		}, []string{"q Gelu"}},

@@ -234,6 +234,8 @@ var unarySpecs = map[string]unarySpec{
 	"Elu":             {fn: fnElu},
 	"Celu":            {fn: fnCelu},
 	"Selu":            {fn: fnSelu},
+	"Shrink":          {fn: fnShrink},
+	"Swish":           {fn: fnSwish},
 }
 
 // buildUnary returns the kernel for a unary op described by spec, with
