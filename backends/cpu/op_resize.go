@@ -34,7 +34,9 @@ type resizeKernel struct {
 	policy  int
 	cubicA  float32
 	exclOut bool
-	extrap  float64
+	// antialias widens the linear and cubic filters when downsampling.
+	antialias bool
+	extrap    float64
 	// upsample is set for Upsample, whose scales must be at least 1.
 	upsample bool
 	// attrScales holds Upsample-7's scales attribute.
@@ -239,6 +241,9 @@ func (k *resizeKernel) runNearest(x, y *tensor) error {
 // d (idx -1 on the first tap: extrapolate) and reports whether the pass is
 // the identity.
 func (k *resizeKernel) taps(d, nin, nout int) (int, bool) {
+	if k.antialias && k.scale[d] < 1 {
+		return k.antialiasTaps(d, nin, nout), false
+	}
 	K := 2
 	if k.mode == rsCubic {
 		K = 4
@@ -417,8 +422,11 @@ func buildResize(c *buildCtx) (kernel, error) {
 	if k.mode != rsNearest && c.inType(0) != payload.Float32 {
 		return nil, c.unsupported("%s mode on element type %s", a.Mode, c.inType(0))
 	}
-	if a.Antialias {
-		return nil, c.unsupported("antialias")
+	if a.Antialias && k.mode != rsNearest {
+		if k.coord == ctTFCropAndResize {
+			return nil, c.unsupported("antialias with tf_crop_and_resize")
+		}
+		k.antialias = true
 	}
 	if a.ScalesIn >= 0 {
 		if t := c.inType(a.ScalesIn); t != payload.Float32 && (t != payload.Undefined || a.SizesIn < 0) {
