@@ -39,13 +39,6 @@ func (b *strOut) add(s []byte) {
 	b.i++
 }
 
-// addString appends the next element.
-func (b *strOut) addString(s string) {
-	b.buf = append(b.buf, s...)
-	binary.LittleEndian.PutUint64(b.buf[8*b.i:], uint64(len(b.buf)-8*b.n))
-	b.i++
-}
-
 // set points t at the encoding once every element has been added.
 func (b *strOut) set(t *tensor) {
 	if b.n == 0 {
