@@ -78,6 +78,7 @@ func (d *decoder) decodeTensor(b []byte) (*model.Tensor, error) {
 		typed    [tdCount][][]byte
 		ext      [][2]string
 		location int64
+		strs     [][]byte
 	)
 	for len(b) > 0 {
 		num, wt, err := d.tag(&b)
@@ -109,7 +110,10 @@ func (d *decoder) decodeTensor(b []byte) (*model.Tensor, error) {
 		case 3:
 			return nil, d.unsupported("segment: segmented tensors")
 		case 6:
-			return nil, d.unsupported("string_data: string tensors")
+			if p, err = d.bytes(&b, wt, "string_data"); err != nil {
+				return nil, err
+			}
+			strs = append(strs, p)
 		case 4, 5, 7, 10, 11:
 			k := typedIndex(num)
 			if p, err = d.repeated(&b, wt, typedFields[k].wire, typedFields[k].name); err != nil {
@@ -150,7 +154,13 @@ func (d *decoder) decodeTensor(b []byte) (*model.Tensor, error) {
 	case dtype == 0:
 		return nil, d.invalid("tensor has no data_type")
 	case dtype == int64(payload.String):
-		return nil, d.unsupported("string tensors")
+		other := haveRaw || location != 0 || len(ext) > 0
+		for k := range typed {
+			other = other || len(typed[k]) > 0
+		}
+		return d.stringTensor(t, strs, other)
+	case len(strs) > 0:
+		return nil, d.invalid("string_data given for a tensor of element type %d", dtype)
 	case dtype < 0 || dtype > 255 || !payload.DType(dtype).Valid():
 		return nil, d.unsupported("tensor element type %d", dtype)
 	}
@@ -291,4 +301,36 @@ func alignedView(b []byte, size int) []byte {
 		return b[:len(b):len(b)]
 	}
 	return model.AlignedBytes(b)
+}
+
+// stringTensor finishes a tensor of element type String from its
+// string_data values, in the encoding of payload.EncodeStrings. other
+// says the tensor also set raw, typed or external data, which strings
+// never use.
+func (d *decoder) stringTensor(t *model.Tensor, strs [][]byte, other bool) (*model.Tensor, error) {
+	t.DType = payload.String
+	if other {
+		return nil, d.invalid("a string tensor's data must be in string_data")
+	}
+	numel, err := d.numElems(t.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(strs)) != numel {
+		return nil, d.invalid("string_data has %d values, shape %v needs %d", len(strs), t.Shape, numel)
+	}
+	nbytes := 8 * numel
+	for _, s := range strs {
+		nbytes += int64(len(s))
+	}
+	if nbytes > d.lim.MaxInitializerBytes-d.constBytes {
+		return nil, d.invalid("constant tensors exceed Limits.MaxInitializerBytes (%d)", d.lim.MaxInitializerBytes)
+	}
+	ss := make([]string, len(strs))
+	for i, s := range strs {
+		ss[i] = string(s)
+	}
+	t.Raw = payload.EncodeStrings(ss)
+	d.constBytes += nbytes
+	return t, nil
 }

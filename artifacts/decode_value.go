@@ -63,7 +63,7 @@ func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, 
 		}
 		return vi, false, nil
 	}
-	if main && !vi.DType.Valid() {
+	if main && !vi.DType.Valid() && vi.DType != payload.String {
 		if vi.DType == payload.Undefined {
 			return vi, false, d.invalid("graph input or output has no element type")
 		}

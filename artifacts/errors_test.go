@@ -75,7 +75,7 @@ func TestMalformed(t *testing.T) {
 		{"input with an empty type", rawModel(13, good.bytes(11, pb(nil).str(1, "x").bytes(2, nil))), errInvalid, []string{`graph.input[0] "x"`, "no type"}},
 		{"input of a newer kind of type", rawModel(13, good.bytes(11, pb(nil).str(1, "x").bytes(2, pb(nil).bytes(40, nil)))), errUnsupported, []string{`graph.input[0] "x"`, "unknown type"}},
 		{"sequence value_info", rawModel(13, good.bytes(13, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(4, nil)))), nil, nil},
-		{"string input", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(1, pb(nil).varint(1, 8))))), errUnsupported, []string{"string"}},
+		{"string input", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(1, pb(nil).varint(1, 8))))), nil, nil},
 		{"input no elem type", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(1, nil)))), errInvalid, []string{"no element type"}},
 		{"elem type range", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(1, pb(nil).varint(1, 300))))), errInvalid, []string{"elem_type 300"}},
 		{"dim wire type", rawModel(13, good.bytes(11, pb(nil).str(1, "s").bytes(2, pb(nil).bytes(1, pb(nil).varint(1, 1).bytes(2, pb(nil).bytes(1, pb(nil).str(1, "x"))))))), errInvalid, []string{`graph.input[0] "s".type.tensor_type.shape.dim[0]`, "dim_value"}},
@@ -105,8 +105,8 @@ func TestTensorErrors(t *testing.T) {
 		parts  []string
 	}{
 		{"no data type", pb(nil).bytes(9, nil), errInvalid, []string{`initializer[0] "w"`, "no data_type"}},
-		{"string", pb(nil).varint(2, 8), errUnsupported, []string{"string"}},
-		{"string data", pb(nil).varint(2, 1).str(6, "x"), errUnsupported, []string{"string"}},
+		{"string without string_data", pb(nil).varint(2, 8), errInvalid, []string{"string_data has 0 values"}},
+		{"string_data of a float tensor", pb(nil).varint(2, 1).str(6, "x"), errInvalid, []string{"string_data given for a tensor of element type 1"}},
 		{"float8", pb(nil).varint(2, 17).bytes(9, []byte{1}), errUnsupported, []string{"element type 17"}},
 		{"segment", pb(nil).varint(2, 1).bytes(3, nil), errUnsupported, []string{"segment"}},
 		{"raw too short", pb(nil).varint(1, 2).varint(2, 1).bytes(9, []byte{1, 2, 3, 4}), errInvalid, []string{"raw_data has 4 bytes", "needs 8"}},

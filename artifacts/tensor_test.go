@@ -14,6 +14,7 @@ func TestDecodeTensor(t *testing.T) {
 		[]byte{0x05, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x07})
 	boolean := pb(nil).varint(1, 2).varint(2, uint64(payload.Bool)).bytes(5, []byte{0x01, 0x00})
 	scalar := pb(nil).varint(2, uint64(payload.Float32)).float(4, 0.5)
+	strs := pb(nil).varint(1, 2).varint(2, uint64(payload.String)).str(6, "ab").str(6, "")
 	cases := []struct {
 		name  string
 		data  []byte
@@ -25,6 +26,7 @@ func TestDecodeTensor(t *testing.T) {
 		{"int64 int64_data", i64, []int{3}, payload.Int64, payload.AsBytes([]int64{5, -1, 7})},
 		{"bool int32_data", boolean, []int{2}, payload.Bool, []byte{1, 0}},
 		{"scalar float_data", scalar, nil, payload.Float32, payload.AsBytes([]float32{0.5})},
+		{"string string_data", strs, []int{2}, payload.String, payload.EncodeStrings([]string{"ab", ""})},
 	}
 	for _, c := range cases {
 		got, err := DecodeTensor(c.data, "in.pb")
@@ -45,7 +47,8 @@ func TestDecodeTensorErrors(t *testing.T) {
 		kind  error
 		parts []string
 	}{
-		{"string", pb(nil).varint(1, 1).varint(2, uint64(payload.String)).str(6, "a"), errUnsupported, []string{"in.pb", "string"}},
+		{"string count", pb(nil).varint(1, 2).varint(2, uint64(payload.String)).str(6, "a"), errInvalid, []string{"in.pb", "string_data has 1 values", "needs 2"}},
+		{"string raw_data", pb(nil).varint(1, 1).varint(2, uint64(payload.String)).bytes(9, []byte("a")), errInvalid, []string{"in.pb", "string_data"}},
 		{"float8", pb(nil).varint(2, 17).bytes(9, []byte{1}), errUnsupported, []string{"element type 17"}},
 		{"no data_type", pb(nil).varint(1, 1), errInvalid, []string{"no data_type"}},
 		{"short raw_data", pb(nil).varint(1, 2).varint(2, uint64(payload.Float32)).bytes(9, packF32(1)), errInvalid, []string{"raw_data has 4 bytes"}},

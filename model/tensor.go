@@ -12,7 +12,8 @@ type Tensor struct {
 	DType payload.DType
 	Shape []int
 	// Raw holds NumElems(Shape) elements as little-endian bytes, its start
-	// aligned to the element size. It may alias the artifact's bytes: never
+	// aligned to the element size; for element type String, the encoding
+	// of payload.EncodeStrings. It may alias the artifact's bytes: never
 	// write to it.
 	Raw []byte
 }
@@ -20,8 +21,15 @@ type Tensor struct {
 // NumElems returns the number of elements, or -1 on overflow.
 func (t *Tensor) NumElems() int { return payload.NumElems(t.Shape) }
 
-// Check verifies that Raw holds exactly the elements Shape describes.
+// Check verifies that Raw holds exactly the elements Shape describes; a
+// string tensor's Raw is the encoding of payload.EncodeStrings.
 func (t *Tensor) Check() error {
+	if t.DType == payload.String {
+		if err := payload.CheckStrings(t.Raw, t.NumElems()); err != nil {
+			return errs.Wrap(errs.InvalidArtifact, err, "tensor %q", t.Name)
+		}
+		return nil
+	}
 	if !t.DType.Valid() {
 		return errs.New(errs.Unsupported, "tensor %q: element type %s", t.Name, t.DType)
 	}

@@ -41,7 +41,7 @@ func Check(art *artifacts.Artifact, opts compute.Options) (issues []Issue) {
 		g = art.Graph().Clone()
 	}
 	for _, in := range g.Inputs {
-		if !in.DType.Valid() || in.DType == payload.String {
+		if !in.DType.Valid() && in.DType != payload.String {
 			issues = append(issues, Issue{Err: errs.New(errs.Unsupported, "%s: input %q has element type %s", art.Label(), in.Name, in.DType)})
 		}
 	}

@@ -57,6 +57,9 @@ func evalNode(n *model.Node, opset int64, inputs []*model.Tensor, outTypes []pay
 		if n < 0 || n > maxFoldElems {
 			return nil, errs.New(errs.Unsupported, "node %q: result of shape %v is too large to fold", c.n.Label(), o.shape)
 		}
+		if o.dt == payload.String {
+			continue // the kernel builds the encoding (strOut)
+		}
 		if !o.dt.Valid() {
 			return nil, errs.New(errs.Unsupported, "node %q: output element type %s", c.n.Label(), o.dt)
 		}
@@ -64,7 +67,11 @@ func evalNode(n *model.Node, opset int64, inputs []*model.Tensor, outTypes []pay
 	}
 	a, alias := k.(aliaser)
 	if alias {
-		copy(outs[0].data, ins[a.aliasInput()].data)
+		if outs[0].dt == payload.String {
+			outs[0].data = append([]byte(nil), ins[a.aliasInput()].data...)
+		} else {
+			copy(outs[0].data, ins[a.aliasInput()].data)
+		}
 	}
 	if !alias || len(outs) > 1 {
 		if err := k.run(ins, outs); err != nil {

@@ -105,7 +105,11 @@ func (x *exec) setInput(i int, dt payload.DType, shape []int, data []byte) error
 	if n < 0 {
 		return errs.New(errs.ShapeMismatch, "%s: input %q: invalid shape %v", x.p.label, v.name, shape)
 	}
-	if len(data) != n*dt.Size() {
+	if dt == payload.String {
+		if err := payload.CheckStrings(data, n); err != nil {
+			return errs.Wrap(errs.ShapeMismatch, err, "%s: input %q of shape %v", x.p.label, v.name, shape)
+		}
+	} else if len(data) != n*dt.Size() {
 		return errs.New(errs.ShapeMismatch, "%s: input %q: shape %v needs %d elements, data holds %d", x.p.label, v.name, shape, n, len(data)/max(dt.Size(), 1))
 	}
 	if !payload.IsAligned(data, dt.Size()) {
@@ -179,6 +183,15 @@ func (x *exec) step(si int) error {
 		}
 		if n > x.maxBytes/max(o.dt.Size(), 1) {
 			return errs.New(errs.ResourceUnavailable, "%s: node %q (%s): output %d of shape %v needs more than the %d-byte limit (compute.Options.MaxTensorBytes)", x.p.label, st.n.Label(), st.n.OpType, j, o.shape, x.maxBytes)
+		}
+		if o.dt == payload.String {
+			// String outputs have no fixed size: the kernel points
+			// o.data at the encoding it builds (see strOut); a view
+			// shares all of its input's bytes.
+			if j == 0 && st.aliasOf >= 0 {
+				o.data = ins[st.aliasOf].data
+			}
+			continue
 		}
 		need := n * o.dt.Size()
 		if j == 0 && st.aliasOf >= 0 {

@@ -128,6 +128,8 @@ func init() {
 		return func(c *buildCtx) (kernel, error) {
 			dt := c.inType(0)
 			switch {
+			case dt == payload.String && op == cmpEq:
+				return newStringEqual(c)
 			case op >= cmpAnd:
 				if dt != payload.Bool {
 					return nil, c.unsupported("element type %s (want bool)", dt)

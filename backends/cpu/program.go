@@ -98,7 +98,7 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 		return len(p.values) - 1
 	}
 	for _, in := range g.Inputs {
-		if !in.DType.Valid() || in.DType == payload.String {
+		if !in.DType.Valid() && in.DType != payload.String {
 			return nil, errs.New(errs.Unsupported, "%s: input %q has element type %s", label, in.Name, in.DType)
 		}
 		i := add(in.Name, valueInfo{kind: kindInput, dt: in.DType, rank: -1})
@@ -143,7 +143,7 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 			if t := g.Values[name]; t != nil {
 				vi = *t
 			}
-			if name != "" && !vi.DType.Valid() {
+			if name != "" && !vi.DType.Valid() && vi.DType != payload.String {
 				return nil, errs.New(errs.Unsupported, "node %q (%s): element type of output %q is unknown or unsupported (%s)", n.Label(), n.OpType, name, vi.DType)
 			}
 			c.out = append(c.out, vi)

@@ -3,6 +3,7 @@ package cpu
 import (
 	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // Stacked batches.
@@ -19,6 +20,12 @@ import (
 func (p *program) analyzeStacking() bool {
 	if len(p.inputs) == 0 || len(p.outputs) == 0 {
 		return false
+	}
+	// String tensors' bytes do not split into equal rows.
+	for i := range p.values {
+		if p.values[i].dt == payload.String {
+			return false
+		}
 	}
 	b := make([]bool, len(p.values)) // value carries the batch on axis 0
 	for _, i := range p.inputs {

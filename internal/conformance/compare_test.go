@@ -19,7 +19,7 @@ const (
 // compare returns how got differs from want, or "" when they match as
 // ONNX's runner compares them: same element type and shape, floating-point
 // elements within atol + rtol*|want| with NaN equal to NaN, every other
-// element type exactly.
+// element type (strings included) exactly.
 func compare(got payload.Dynamic, want *model.Tensor) string {
 	if got.DType != want.DType {
 		return fmt.Sprintf("element type %s, want %s", got.DType, want.DType)
@@ -28,6 +28,9 @@ func compare(got payload.Dynamic, want *model.Tensor) string {
 		return fmt.Sprintf("shape %v, want %v", got.Shape, want.Shape)
 	}
 	n := want.NumElems()
+	if want.DType == payload.String {
+		return compareStrings(got, want)
+	}
 	size := want.DType.Size()
 	if len(got.Data) < n*size {
 		return fmt.Sprintf("%d bytes of data, want %d", len(got.Data), n*size)
@@ -60,6 +63,31 @@ func compare(got payload.Dynamic, want *model.Tensor) string {
 	if bad > 0 {
 		return fmt.Sprintf("%d of %d values differ; the first, value %d, is %s, want %s", bad, n, first,
 			format(want.DType, elem(want.DType, got.Data, first)), format(want.DType, elem(want.DType, want.Raw, first)))
+	}
+	return ""
+}
+
+// compareStrings compares string tensors of the same shape exactly.
+func compareStrings(got payload.Dynamic, want *model.Tensor) string {
+	g, err := got.Strings()
+	if err != nil {
+		return err.Error()
+	}
+	w, err := payload.DecodeStrings(want.Raw, want.NumElems())
+	if err != nil {
+		return err.Error()
+	}
+	bad, first := 0, -1
+	for i := range w {
+		if g[i] != w[i] {
+			if first < 0 {
+				first = i
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		return fmt.Sprintf("%d of %d strings differ; the first, value %d, is %q, want %q", bad, len(w), first, g[first], w[first])
 	}
 	return ""
 }

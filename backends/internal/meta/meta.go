@@ -5,6 +5,7 @@ package meta
 import (
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // Tensors describes vs as compute.TensorInfo values, taking a value's
@@ -34,7 +35,7 @@ func Tensors(vs []model.ValueInfo, known map[string]*model.ValueInfo) ([]compute
 			}
 			n *= int64(d)
 		}
-		if n < 0 || total < 0 {
+		if n < 0 || total < 0 || v.DType == payload.String {
 			total = -1
 			continue
 		}
