@@ -5,8 +5,8 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	_ "image/gif" // registers GIF decoding
-	_ "image/jpeg"
+	_ "image/gif"  // registers GIF decoding
+	_ "image/jpeg" // registers JPEG, refused by name
 	_ "image/png"
 
 	_ "golang.org/x/image/bmp"
@@ -20,9 +20,14 @@ import (
 
 // imageDecoderKernel is ImageDecoder: it decodes the image in its shape
 // method, which sets the output's height and width, and writes the
-// pixels in run. It decodes PNG, JPEG, GIF, BMP, TIFF and WebP with Go's
-// decoders and binary PNM (P5, P6) itself; other formats (JPEG 2000...)
-// fail the call with errs.Unsupported. Decoding allocates.
+// pixels in run. It decodes the lossless formats, PNG, GIF, BMP and TIFF
+// with Go's decoders and binary PNM (P5, P6) itself, to the same pixels
+// as any decoder. JPEG and WebP images fail the call with
+// errs.Unsupported: Go's decoders upsample chroma and round their
+// transforms differently from libjpeg and libwebp, whose pixels ONNX's
+// reference and other runtimes give, and lintel gives no answer it knows
+// to differ (decode them in Go before the model instead). Other formats
+// (JPEG 2000...) fail the same way. Decoding allocates.
 type imageDecoderKernel struct {
 	n   *model.Node
 	a   *model.ImageDecoderAttrs
@@ -32,12 +37,15 @@ type imageDecoderKernel struct {
 func (k *imageDecoderKernel) shape(in, out []*tensor) error {
 	data := in[0].u8()
 	img, err := decodePNM(data)
+	format := "pnm"
 	if err == errNotPNM {
-		img, _, err = image.Decode(bytes.NewReader(data))
+		img, format, err = image.Decode(bytes.NewReader(data))
 	}
 	switch {
+	case err == nil && (format == "jpeg" || format == "webp"):
+		return errs.New(errs.Unsupported, "node %q (%s): %s images are not decoded: Go's decoder gives pixels that differ from the reference's (lib%s); decode the image before the model", k.n.Label(), k.n.OpType, format, format)
 	case errors.Is(err, image.ErrFormat):
-		return errs.New(errs.Unsupported, "node %q (%s): the image's format is not one lintel decodes (PNG, JPEG, GIF, BMP, TIFF, WebP, PNM)", k.n.Label(), k.n.OpType)
+		return errs.New(errs.Unsupported, "node %q (%s): the image's format is not one lintel decodes (PNG, GIF, BMP, TIFF, PNM)", k.n.Label(), k.n.OpType)
 	case err != nil:
 		return errs.Wrap(errs.ExecutionFailed, err, "node %q (%s): decoding the image", k.n.Label(), k.n.OpType)
 	}

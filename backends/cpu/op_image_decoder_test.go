@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"testing"
 
@@ -52,6 +53,17 @@ func TestImageDecoder(t *testing.T) {
 	}
 }
 
+// tinyJPEG encodes a 2×2 image as JPEG.
+func tinyJPEG(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, nil); err != nil {
+		t.Fatalf("jpeg.Encode: %v", err)
+	}
+	return b.Bytes()
+}
+
 func TestImageDecoderErrors(t *testing.T) {
 	cases := []struct {
 		name string
@@ -59,6 +71,7 @@ func TestImageDecoderErrors(t *testing.T) {
 		kind error
 	}{
 		{"jpeg 2000", []byte("\x00\x00\x00\x0cjP  \r\n\x87\n"), errs.Unsupported},
+		{"jpeg", tinyJPEG(t), errs.Unsupported},
 		{"truncated png", []byte("\x89PNG\r\n\x1a\n\x00"), errs.ExecutionFailed},
 		{"truncated ppm", []byte("P6 2 2 255\n\x01"), errs.ExecutionFailed},
 		{"ppm of 16-bit samples", []byte("P6 1 1 65535\n\x01\x02\x03\x04\x05\x06"), errs.ExecutionFailed},
