@@ -29,7 +29,7 @@ type matmulKernel struct {
 }
 
 func init() {
-	register("MatMul", buildMatMul)
+	register("MatMul", viaF32(buildMatMul))
 }
 
 func buildMatMul(c *buildCtx) (kernel, error) {
