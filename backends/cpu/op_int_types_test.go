@@ -125,6 +125,14 @@ func TestIntActivationTypes(t *testing.T) {
 	})
 }
 
+func TestMatMulUnsignedTypes(t *testing.T) {
+	ab := []string{"a", "b"}
+	runIntCases(t, []intCase{
+		{"uint32", nodeCase{node: node("MatMul", ab)}, []*tensor{mk([]int{2, 2}, []uint32{1, 2, 3, 4}), mk([]int{2, 1}, []uint32{5, 6})}, []uint32{17, 39}},
+		{"uint64 batched", nodeCase{node: node("MatMul", ab)}, []*tensor{mk([]int{2, 1, 2}, []uint64{1, 2, 3, 4}), mk([]int{2, 1}, []uint64{1 << 40, 1})}, []uint64{1<<40 + 2, 3<<40 + 4}},
+	})
+}
+
 func TestMaxPoolIntTypes(t *testing.T) {
 	k2 := aInts("kernel_shape", 2, 2)
 	runIntCases(t, []intCase{

@@ -46,6 +46,8 @@ var typeCases = []tc{
 	c1("Pow/float16_int64_15", 15, "Pow", nil, arg{dt: F16, shape: []int{6}, lo: 0.5, hi: 2}, i64s(3)),
 	c1("Less/float16_13", 13, "Less", nil, typed(F16, 3, 4), typed(F16, 4)).outs(B),
 	c1("Softmax/float16_13", 13, "Softmax", nil, typed(F16, 3, 8)),
+	c1("MatMul/uint32_13", 13, "MatMul", nil, arg{dt: U32, shape: []int{2, 3, 4}, lo: 0, hi: 50}, arg{dt: U32, shape: []int{4, 5}, lo: 0, hi: 50}),
+	c1("MatMul/uint64_13", 13, "MatMul", nil, arg{dt: U64, shape: []int{3, 4}, lo: 0, hi: 50}, arg{dt: U64, shape: []int{4}, lo: 0, hi: 50}),
 	c1("MatMul/float16_13", 13, "MatMul", nil, typed(F16, 3, 8), typed(F16, 8, 5)),
 	c1("Gemm/float16_13", 13, "Gemm", attrs(ai("transB", 1)), typed(F16, 3, 8), typed(F16, 5, 8).c(), typed(F16, 5)),
 	c1("Conv/float16_11", 11, "Conv", attrs(ais("pads", 1, 1, 1, 1)), typed(F16, 1, 2, 5, 5), typed(F16, 3, 2, 3, 3).c()),
