@@ -265,3 +265,26 @@ func TestNarrowSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestVia32Float32Direct checks that float32 nodes get their kernel
+// itself, not a wrapper.
+func TestVia32Float32Direct(t *testing.T) {
+	for _, op := range []string{"Mul", "Max", "Less", "Pow"} {
+		g := model.NewGraph()
+		n := node(op, []string{"a", "b"})
+		bc := &buildCtx{g: g, n: n, opset: 17,
+			in:  []model.ValueInfo{{Name: "a", DType: payload.Float32}, {Name: "b", DType: payload.Float32}},
+			out: []model.ValueInfo{{Name: "y", DType: payload.Float32}}}
+		if op == "Less" {
+			bc.out[0].DType = payload.Bool
+		}
+		k, err := buildKernel(bc)
+		if err != nil {
+			t.Fatalf("%s: buildKernel: %v", op, err)
+		}
+		switch k.(type) {
+		case *via32Kernel, *via32Shaper:
+			t.Errorf("%s float32: got kernel %T, want the float32 kernel itself", op, k)
+		}
+	}
+}
