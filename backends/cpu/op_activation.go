@@ -55,6 +55,14 @@ func (k *clipKernel) run(in, out []*tensor) error {
 		clipRun(elems[int8](out[0]), elems[int8](in[0]), clipBound[int8](in, 1, math.MinInt8), clipBound[int8](in, 2, math.MaxInt8))
 	case payload.Uint8:
 		clipRun(out[0].u8(), in[0].u8(), clipBound[uint8](in, 1, 0), clipBound[uint8](in, 2, math.MaxUint8))
+	case payload.Int16:
+		clipRun(elems[int16](out[0]), elems[int16](in[0]), clipBound[int16](in, 1, math.MinInt16), clipBound[int16](in, 2, math.MaxInt16))
+	case payload.Uint16:
+		clipRun(elems[uint16](out[0]), elems[uint16](in[0]), clipBound[uint16](in, 1, 0), clipBound[uint16](in, 2, math.MaxUint16))
+	case payload.Uint32:
+		clipRun(elems[uint32](out[0]), elems[uint32](in[0]), clipBound[uint32](in, 1, 0), clipBound[uint32](in, 2, math.MaxUint32))
+	case payload.Uint64:
+		clipRun(elems[uint64](out[0]), elems[uint64](in[0]), clipBound[uint64](in, 1, 0), clipBound[uint64](in, 2, math.MaxUint64))
 	}
 	return nil
 }
@@ -107,6 +115,13 @@ func (k *preluKernel) run(in, out []*tensor) error {
 		preluWalk(&k.it, out[0].i32(), in[0].i32(), in[1].i32())
 	case payload.Int64:
 		preluWalk(&k.it, out[0].i64(), in[0].i64(), in[1].i64())
+	case payload.Int8:
+		preluWalk(&k.it, elems[int8](out[0]), elems[int8](in[0]), elems[int8](in[1]))
+	case payload.Int16:
+		preluWalk(&k.it, elems[int16](out[0]), elems[int16](in[0]), elems[int16](in[1]))
+	case payload.Uint8, payload.Uint16, payload.Uint32, payload.Uint64:
+		// No unsigned value is negative: the output is x.
+		copy(out[0].data, in[0].data)
 	}
 	return nil
 }
@@ -137,7 +152,7 @@ func preluWalk[T ewNum](it *bcastIter, d, x, s []T) {
 }
 
 func init() {
-	register("Clip", func(c *buildCtx) (kernel, error) {
+	register("Clip", viaF32(func(c *buildCtx) (kernel, error) {
 		dt := c.inType(0)
 		a := c.rule.(*model.ClipAttrs)
 		k := &clipKernel{n: c.n, dt: dt}
@@ -148,9 +163,7 @@ func init() {
 			k.attrs, k.lo, k.hi = true, a.Min, a.Max
 			return k, nil
 		}
-		switch dt {
-		case payload.Float32, payload.Float64, payload.Int32, payload.Int64, payload.Int8, payload.Uint8:
-		default:
+		if !hasDType(ewOrdered, dt) {
 			return nil, c.unsupported("element type %s", dt)
 		}
 		for i := 1; i < c.n.NumInputs(); i++ {
@@ -159,15 +172,15 @@ func init() {
 			}
 		}
 		return k, nil
-	})
-	register("PRelu", func(c *buildCtx) (kernel, error) {
+	}))
+	register("PRelu", viaF32(func(c *buildCtx) (kernel, error) {
 		dt := c.inType(0)
-		if !hasDType(ewArith, dt) {
+		if !hasDType(ewOrdered, dt) {
 			return nil, c.unsupported("element type %s", dt)
 		}
 		if c.inType(1) != dt {
 			return nil, c.invalid("slope is %s, input is %s", c.inType(1), dt)
 		}
 		return &preluKernel{n: c.n, dt: dt, perChannel: c.rule.(*model.PReluAttrs).PerChannel}, nil
-	})
+	}))
 }

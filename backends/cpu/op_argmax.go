@@ -80,7 +80,7 @@ func argRun[T ewNum](k *argKernel, d []int64, x []T, outer, n, inner int) {
 
 func init() {
 	b := func(min bool) builder {
-		return func(c *buildCtx) (kernel, error) {
+		return viaF32(func(c *buildCtx) (kernel, error) {
 			if dt := c.inType(0); !hasDType(ewOrdered, dt) {
 				return nil, c.unsupported("element type %s", dt)
 			}
@@ -95,7 +95,7 @@ func init() {
 				return nil, c.invalid("output is %s, want int64", c.out[0].DType)
 			}
 			return k, nil
-		}
+		})
 	}
 	register("ArgMax", b(false))
 	register("ArgMin", b(true))

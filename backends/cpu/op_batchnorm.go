@@ -20,7 +20,7 @@ type batchNormKernel struct {
 }
 
 func init() {
-	register("BatchNormalization", buildBatchNorm)
+	register("BatchNormalization", viaF32(buildBatchNorm))
 }
 
 func buildBatchNorm(c *buildCtx) (kernel, error) {

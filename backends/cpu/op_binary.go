@@ -102,6 +102,18 @@ func powBaseF[B ewFloat](k *binaryKernel, d, a []B, e *tensor) {
 		powWalkF(&k.it, d, a, e.i32())
 	case payload.Int64:
 		powWalkF(&k.it, d, a, e.i64())
+	case payload.Int8:
+		powWalkF(&k.it, d, a, elems[int8](e))
+	case payload.Uint8:
+		powWalkF(&k.it, d, a, e.u8())
+	case payload.Int16:
+		powWalkF(&k.it, d, a, elems[int16](e))
+	case payload.Uint16:
+		powWalkF(&k.it, d, a, elems[uint16](e))
+	case payload.Uint32:
+		powWalkF(&k.it, d, a, elems[uint32](e))
+	case payload.Uint64:
+		powWalkF(&k.it, d, a, elems[uint64](e))
 	}
 }
 
@@ -115,6 +127,18 @@ func powBaseI[B ewInt](k *binaryKernel, d, a []B, e *tensor) {
 		powWalkI(&k.it, d, a, e.i32())
 	case payload.Int64:
 		powWalkI(&k.it, d, a, e.i64())
+	case payload.Int8:
+		powWalkI(&k.it, d, a, elems[int8](e))
+	case payload.Uint8:
+		powWalkI(&k.it, d, a, e.u8())
+	case payload.Int16:
+		powWalkI(&k.it, d, a, elems[int16](e))
+	case payload.Uint16:
+		powWalkI(&k.it, d, a, elems[uint16](e))
+	case payload.Uint32:
+		powWalkI(&k.it, d, a, elems[uint32](e))
+	case payload.Uint64:
+		powWalkI(&k.it, d, a, elems[uint64](e))
 	}
 }
 
@@ -150,30 +174,38 @@ type naryKernel struct {
 func (k *naryKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
-		naryRun(k, out[0], in, out[0].f32(), f32Of)
+		naryRun[float32](k, out[0], in)
 	case payload.Float64:
-		naryRun(k, out[0], in, out[0].f64(), f64Of)
+		naryRun[float64](k, out[0], in)
 	case payload.Int32:
-		naryRun(k, out[0], in, out[0].i32(), i32Of)
+		naryRun[int32](k, out[0], in)
 	case payload.Int64:
-		naryRun(k, out[0], in, out[0].i64(), i64Of)
+		naryRun[int64](k, out[0], in)
+	case payload.Int8:
+		naryRun[int8](k, out[0], in)
+	case payload.Uint8:
+		naryRun[uint8](k, out[0], in)
+	case payload.Int16:
+		naryRun[int16](k, out[0], in)
+	case payload.Uint16:
+		naryRun[uint16](k, out[0], in)
+	case payload.Uint32:
+		naryRun[uint32](k, out[0], in)
+	case payload.Uint64:
+		naryRun[uint64](k, out[0], in)
 	}
 	return nil
 }
 
-func f32Of(t *tensor) []float32 { return t.f32() }
-func f64Of(t *tensor) []float64 { return t.f64() }
-func i32Of(t *tensor) []int32   { return t.i32() }
-func i64Of(t *tensor) []int64   { return t.i64() }
-
-// naryRun folds the inputs into d, which is out's data.
-func naryRun[T ewNum](k *naryKernel, out *tensor, in []*tensor, d []T, view func(*tensor) []T) {
+// naryRun folds the inputs into out's data.
+func naryRun[T ewNum](k *naryKernel, out *tensor, in []*tensor) {
 	it := &k.it
+	d := elems[T](out)
 	it.init(out.shape, in[0].shape)
-	copyBroadcast(it, d, view(in[0]))
+	copyBroadcast(it, d, elems[T](in[0]))
 	for _, t := range in[1:] {
 		it.init(out.shape, out.shape, t.shape)
-		b := view(t)
+		b := elems[T](t)
 		n := it.inner
 		for r := 0; r < it.rows; r++ {
 			row := d[r*n : (r+1)*n]
@@ -211,14 +243,18 @@ func copyBroadcast[T any](it *bcastIter, d, s []T) {
 
 func init() {
 	binary := func(op binOp) builder {
-		return func(c *buildCtx) (kernel, error) { return buildBinary(c, op) }
+		b := func(c *buildCtx) (kernel, error) { return buildBinary(c, op) }
+		if op == opPow {
+			return viaF32(b, 1) // the exponent may be any number type
+		}
+		return viaF32(b)
 	}
 	register("Add", binary(opAdd))
 	register("Sub", binary(opSub))
 	register("Mul", binary(opMul))
 	register("Div", binary(opDiv))
 	register("Pow", binary(opPow))
-	register("Mod", func(c *buildCtx) (kernel, error) {
+	register("Mod", viaF32(func(c *buildCtx) (kernel, error) {
 		switch {
 		case c.rule.(*model.BinaryAttrs).Fmod:
 			return buildBinary(c, opFMod)
@@ -226,11 +262,11 @@ func init() {
 			return nil, c.invalid("fmod must be 1 for floating-point inputs")
 		}
 		return buildBinary(c, opMod)
-	})
+	}))
 	nary := func(op binOp, mean, floatOnly bool) builder {
-		return func(c *buildCtx) (kernel, error) {
+		return viaF32(func(c *buildCtx) (kernel, error) {
 			dt := c.inType(0)
-			if floatOnly && !dt.IsFloat() || !hasDType(ewArith, dt) {
+			if floatOnly && !dt.IsFloat() || !hasDType(ewOrdered, dt) {
 				return nil, c.unsupported("element type %s", dt)
 			}
 			for i := 1; i < c.n.NumInputs(); i++ {
@@ -239,7 +275,7 @@ func init() {
 				}
 			}
 			return &naryKernel{n: c.n, op: op, dt: dt, mean: mean}, nil
-		}
+		})
 	}
 	register("Min", nary(opMin, false, false))
 	register("Max", nary(opMax, false, false))
@@ -257,11 +293,14 @@ func buildBinary(c *buildCtx, op binOp) (kernel, error) {
 		return nil, c.unsupported("element type %s (supported: %v)", dt, ewOrdered)
 	}
 	if op == opPow {
-		if !hasDType(ewArith, et) {
-			return nil, c.unsupported("exponent element type %s (supported: %v)", et, ewArith)
+		if !hasDType(ewOrdered, et) {
+			return nil, c.unsupported("exponent element type %s (supported: %v)", et, ewOrdered)
 		}
 	} else if et != dt {
 		return nil, c.invalid("inputs have element types %s and %s", dt, et)
+	}
+	if len(c.out) > 0 && c.out[0].DType != payload.Undefined && c.out[0].DType != dt {
+		return nil, c.invalid("output is %s, input 0 is %s", c.out[0].DType, dt)
 	}
 	return &binaryKernel{n: c.n, op: op, dt: dt, et: et, b: legacyB{a: c.rule.(*model.BinaryAttrs)}}, nil
 }

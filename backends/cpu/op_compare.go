@@ -125,7 +125,7 @@ func boolWalk(op cmpOp, it *bcastIter, d, a, b []bool) {
 
 func init() {
 	cmp := func(op cmpOp) builder {
-		return func(c *buildCtx) (kernel, error) {
+		return viaF32(func(c *buildCtx) (kernel, error) {
 			dt := c.inType(0)
 			switch {
 			case dt == payload.String && op == cmpEq:
@@ -145,7 +145,7 @@ func init() {
 				return nil, c.invalid("inputs have element types %s and %s", dt, c.inType(1))
 			}
 			return &compareKernel{n: c.n, op: op, dt: dt, b: legacyB{a: c.rule.(*model.BinaryAttrs)}}, nil
-		}
+		})
 	}
 	register("Equal", cmp(cmpEq))
 	register("Less", cmp(cmpLt))

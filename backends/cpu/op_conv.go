@@ -51,7 +51,7 @@ type convKernel struct {
 }
 
 func init() {
-	register("Conv", buildConv)
+	register("Conv", viaF32(buildConv))
 }
 
 func buildConv(c *buildCtx) (kernel, error) {

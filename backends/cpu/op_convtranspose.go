@@ -23,7 +23,7 @@ type convTransposeKernel struct {
 }
 
 func init() {
-	register("ConvTranspose", buildConvTranspose)
+	register("ConvTranspose", viaF32(buildConvTranspose))
 }
 
 func buildConvTranspose(c *buildCtx) (kernel, error) {

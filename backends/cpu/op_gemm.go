@@ -27,7 +27,7 @@ type gemmKernel struct {
 }
 
 func init() {
-	register("Gemm", buildGemm)
+	register("Gemm", viaF32(buildGemm))
 }
 
 func buildGemm(c *buildCtx) (kernel, error) {

@@ -18,7 +18,7 @@ type instanceNormKernel struct {
 }
 
 func init() {
-	register("InstanceNormalization", buildInstanceNorm)
+	register("InstanceNormalization", viaF32(buildInstanceNorm))
 }
 
 func buildInstanceNorm(c *buildCtx) (kernel, error) {

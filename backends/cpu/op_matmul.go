@@ -29,11 +29,11 @@ type matmulKernel struct {
 }
 
 func init() {
-	register("MatMul", buildMatMul)
+	register("MatMul", viaF32(buildMatMul))
 }
 
 func buildMatMul(c *buildCtx) (kernel, error) {
-	if err := c.needTypes(payload.Float32, payload.Float64, payload.Int32, payload.Int64); err != nil {
+	if err := c.needTypes(payload.Float32, payload.Float64, payload.Int32, payload.Int64, payload.Uint32, payload.Uint64); err != nil {
 		return nil, err
 	}
 	if c.inType(1) != c.inType(0) {
@@ -141,6 +141,10 @@ func (k *matmulKernel) run(in, out []*tensor) error {
 		matmulRun(k, gemmNaive[int32], in[0].i32(), in[1].i32(), out[0].i32())
 	case payload.Int64:
 		matmulRun(k, gemmNaive[int64], in[0].i64(), in[1].i64(), out[0].i64())
+	case payload.Uint32:
+		matmulRun(k, gemmNaive[uint32], elems[uint32](in[0]), elems[uint32](in[1]), elems[uint32](out[0]))
+	case payload.Uint64:
+		matmulRun(k, gemmNaive[uint64], elems[uint64](in[0]), elems[uint64](in[1]), elems[uint64](out[0]))
 	}
 	return nil
 }
@@ -177,7 +181,7 @@ func (k *matmulKernel) offsets(bi int) (offA, offB int) {
 
 // matmulRun multiplies every batch; when B has a single batch, A's rows
 // of all batches go through one call.
-func matmulRun[E float64 | int32 | int64](k *matmulKernel, gemm gemmFunc[E], a, b, y []E) {
+func matmulRun[E float64 | int32 | int64 | uint32 | uint64](k *matmulKernel, gemm gemmFunc[E], a, b, y []E) {
 	m, n, kk := k.m, k.nn, k.k
 	if k.fold {
 		gemm(false, false, k.nb*m, n, kk, 1, a, kk, b, n, 0, y, n)

@@ -149,7 +149,7 @@ func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, in
 }
 
 func init() {
-	register("LayerNormalization", func(c *buildCtx) (kernel, error) {
+	register("LayerNormalization", viaF32Stats(func(c *buildCtx) (kernel, error) {
 		if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 			return nil, err
 		}
@@ -174,5 +174,5 @@ func init() {
 			}
 		}
 		return &layerNormKernel{n: c.n, dt: dt, axis: a.Axis, eps: float64(a.Epsilon)}, nil
-	})
+	}))
 }

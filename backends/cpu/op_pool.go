@@ -31,16 +31,28 @@ const (
 )
 
 func init() {
-	register("MaxPool", buildPool)
-	register("AveragePool", buildPool)
-	register("LpPool", buildPool)
+	register("MaxPool", viaF32(buildPool))
+	register("AveragePool", viaF32(buildPool))
+	register("LpPool", viaF32(buildPool))
+}
+
+// poolElem is the element types the pooling loops take: MaxPool also
+// runs on int8 and uint8.
+type poolElem interface {
+	float32 | float64 | int8 | uint8
 }
 
 func buildPool(c *buildCtx) (kernel, error) {
-	if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
-		return nil, err
-	}
 	a := c.rule.(*model.PoolAttrs)
+	switch dt := c.inType(0); dt {
+	case payload.Float32, payload.Float64:
+	case payload.Int8, payload.Uint8:
+		if a.Kind != poolMax {
+			return nil, c.unsupported("element type %s", dt)
+		}
+	default:
+		return nil, c.unsupported("element type %s (supported: float32, float64, and int8 and uint8 for MaxPool)", dt)
+	}
 	k := &poolKernel{n: c.n, dt: c.inType(0), kind: a.Kind, win: &a.Window, kern: intsOf(a.Window.KernelShape),
 		includePad: a.CountIncludePad, colMajor: a.ColumnMajor, p: a.P}
 	if err := checkWindow(c, k.win); err != nil {
@@ -80,6 +92,10 @@ func (k *poolKernel) run(in, out []*tensor) error {
 			maxPoolRun(k, in[0].f32(), out[0].f32(), -math.MaxFloat32)
 		case payload.Float64:
 			maxPoolRun(k, in[0].f64(), out[0].f64(), -math.MaxFloat64)
+		case payload.Int8:
+			maxPoolRun(k, elems[int8](in[0]), elems[int8](out[0]), math.MinInt8)
+		case payload.Uint8:
+			maxPoolRun(k, in[0].u8(), out[0].u8(), 0)
 		}
 		return nil
 	}
@@ -88,6 +104,10 @@ func (k *poolKernel) run(in, out []*tensor) error {
 		poolRun(k, in[0].f32(), out[0].f32(), idx, -math.MaxFloat32)
 	case payload.Float64:
 		poolRun(k, in[0].f64(), out[0].f64(), idx, -math.MaxFloat64)
+	case payload.Int8:
+		poolRun(k, elems[int8](in[0]), elems[int8](out[0]), idx, math.MinInt8)
+	case payload.Uint8:
+		poolRun(k, in[0].u8(), out[0].u8(), idx, 0)
 	}
 	return nil
 }
@@ -103,7 +123,7 @@ func padCount(start, k, d, limit int) int {
 
 // poolRun pools every plane; lowest is the element type's most negative
 // finite value, MaxPool's start.
-func poolRun[E float32 | float64](k *poolKernel, x, y []E, idx []int64, lowest E) {
+func poolRun[E poolElem](k *poolKernel, x, y []E, idx []int64, lowest E) {
 	g := &k.g
 	inSz, outSz := size3(g.in), size3(g.out)
 	ID, IH, IW := g.in[0], g.in[1], g.in[2]

@@ -21,9 +21,9 @@ type globalPoolKernel struct {
 }
 
 func init() {
-	register("GlobalAveragePool", buildGlobalPool)
-	register("GlobalMaxPool", buildGlobalPool)
-	register("GlobalLpPool", buildGlobalPool)
+	register("GlobalAveragePool", viaF32(buildGlobalPool))
+	register("GlobalMaxPool", viaF32(buildGlobalPool))
+	register("GlobalLpPool", viaF32(buildGlobalPool))
 }
 
 func buildGlobalPool(c *buildCtx) (kernel, error) {

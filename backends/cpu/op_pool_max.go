@@ -13,7 +13,7 @@ const maxPoolRows = 16
 // Each output starts at lowest, as in poolRun, and a tap replaces the
 // running maximum only when greater, so NaNs are skipped as there and the
 // result does not depend on the order of taps.
-func maxPoolRun[E float32 | float64](k *poolKernel, x, y []E, lowest E) {
+func maxPoolRun[E poolElem](k *poolKernel, x, y []E, lowest E) {
 	g := &k.g
 	inSz, outSz := size3(g.in), size3(g.out)
 	ID, IH, IW := g.in[0], g.in[1], g.in[2]
@@ -60,11 +60,11 @@ func maxPoolRun[E float32 | float64](k *poolKernel, x, y []E, lowest E) {
 // rows pair up exactly (IH == 2*OH), else one per plane. It reports false,
 // computing nothing, where that kernel does not apply (float64, no AVX,
 // OW not a multiple of 8).
-func maxPool2x2Rows[E float32 | float64](planes int, x, y []E, inSz, outSz, OH, OW, IH, IW int, lowest E) bool {
-	if unsafe.Sizeof(lowest) != 4 {
+func maxPool2x2Rows[E poolElem](planes int, x, y []E, inSz, outSz, OH, OW, IH, IW int, lowest E) bool {
+	if unsafe.Sizeof(lowest) != 4 { // float32 is the only 4-byte poolElem
 		return false
 	}
-	xf, yf, lo := f32s(x), f32s(y), float32(lowest)
+	xf, yf, lo := poolF32s(x), poolF32s(y), float32(lowest)
 	if IH == 2*OH {
 		return maxPool2x2S2Rows(yf, xf, OW, planes*OH, IW, lo)
 	}
@@ -80,7 +80,7 @@ func maxPool2x2Rows[E float32 | float64](planes int, x, y []E, inSz, outSz, OH, 
 // ow*s-pb+kw (kw < k, inside the row) of every row. Outputs whose window
 // lies inside the row take a branch-light path for the common 2×2 and 3×3
 // windows.
-func maxPoolRow[E float32 | float64](dst []E, rows [][]E, s, k, pb int, lowest E) {
+func maxPoolRow[E poolElem](dst []E, rows [][]E, s, k, pb int, lowest E) {
 	w := 0
 	if len(rows) > 0 {
 		w = len(rows[0])
@@ -105,7 +105,7 @@ func maxPoolRow[E float32 | float64](dst []E, rows [][]E, s, k, pb int, lowest E
 }
 
 // maxPoolClamped is maxPoolRow for the outputs [o0, o1), any window.
-func maxPoolClamped[E float32 | float64](dst []E, rows [][]E, s, k, pb int, lowest E, o0, o1 int) {
+func maxPoolClamped[E poolElem](dst []E, rows [][]E, s, k, pb int, lowest E, o0, o1 int) {
 	for ow := o0; ow < o1; ow++ {
 		c0 := ow*s - pb
 		m := lowest
@@ -121,12 +121,12 @@ func maxPoolClamped[E float32 | float64](dst []E, rows [][]E, s, k, pb int, lowe
 }
 
 // maxPool2x2 sets dst[i] to the maximum of r0 and r1 at i*s and i*s+1.
-func maxPool2x2[E float32 | float64](dst, r0, r1 []E, s int, lowest E) {
+func maxPool2x2[E poolElem](dst, r0, r1 []E, s int, lowest E) {
 	if len(dst) == 0 {
 		return
 	}
 	if s == 2 && unsafe.Sizeof(lowest) == 4 {
-		done := maxPool2x2S2(f32s(dst), f32s(r0), f32s(r1), float32(lowest))
+		done := maxPool2x2S2(poolF32s(dst), poolF32s(r0), poolF32s(r1), float32(lowest))
 		dst, r0, r1 = dst[done:], r0[2*done:], r1[2*done:]
 		if len(dst) == 0 {
 			return
@@ -155,7 +155,7 @@ func maxPool2x2[E float32 | float64](dst, r0, r1 []E, s int, lowest E) {
 
 // maxPool3x3 sets dst[i] to the maximum of r0, r1 and r2 at i*s to
 // i*s+2.
-func maxPool3x3[E float32 | float64](dst, r0, r1, r2 []E, s int, lowest E) {
+func maxPool3x3[E poolElem](dst, r0, r1, r2 []E, s int, lowest E) {
 	if len(dst) == 0 {
 		return
 	}
@@ -177,4 +177,10 @@ func maxPool3x3[E float32 | float64](dst, r0, r1, r2 []E, s int, lowest E) {
 		}
 		dst[i] = m
 	}
+}
+
+// poolF32s reinterprets a float32 slice of a generic pooling loop; E must
+// be float32.
+func poolF32s[E poolElem](s []E) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }

@@ -270,7 +270,8 @@ func TestPoolErrors(t *testing.T) {
 		{"kernel rank", node("MaxPool", []string{"x"}, aInts("kernel_shape", 2)), x, errs.InvalidArtifact},
 		{"kernel too big", node("AveragePool", []string{"x"}, aInts("kernel_shape", 5, 5)), x, errs.ShapeMismatch},
 		{"auto_pad", node("AveragePool", []string{"x"}, aInts("kernel_shape", 2, 2), aString("auto_pad", "FULL")), x, errs.Unsupported},
-		{"int8", node("MaxPool", []string{"x"}, aInts("kernel_shape", 2, 2)), mk([]int{1, 1, 2, 2}, []int8{1, 2, 3, 4}), errs.Unsupported},
+		{"int8 average", node("AveragePool", []string{"x"}, aInts("kernel_shape", 2, 2)), mk([]int{1, 1, 2, 2}, []int8{1, 2, 3, 4}), errs.Unsupported},
+		{"int32 max", node("MaxPool", []string{"x"}, aInts("kernel_shape", 2, 2)), mk([]int{1, 1, 2, 2}, []int32{1, 2, 3, 4}), errs.Unsupported},
 		{"lp p", node("LpPool", []string{"x"}, aInts("kernel_shape", 2, 2), aInt("p", 0)), x, errs.Unsupported},
 		{"global rank", node("GlobalMaxPool", []string{"x"}), mk([]int{4}, make([]float32, 4)), errs.ShapeMismatch},
 	}

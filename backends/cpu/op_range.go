@@ -65,7 +65,7 @@ func (k *rangeKernel) run(in, out []*tensor) error {
 }
 
 func init() {
-	register("Range", func(c *buildCtx) (kernel, error) {
+	register("Range", viaF32(func(c *buildCtx) (kernel, error) {
 		if err := c.needTypes(payload.Float32, payload.Float64, payload.Int16, payload.Int32, payload.Int64); err != nil {
 			return nil, err
 		}
@@ -76,5 +76,5 @@ func init() {
 			return nil, c.invalid("output type %s, want %s", c.out[0].DType, c.inType(0))
 		}
 		return &rangeKernel{n: c.n}, nil
-	})
+	}))
 }

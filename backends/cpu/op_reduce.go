@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
@@ -31,7 +32,10 @@ const (
 //
 // It walks the input row by row with a bcastIter whose single operand is
 // the accumulator seen with the input's shape (stride 0 on reduced axes),
-// accumulating floats in float64 and integers in int64.
+// accumulating floats in float64 and integers in int64 (uint64 for the
+// unsigned types; L2, LogSum and LogSumExp of integers in float64,
+// truncated). ReduceMax and ReduceMin of bools are any and all: they run
+// on the bools' bytes as uint8.
 type reduceKernel struct {
 	op        redOp
 	dt        payload.DType
@@ -47,6 +51,7 @@ type reduceKernel struct {
 	accF     []float64
 	accF2    []float64
 	accI     []int64
+	accU     []uint64
 }
 
 // shape plans the walk from the axes the descriptor's rule
@@ -107,11 +112,59 @@ func (k *reduceKernel) run(in, out []*tensor) error {
 	case payload.Float64:
 		reduceFloat(k, out[0].f64(), x.f64(), count)
 	case payload.Int32:
-		reduceInt(k, out[0].i32(), x.i32(), count)
+		reduceSigned(k, out[0].i32(), x.i32(), count)
 	case payload.Int64:
-		reduceInt(k, out[0].i64(), x.i64(), count)
+		reduceSigned(k, out[0].i64(), x.i64(), count)
+	case payload.Int8:
+		reduceSigned(k, elems[int8](out[0]), elems[int8](x), count)
+	case payload.Int16:
+		reduceSigned(k, elems[int16](out[0]), elems[int16](x), count)
+	case payload.Uint8, payload.Bool:
+		reduceUnsigned(k, out[0].u8(), x.u8(), count)
+	case payload.Uint16:
+		reduceUnsigned(k, elems[uint16](out[0]), elems[uint16](x), count)
+	case payload.Uint32:
+		reduceUnsigned(k, elems[uint32](out[0]), elems[uint32](x), count)
+	case payload.Uint64:
+		reduceUnsigned(k, elems[uint64](out[0]), elems[uint64](x), count)
 	}
 	return nil
+}
+
+// reduceSigned and reduceUnsigned reduce integers: in int64 or uint64,
+// or for L2, LogSum and LogSumExp in float64.
+func reduceSigned[T ewSigned](k *reduceKernel, d, x []T, count int) {
+	switch k.op {
+	case redL2, redLogSum, redLogSumExp:
+		reduceFloat(k, d, x, count)
+		return
+	}
+	if cap(k.accI) < len(d) {
+		k.accI = make([]int64, len(d))
+	}
+	reduceInt(k, d, x, count, k.accI[:len(d)])
+}
+
+func reduceUnsigned[T uint8 | uint16 | uint32 | uint64](k *reduceKernel, d, x []T, count int) {
+	switch k.op {
+	case redL2, redLogSum, redLogSumExp:
+		reduceFloat(k, d, x, count)
+		return
+	}
+	if cap(k.accU) < len(d) {
+		k.accU = make([]uint64, len(d))
+	}
+	reduceInt(k, d, x, count, k.accU[:len(d)])
+}
+
+// intLimits returns the smallest and largest values of T.
+func intLimits[T ewInt]() (lo, hi T) {
+	hi = ^T(0)
+	if hi < 0 { // signed: all ones is -1
+		hi = T(uint64(hi) >> (65 - 8*unsafe.Sizeof(hi)))
+		return -hi - 1, hi
+	}
+	return 0, hi
 }
 
 // reduceGrow returns s resized to n, reallocating only when too small.
@@ -135,7 +188,7 @@ func reduceInit(op redOp) float64 {
 	return 0
 }
 
-func reduceFloat[T ewFloat](k *reduceKernel, d, x []T, count int) {
+func reduceFloat[T ewNum](k *reduceKernel, d, x []T, count int) {
 	k.accF = reduceGrow(k.accF, len(d))
 	acc := k.accF
 	op := k.op
@@ -180,7 +233,7 @@ func reduceFloat[T ewFloat](k *reduceKernel, d, x []T, count int) {
 
 // reduceFloatPass folds x into acc row by row. For the second pass of
 // LogSumExp, mx holds each output's maximum.
-func reduceFloatPass[T ewFloat](it *bcastIter, op redOp, acc []float64, x []T, mx []float64) {
+func reduceFloatPass[T ewNum](it *bcastIter, op redOp, acc []float64, x []T, mx []float64) {
 	n := it.inner
 	for r := 0; r < it.rows; r++ {
 		row := x[r*n : (r+1)*n]
@@ -257,19 +310,17 @@ func reduceFloatPass[T ewFloat](it *bcastIter, op redOp, acc []float64, x []T, m
 	}
 }
 
-func reduceInt[T int32 | int64](k *reduceKernel, d, x []T, count int) {
-	if cap(k.accI) < len(d) {
-		k.accI = make([]int64, len(d))
-	}
-	acc := k.accI[:len(d)]
-	var v0 int64
+// reduceInt reduces integers in the accumulators acc, of d's length.
+func reduceInt[T ewInt, A int64 | uint64](k *reduceKernel, d, x []T, count int, acc []A) {
+	var v0 A
+	lo, hi := intLimits[T]()
 	switch k.op {
 	case redProd:
 		v0 = 1
 	case redMax:
-		v0 = math.MinInt64
+		v0 = A(lo)
 	case redMin:
-		v0 = math.MaxInt64
+		v0 = A(hi)
 	}
 	for i := range acc {
 		acc[i] = v0
@@ -281,7 +332,7 @@ func reduceInt[T int32 | int64](k *reduceKernel, d, x []T, count int) {
 		o, s := it.off[0], it.istr[0]
 		for i, v := range row {
 			a := &acc[o+i*s]
-			w := int64(v)
+			w := A(v)
 			switch k.op {
 			case redSum, redMean:
 				*a += w
@@ -304,7 +355,7 @@ func reduceInt[T int32 | int64](k *reduceKernel, d, x []T, count int) {
 	}
 	for i, v := range acc {
 		if k.op == redMean && count > 0 {
-			v /= int64(count)
+			v /= A(count)
 		}
 		d[i] = T(v)
 	}
@@ -314,29 +365,27 @@ func init() {
 	ops := []struct {
 		name string
 		op   redOp
-		ints bool
 	}{
-		{"ReduceSum", redSum, true},
-		{"ReduceMean", redMean, true},
-		{"ReduceMax", redMax, true},
-		{"ReduceMin", redMin, true},
-		{"ReduceProd", redProd, true},
-		{"ReduceL1", redL1, true},
-		{"ReduceL2", redL2, false},
-		{"ReduceSumSquare", redSumSquare, true},
-		{"ReduceLogSum", redLogSum, false},
-		{"ReduceLogSumExp", redLogSumExp, false},
+		{"ReduceSum", redSum},
+		{"ReduceMean", redMean},
+		{"ReduceMax", redMax},
+		{"ReduceMin", redMin},
+		{"ReduceProd", redProd},
+		{"ReduceL1", redL1},
+		{"ReduceL2", redL2},
+		{"ReduceSumSquare", redSumSquare},
+		{"ReduceLogSum", redLogSum},
+		{"ReduceLogSumExp", redLogSumExp},
 	}
 	for _, o := range ops {
-		register(o.name, func(c *buildCtx) (kernel, error) {
+		register(o.name, viaF32(func(c *buildCtx) (kernel, error) {
 			dt := c.inType(0)
-			switch dt {
-			case payload.Float32, payload.Float64:
-			case payload.Int32, payload.Int64:
-				if !o.ints {
+			switch {
+			case dt == payload.Bool:
+				if o.op != redMax && o.op != redMin {
 					return nil, c.unsupported("element type %s", dt)
 				}
-			default:
+			case !hasDType(ewOrdered, dt):
 				return nil, c.unsupported("element type %s", dt)
 			}
 			a := c.rule.(*model.ReduceAttrs)
@@ -358,6 +407,6 @@ func init() {
 				}
 			}
 			return k, nil
-		})
+		}))
 	}
 }

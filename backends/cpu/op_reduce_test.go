@@ -207,8 +207,8 @@ func TestReduceSpecial(t *testing.T) {
 		{"axis repeated input", nodeCase{node: node("ReduceMax", []string{"x", "a"}), opset: 18}, []*tensor{x, mk([]int{2}, []int64{0, -2})}, errs.ShapeMismatch},
 		{"axes int32", nodeCase{node: node("ReduceMax", []string{"x", "a"}), opset: 18}, []*tensor{x, mk([]int{1}, []int32{0})}, errs.InvalidArtifact},
 		{"input before 13", nodeCase{node: node("ReduceSum", []string{"x", "a"}), opset: 12}, []*tensor{x, mk([]int{1}, []int64{0})}, errs.InvalidArtifact},
-		{"l2 int", nodeCase{node: node("ReduceL2", []string{"x"}), opset: 13}, []*tensor{mk([]int{1}, []int64{1})}, errs.Unsupported},
-		{"bool", nodeCase{node: node("ReduceMax", []string{"x"}), opset: 13}, []*tensor{mk([]int{1}, []bool{true})}, errs.Unsupported},
+		{"bool sum", nodeCase{node: node("ReduceSum", []string{"x"}), opset: 13, outTypes: []payload.DType{payload.Bool}}, []*tensor{mk([]int{1}, []bool{true})}, errs.Unsupported},
+		{"string", nodeCase{node: node("ReduceMax", []string{"x"}), opset: 13}, []*tensor{{dt: payload.String, shape: []int{1}}}, errs.Unsupported},
 	} {
 		_, err := runNode(t, c.c, c.ins...)
 		if !errors.Is(err, c.want) {

@@ -401,8 +401,16 @@ func resamplePass(dst, src []float32, outer, nin, nout, inner, K int, idx []int,
 }
 
 func init() {
-	register("Resize", buildResize)
-	register("Upsample", buildResize)
+	// Nearest mode only moves elements, of any type; the interpolating
+	// modes compute half types in float32 (roi and scales may be float32).
+	b := func(c *buildCtx) (kernel, error) {
+		if a := c.rule.(*model.ResizeAttrs); a.Mode == "linear" || a.Mode == "bilinear" || a.Mode == "cubic" {
+			return viaF32(buildResize, 1, 2)(c)
+		}
+		return buildResize(c)
+	}
+	register("Resize", b)
+	register("Upsample", b)
 }
 
 func buildResize(c *buildCtx) (kernel, error) {

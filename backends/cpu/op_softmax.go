@@ -168,7 +168,7 @@ func softmaxRow[T ewFloat](d, x []T, log bool) {
 
 func init() {
 	b := func(log bool) builder {
-		return func(c *buildCtx) (kernel, error) {
+		return viaF32(func(c *buildCtx) (kernel, error) {
 			if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 				return nil, err
 			}
@@ -179,7 +179,7 @@ func init() {
 				}
 			}
 			return &softmaxKernel{dt: c.inType(0), axis: a.Axis, coerce: a.Coerce, log: log}, nil
-		}
+		})
 	}
 	register("Softmax", b(false))
 	register("LogSoftmax", b(true))

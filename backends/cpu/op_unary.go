@@ -62,6 +62,14 @@ func (k *unaryKernel) run(in, out []*tensor) error {
 		unaryInt(k.op, elems[int8](out[0]), elems[int8](in[0]))
 	case payload.Int16:
 		unaryInt(k.op, elems[int16](out[0]), elems[int16](in[0]))
+	case payload.Uint8:
+		unaryUint(k.op, out[0].u8(), in[0].u8())
+	case payload.Uint16:
+		unaryUint(k.op, elems[uint16](out[0]), elems[uint16](in[0]))
+	case payload.Uint32:
+		unaryUint(k.op, elems[uint32](out[0]), elems[uint32](in[0]))
+	case payload.Uint64:
+		unaryUint(k.op, elems[uint64](out[0]), elems[uint64](in[0]))
 	case payload.Bool:
 		d, x := out[0].bools(), in[0].bools()
 		for i := range d {
@@ -190,18 +198,32 @@ func unaryInt[T ewSigned](op uop, d, x []T) {
 	}
 }
 
+// unaryUint applies Abs or Sign to unsigned integers.
+func unaryUint[T uint8 | uint16 | uint32 | uint64](op uop, d, x []T) {
+	x = x[:len(d)]
+	switch op {
+	case uAbs:
+		copy(d, x)
+	case uSign:
+		for i, v := range x {
+			d[i] = min(v, 1)
+		}
+	}
+}
+
 // unarySpec describes one unary op type.
 type unarySpec struct {
 	op uop
 	fn mathFn
-	// ints allows the signed integer element types.
-	ints bool
+	// ints allows the signed integer element types, uints the unsigned
+	// ones.
+	ints, uints bool
 }
 
 var unarySpecs = map[string]unarySpec{
 	"Neg":             {op: uNeg, ints: true},
-	"Abs":             {op: uAbs, ints: true},
-	"Sign":            {op: uSign, ints: true},
+	"Abs":             {op: uAbs, ints: true, uints: true},
+	"Sign":            {op: uSign, ints: true, uints: true},
 	"Relu":            {op: uRelu, ints: true},
 	"Floor":           {op: uFloor},
 	"Ceil":            {op: uCeil},
@@ -248,6 +270,10 @@ func buildUnary(c *buildCtx, s unarySpec, a *model.UnaryAttrs) (kernel, error) {
 		if !s.ints {
 			return nil, c.unsupported("element type %s", dt)
 		}
+	case payload.Uint8, payload.Uint16, payload.Uint32, payload.Uint64:
+		if !s.uints {
+			return nil, c.unsupported("element type %s", dt)
+		}
 	default:
 		return nil, c.unsupported("element type %s", dt)
 	}
@@ -256,7 +282,7 @@ func buildUnary(c *buildCtx, s unarySpec, a *model.UnaryAttrs) (kernel, error) {
 
 func init() {
 	for name, s := range unarySpecs {
-		register(name, func(c *buildCtx) (kernel, error) { return buildUnary(c, s, c.rule.(*model.UnaryAttrs)) })
+		register(name, viaF32(func(c *buildCtx) (kernel, error) { return buildUnary(c, s, c.rule.(*model.UnaryAttrs)) }))
 	}
 	register("Not", func(c *buildCtx) (kernel, error) {
 		if c.inType(0) != payload.Bool {
@@ -264,12 +290,12 @@ func init() {
 		}
 		return &unaryKernel{n: c.n, op: uNot, dt: payload.Bool}, nil
 	})
-	register("Gelu", func(c *buildCtx) (kernel, error) {
+	register("Gelu", viaF32(func(c *buildCtx) (kernel, error) {
 		a := c.rule.(*model.GeluAttrs)
 		s := unarySpec{fn: fnGelu}
 		if a.Tanh {
 			s.fn = fnGeluTanh
 		}
 		return buildUnary(c, s, &a.UnaryAttrs)
-	})
+	}))
 }

@@ -41,7 +41,7 @@ func isRun[T ewFloat](k *isKernel, d []bool, x []T) {
 
 func init() {
 	b := func(nan bool) builder {
-		return func(c *buildCtx) (kernel, error) {
+		return viaF32(func(c *buildCtx) (kernel, error) {
 			if err := c.needTypes(payload.Float32, payload.Float64); err != nil {
 				return nil, err
 			}
@@ -51,7 +51,7 @@ func init() {
 				k.neg, k.pos = a.Negative, a.Positive
 			}
 			return k, nil
-		}
+		})
 	}
 	register("IsNaN", b(true))
 	register("IsInf", b(false))

@@ -555,7 +555,7 @@ func prepackB(b []float32, ldb int, trans bool, k, n int) []float32 {
 
 // gemmNaive computes C = alpha*op(A)*op(B) + beta*C with a plain loop, for
 // float64 and the integer element types. With beta == 0, C is overwritten.
-func gemmNaive[E float64 | int32 | int64](transA, transB bool, m, n, k int, alpha E, a []E, lda int, b []E, ldb int, beta E, c []E, ldc int) {
+func gemmNaive[E float64 | int32 | int64 | uint32 | uint64](transA, transB bool, m, n, k int, alpha E, a []E, lda int, b []E, ldb int, beta E, c []E, ldc int) {
 	for i := 0; i < m; i++ {
 		row := c[i*ldc : i*ldc+n]
 		if beta == 0 {
