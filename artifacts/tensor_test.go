@@ -46,7 +46,7 @@ func TestDecodeTensorErrors(t *testing.T) {
 		parts []string
 	}{
 		{"string", pb(nil).varint(1, 1).varint(2, uint64(payload.String)).str(6, "a"), errUnsupported, []string{"in.pb", "string"}},
-		{"float8", pb(nil).varint(2, 17).bytes(9, []byte{1}), errUnsupported, []string{"element type 17"}},
+		{"unknown element type", pb(nil).varint(2, 27).bytes(9, []byte{1}), errUnsupported, []string{"element type 27"}},
 		{"no data_type", pb(nil).varint(1, 1), errInvalid, []string{"no data_type"}},
 		{"short raw_data", pb(nil).varint(1, 2).varint(2, uint64(payload.Float32)).bytes(9, packF32(1)), errInvalid, []string{"raw_data has 4 bytes"}},
 		{"truncated", []byte{0x08}, errInvalid, []string{"in.pb", "truncated"}},
