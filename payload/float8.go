@@ -179,14 +179,21 @@ func (m *miniFloat) encode(f float64, saturate bool) uint8 {
 	return sign | uint8(e+m.bias)<<m.man | mant
 }
 
-// decode returns the value of encoding b as a float32, exactly.
+// decode returns the value of encoding b as a float32, exactly; a NaN
+// keeps its sign bit where the format has one.
 func (m *miniFloat) decode(b uint8) float32 {
 	neg := b&m.sign != 0
 	b &^= m.sign
+	signedNaN := func() float32 {
+		if neg {
+			return -float32(math.NaN())
+		}
+		return float32(math.NaN())
+	}
 	switch m.kind {
 	case kindFN:
 		if b == 0x7f {
-			return float32(math.NaN())
+			return signedNaN()
 		}
 	case kindIEEE:
 		if b == 0x7c {
@@ -196,7 +203,7 @@ func (m *miniFloat) decode(b uint8) float32 {
 			return float32(math.Inf(1))
 		}
 		if b > 0x7c {
-			return float32(math.NaN())
+			return signedNaN()
 		}
 	case kindFNUZ:
 		if neg && b == 0 {
