@@ -53,7 +53,11 @@ func typedField(dt payload.DType) (field, per int) {
 	case payload.Complex64:
 		return tdFloat, 2
 	case payload.Int32, payload.Int16, payload.Uint16, payload.Int8, payload.Uint8,
-		payload.Bool, payload.Float16, payload.BF16:
+		payload.Bool, payload.Float16, payload.BF16,
+		payload.F8E4M3FN, payload.F8E4M3FNUZ, payload.F8E5M2, payload.F8E5M2FNUZ, payload.F8E8M0:
+		return tdInt32, 1
+	case payload.U4, payload.I4, payload.F4E2M1, payload.U2, payload.I2:
+		// Each int32_data value holds one byte of packed elements.
 		return tdInt32, 1
 	case payload.Int64:
 		return tdInt64, 1
@@ -174,6 +178,9 @@ func (d *decoder) decodeTensor(b []byte) (*model.Tensor, error) {
 		return nil, d.invalid("tensor of %d %s elements is too large", numel, t.DType)
 	}
 	nbytes := numel * size
+	// stored is the size of the data in the file: the 4- and 2-bit types
+	// are packed there, and unpacked to a byte each in memory (ADR 24).
+	stored := int64(payload.PackedLen(t.DType, int(numel)))
 	if nbytes > d.lim.MaxInitializerBytes-d.constBytes {
 		return nil, d.invalid("constant tensors exceed Limits.MaxInitializerBytes (%d)", d.lim.MaxInitializerBytes)
 	}
@@ -193,10 +200,11 @@ func (d *decoder) decodeTensor(b []byte) (*model.Tensor, error) {
 		if len(sources) > 0 {
 			return nil, d.invalid("tensor has external data and %s", sources[0])
 		}
-		t.Raw, err = d.externalData(ext, nbytes, t.DType)
+		t.Raw, err = d.externalData(ext, stored, t.DType)
 		if err != nil {
 			return nil, err
 		}
+		t.Raw = unpacked(t.DType, t.Raw, numel)
 		d.constBytes += nbytes
 		return t, nil
 	default:
@@ -207,14 +215,20 @@ func (d *decoder) decodeTensor(b []byte) (*model.Tensor, error) {
 	}
 	switch {
 	case haveRaw:
-		if int64(len(raw)) != nbytes {
-			return nil, d.invalid("raw_data has %d bytes, shape %v of %s needs %d", len(raw), t.Shape, t.DType, nbytes)
+		if int64(len(raw)) != stored {
+			return nil, d.invalid("raw_data has %d bytes, shape %v of %s needs %d", len(raw), t.Shape, t.DType, stored)
 		}
-		t.Raw = alignedView(raw, int(size))
+		t.Raw = unpacked(t.DType, alignedView(raw, int(size)), numel)
 	case len(sources) == 1:
-		if t.Raw, err = d.typedData(&typed, t, numel, nbytes); err != nil {
+		// For the packed types the values are the packed bytes.
+		values := numel
+		if t.DType.Bits() < 8 {
+			values = stored
+		}
+		if t.Raw, err = d.typedData(&typed, t, values, stored); err != nil {
 			return nil, err
 		}
+		t.Raw = unpacked(t.DType, t.Raw, numel)
 	case numel != 0:
 		return nil, d.invalid("tensor of shape %v has no data", t.Shape)
 	}
@@ -289,6 +303,18 @@ func (d *decoder) typedData(typed *[tdCount][][]byte, t *model.Tensor, numel, nb
 		}
 	}
 	return out, nil
+}
+
+// unpacked returns the numel elements of a 4- or 2-bit type packed in b
+// as one byte each, in a new 8-byte aligned buffer; other types' b is
+// returned as it is.
+func unpacked(dt payload.DType, b []byte, numel int64) []byte {
+	if dt.Bits() >= 8 {
+		return b
+	}
+	out := payload.AsBytes(make([]uint64, (numel+7)/8))[:numel]
+	payload.Unpack(dt, out, b)
+	return out
 }
 
 // alignedView returns b if its start is aligned to size, or an 8-byte

@@ -107,7 +107,7 @@ func TestTensorErrors(t *testing.T) {
 		{"no data type", pb(nil).bytes(9, nil), errInvalid, []string{`initializer[0] "w"`, "no data_type"}},
 		{"string without string_data", pb(nil).varint(2, 8), errInvalid, []string{"string_data has 0 values"}},
 		{"string_data of a float tensor", pb(nil).varint(2, 1).str(6, "x"), errInvalid, []string{"string_data given for a tensor of element type 1"}},
-		{"float8", pb(nil).varint(2, 17).bytes(9, []byte{1}), errUnsupported, []string{"element type 17"}},
+		{"unknown element type", pb(nil).varint(2, 27).bytes(9, []byte{1}), errUnsupported, []string{"element type 27"}},
 		{"segment", pb(nil).varint(2, 1).bytes(3, nil), errUnsupported, []string{"segment"}},
 		{"raw too short", pb(nil).varint(1, 2).varint(2, 1).bytes(9, []byte{1, 2, 3, 4}), errInvalid, []string{"raw_data has 4 bytes", "needs 8"}},
 		{"raw too long", pb(nil).varint(2, 1).bytes(9, make([]byte, 8)), errInvalid, []string{"raw_data has 8 bytes"}},

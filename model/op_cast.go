@@ -3,7 +3,6 @@ package model
 import (
 	"strings"
 
-	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -21,7 +20,11 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &CastAttrs{To: to, Saturate: sat}, nil
+			mode, err := castRoundMode(n, opset)
+			if err != nil {
+				return nil, err
+			}
+			return &CastAttrs{To: to, Saturate: sat, RoundMode: mode}, nil
 		},
 	})
 	RegisterOp(&Op{
@@ -33,7 +36,11 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &CastLikeAttrs{Saturate: sat}, nil
+			mode, err := castRoundMode(n, opset)
+			if err != nil {
+				return nil, err
+			}
+			return &CastLikeAttrs{Saturate: sat, RoundMode: mode}, nil
 		},
 	})
 }
@@ -71,13 +78,31 @@ func castTo(n *Node, opset int64) (payload.DType, error) {
 	if err != nil {
 		return 0, err
 	}
-	switch {
-	case to >= 1 && to <= int64(payload.BF16):
+	if to >= 1 && to <= maxONNXDType {
 		return payload.DType(to), nil
-	case to > int64(payload.BF16) && to <= maxONNXDType:
-		return 0, errs.New(errs.Unsupported, "node %q (%s): casting to element type %d is not supported", n.Label(), n.OpType, to)
 	}
 	return 0, invalidAttr(n, "the to attribute %d is not an element type", to)
+}
+
+// castRoundMode reads the round_mode attribute of opset 24 on (default
+// "up"), which says how a cast to float8e8m0 rounds.
+func castRoundMode(n *Node, opset int64) (payload.E8M0Rounding, error) {
+	if opset < 24 {
+		return payload.E8M0Up, nil
+	}
+	s, err := n.String("round_mode", "up")
+	if err != nil {
+		return 0, err
+	}
+	switch s {
+	case "up":
+		return payload.E8M0Up, nil
+	case "down":
+		return payload.E8M0Down, nil
+	case "nearest":
+		return payload.E8M0Nearest, nil
+	}
+	return 0, invalidAttr(n, "round_mode must be up, down or nearest, got %q", s)
 }
 
 // castSaturate reads the saturate attribute of opset 19 on (default 1).
@@ -104,6 +129,9 @@ type CastAttrs struct {
 	// value out of a float 8 type's range becomes its largest value
 	// rather than infinity or NaN. It matters only to float 8 targets.
 	Saturate bool
+	// RoundMode is the round_mode attribute (opset 24 on; up before): how
+	// a value that is not a power of two rounds to float8e8m0.
+	RoundMode payload.E8M0Rounding
 }
 
 // Infer implements Rule.
@@ -117,6 +145,8 @@ func (a *CastAttrs) Infer(c *InferCtx) error {
 type CastLikeAttrs struct {
 	// Saturate is as CastAttrs.Saturate.
 	Saturate bool
+	// RoundMode is as CastAttrs.RoundMode.
+	RoundMode payload.E8M0Rounding
 }
 
 // Infer implements Rule.

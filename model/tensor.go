@@ -107,6 +107,14 @@ func (t *Tensor) Int64s() ([]int64, error) {
 			out[i] = int64(int8(r[i]))
 		case payload.Uint8, payload.Bool:
 			out[i] = int64(r[i])
+		case payload.I4:
+			out[i] = int64(payload.Int4(r[i]).Int8())
+		case payload.U4:
+			out[i] = int64(payload.Uint4(r[i]).Uint8())
+		case payload.I2:
+			out[i] = int64(payload.Int2(r[i]).Int8())
+		case payload.U2:
+			out[i] = int64(payload.Uint2(r[i]).Uint8())
 		default:
 			return nil, errs.New(errs.Unsupported, "tensor %q: want integers, got %s", t.Name, t.DType)
 		}
@@ -153,6 +161,16 @@ func (t *Tensor) Float64s() ([]float64, error) {
 		out := make([]float64, n)
 		for i := range out {
 			out[i] = float64(payload.BFloat16(uint16(t.Raw[2*i]) | uint16(t.Raw[2*i+1])<<8).Float32())
+		}
+		return out, nil
+	case payload.F8E4M3FN, payload.F8E4M3FNUZ, payload.F8E5M2, payload.F8E5M2FNUZ, payload.F8E8M0, payload.F4E2M1:
+		n := t.NumElems()
+		if n < 0 || len(t.Raw) != n {
+			return nil, errs.New(errs.InvalidArtifact, "tensor %q: bad length", t.Name)
+		}
+		out := make([]float64, n)
+		for i, b := range t.Raw {
+			out[i] = float64(payload.LowFloat32(t.DType, b))
 		}
 		return out, nil
 	}

@@ -24,7 +24,8 @@ func (b BFloat16) Float32() float32 { return math.Float32frombits(uint32(b) << 1
 
 // Elem is the set of element types a Tensor may hold.
 type Elem interface {
-	float32 | float64 | float16.Float16 | BFloat16 | int8 | uint8 | int16 | uint16 | int32 | int64 | uint32 | uint64 | bool
+	float32 | float64 | float16.Float16 | BFloat16 | int8 | uint8 | int16 | uint16 | int32 | int64 | uint32 | uint64 | bool |
+		Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ | Float8E8M0 | Float4E2M1 | Uint4 | Int4 | Uint2 | Int2
 }
 
 // DTypeOf returns the DType of the element type E.
@@ -57,6 +58,26 @@ func DTypeOf[E Elem]() DType {
 		return Uint64
 	case bool:
 		return Bool
+	case Float8E4M3FN:
+		return F8E4M3FN
+	case Float8E4M3FNUZ:
+		return F8E4M3FNUZ
+	case Float8E5M2:
+		return F8E5M2
+	case Float8E5M2FNUZ:
+		return F8E5M2FNUZ
+	case Float8E8M0:
+		return F8E8M0
+	case Float4E2M1:
+		return F4E2M1
+	case Uint4:
+		return U4
+	case Int4:
+		return I4
+	case Uint2:
+		return U2
+	case Int2:
+		return I2
 	}
 	return Undefined
 }

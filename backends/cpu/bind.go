@@ -100,6 +100,26 @@ func payloadKind[T any]() (dt payload.DType, multi, ok bool) {
 		return payload.Uint64, false, true
 	case *payload.Tensor[bool]:
 		return payload.Bool, false, true
+	case *payload.Tensor[payload.Float8E4M3FN]:
+		return payload.F8E4M3FN, false, true
+	case *payload.Tensor[payload.Float8E4M3FNUZ]:
+		return payload.F8E4M3FNUZ, false, true
+	case *payload.Tensor[payload.Float8E5M2]:
+		return payload.F8E5M2, false, true
+	case *payload.Tensor[payload.Float8E5M2FNUZ]:
+		return payload.F8E5M2FNUZ, false, true
+	case *payload.Tensor[payload.Float8E8M0]:
+		return payload.F8E8M0, false, true
+	case *payload.Tensor[payload.Float4E2M1]:
+		return payload.F4E2M1, false, true
+	case *payload.Tensor[payload.Uint4]:
+		return payload.U4, false, true
+	case *payload.Tensor[payload.Int4]:
+		return payload.I4, false, true
+	case *payload.Tensor[payload.Uint2]:
+		return payload.U2, false, true
+	case *payload.Tensor[payload.Int2]:
+		return payload.I2, false, true
 	}
 	return payload.Undefined, false, false
 }
@@ -131,6 +151,26 @@ func tensorIn[In any](dt payload.DType) inView[In] {
 		return viewTensor[In, uint32]
 	case payload.Uint64:
 		return viewTensor[In, uint64]
+	case payload.F8E4M3FN:
+		return viewTensor[In, payload.Float8E4M3FN]
+	case payload.F8E4M3FNUZ:
+		return viewTensor[In, payload.Float8E4M3FNUZ]
+	case payload.F8E5M2:
+		return viewTensor[In, payload.Float8E5M2]
+	case payload.F8E5M2FNUZ:
+		return viewTensor[In, payload.Float8E5M2FNUZ]
+	case payload.F8E8M0:
+		return viewTensor[In, payload.Float8E8M0]
+	case payload.F4E2M1:
+		return viewTensor[In, payload.Float4E2M1]
+	case payload.U4:
+		return viewTensor[In, payload.Uint4]
+	case payload.I4:
+		return viewTensor[In, payload.Int4]
+	case payload.U2:
+		return viewTensor[In, payload.Uint2]
+	case payload.I2:
+		return viewTensor[In, payload.Int2]
 	default:
 		return viewTensor[In, bool]
 	}
@@ -163,6 +203,26 @@ func tensorOut[Out any](dt payload.DType) outWriter[Out] {
 		return writeTensor[Out, uint32]
 	case payload.Uint64:
 		return writeTensor[Out, uint64]
+	case payload.F8E4M3FN:
+		return writeTensor[Out, payload.Float8E4M3FN]
+	case payload.F8E4M3FNUZ:
+		return writeTensor[Out, payload.Float8E4M3FNUZ]
+	case payload.F8E5M2:
+		return writeTensor[Out, payload.Float8E5M2]
+	case payload.F8E5M2FNUZ:
+		return writeTensor[Out, payload.Float8E5M2FNUZ]
+	case payload.F8E8M0:
+		return writeTensor[Out, payload.Float8E8M0]
+	case payload.F4E2M1:
+		return writeTensor[Out, payload.Float4E2M1]
+	case payload.U4:
+		return writeTensor[Out, payload.Uint4]
+	case payload.I4:
+		return writeTensor[Out, payload.Int4]
+	case payload.U2:
+		return writeTensor[Out, payload.Uint2]
+	case payload.I2:
+		return writeTensor[Out, payload.Int2]
 	default:
 		return writeTensor[Out, bool]
 	}

@@ -10,17 +10,27 @@ import (
 // castKernel runs Cast and CastLike between the numeric and boolean element
 // types. Conversions follow ONNX Runtime: float to integer truncates toward
 // zero, anything to bool is x != 0 (NaN is true), bool is 0 or 1, and
-// float16 and bfloat16 round to nearest even. The descriptor's rule
+// float16 and bfloat16 round to nearest even. Casts that involve the 8-,
+// 4- and 2-bit types are in op_cast_low.go. The descriptor's rule
 // (model.CastAttrs, model.CastLikeAttrs) sets the output's shape.
 type castKernel struct {
-	n  *model.Node
-	to payload.DType
+	n        *model.Node
+	to       payload.DType
+	saturate bool
+	mode     payload.E8M0Rounding
+	// Scratch of the casts through op_cast_low.go's wide values.
+	ibuf []int64
+	fbuf []float64
 }
 
 func (k *castKernel) run(in, out []*tensor) error {
 	s, d := in[0], out[0]
 	if s.dt == d.dt {
 		copy(d.data, s.data)
+		return nil
+	}
+	if lowType(s.dt) || lowType(d.dt) {
+		k.runWide(s, d)
 		return nil
 	}
 	switch s.dt {
@@ -219,6 +229,9 @@ func boolTo[D ewNum](d []D, s []bool) {
 
 // castable reports whether the Cast kernel handles dt.
 func castable(dt payload.DType) bool {
+	if lowType(dt) {
+		return true
+	}
 	switch dt {
 	case payload.Float32, payload.Float64, payload.Float16, payload.BF16,
 		payload.Int8, payload.Uint8, payload.Int16, payload.Uint16,
@@ -229,7 +242,7 @@ func castable(dt payload.DType) bool {
 }
 
 // buildCast checks the source and target types of a Cast or CastLike.
-func buildCast(c *buildCtx, to payload.DType) (kernel, error) {
+func buildCast(c *buildCtx, to payload.DType, saturate bool, mode payload.E8M0Rounding) (kernel, error) {
 	if from := c.inType(0); !castable(from) {
 		return nil, c.unsupported("casting from %s", from)
 	}
@@ -239,14 +252,16 @@ func buildCast(c *buildCtx, to payload.DType) (kernel, error) {
 	if len(c.out) > 0 && c.out[0].DType != payload.Undefined && c.out[0].DType != to {
 		return nil, c.invalid("output is typed %s, the cast yields %s", c.out[0].DType, to)
 	}
-	return &castKernel{n: c.n, to: to}, nil
+	return &castKernel{n: c.n, to: to, saturate: saturate, mode: mode}, nil
 }
 
 func init() {
 	register("Cast", func(c *buildCtx) (kernel, error) {
-		return buildCast(c, c.rule.(*model.CastAttrs).To)
+		a := c.rule.(*model.CastAttrs)
+		return buildCast(c, a.To, a.Saturate, a.RoundMode)
 	})
 	register("CastLike", func(c *buildCtx) (kernel, error) {
-		return buildCast(c, c.inType(1))
+		a := c.rule.(*model.CastLikeAttrs)
+		return buildCast(c, c.inType(1), a.Saturate, a.RoundMode)
 	})
 }

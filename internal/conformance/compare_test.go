@@ -109,7 +109,7 @@ func elem(dt payload.DType, b []byte, i int) uint64 {
 // format formats an element that elem returned.
 func format(dt payload.DType, u uint64) string {
 	switch dt {
-	case payload.Int8:
+	case payload.Int8, payload.I4, payload.I2:
 		return fmt.Sprint(int8(u))
 	case payload.Int16:
 		return fmt.Sprint(int16(u))
@@ -158,6 +158,11 @@ func floats(dt payload.DType, b []byte) []float64 {
 	case payload.BF16:
 		for i := 0; i+2 <= len(b); i += 2 {
 			out = append(out, float64(payload.BFloat16(uint16(b[i])|uint16(b[i+1])<<8).Float32()))
+		}
+	case payload.F8E4M3FN, payload.F8E4M3FNUZ, payload.F8E5M2, payload.F8E5M2FNUZ, payload.F8E8M0, payload.F4E2M1:
+		// One byte an element in memory (ADR 24); NaN's bits vary.
+		for _, x := range b {
+			out = append(out, float64(payload.LowFloat32(dt, x)))
 		}
 	default:
 		return nil

@@ -302,9 +302,20 @@ func (t *Tensor) Encode() []byte {
 	case t.Typed:
 		b = t.appendTyped(b)
 	default:
-		b = appendBytes(b, 9, t.Raw)
+		b = appendBytes(b, 9, packed(t.DType, t.Raw))
 	}
 	return b
+}
+
+// packed returns raw, one byte an element, packed as ONNX stores the 4-
+// and 2-bit types (ADR 24); other types' raw is returned as it is.
+func packed(dt payload.DType, raw []byte) []byte {
+	if dt.Bits() >= 8 {
+		return raw
+	}
+	p := make([]byte, payload.PackedLen(dt, len(raw)))
+	payload.Pack(dt, p, raw)
+	return p
 }
 
 func (t *Tensor) appendTyped(b []byte) []byte {
@@ -342,9 +353,12 @@ func (t *Tensor) appendTyped(b []byte) []byte {
 		for i := 0; i+4 <= len(r); i += 4 {
 			p = protowire.AppendVarint(p, uint64(int64(int32(le32(r[i:])))))
 		}
-	case payload.Int8, payload.Uint8, payload.Bool:
+	case payload.Int8, payload.Uint8, payload.Bool, payload.F8E4M3FN, payload.F8E4M3FNUZ,
+		payload.F8E5M2, payload.F8E5M2FNUZ, payload.F8E8M0,
+		payload.U4, payload.I4, payload.F4E2M1, payload.U2, payload.I2:
+		// The 4- and 2-bit types: one packed byte a value.
 		field = 5
-		for _, v := range r {
+		for _, v := range packed(t.DType, r) {
 			x := int64(v)
 			if t.DType == payload.Int8 {
 				x = int64(int8(v))
