@@ -160,9 +160,9 @@ func (a *ScatterAttrs) inferND(c *InferCtx, x []int, okx bool, idx []int, oki bo
 		return c.Errorf("updates shape %v, want indices shape %v without its last dim followed by data shape %v from dim %d", upd, idx, x, k)
 	}
 	for d := range upd {
-		w := x[k+d-(q-1)]
-		if d < q-1 {
-			w = idx[d]
+		w := idx[min(d, q-1)]
+		if d >= q-1 {
+			w = x[k+d-(q-1)]
 		}
 		if w >= 0 && upd[d] >= 0 && w != upd[d] {
 			return c.Errorf("updates shape %v, want indices shape %v without its last dim followed by data shape %v from dim %d", upd, idx, x, k)

@@ -29,6 +29,8 @@ func TestScatterRule(t *testing.T) {
 		{name: "nd k too large", node: sn(), in: []ruleIn{in(f32, 2, 2), in(i64, 1, 3), in(f32, 1)}, err: invalid},
 		{name: "nd scalar indices", node: sn(), in: []ruleIn{in(f32, 2, 2), in(i64), in(f32, 1)}, err: invalid},
 		{name: "nd updates rank", node: sn(), in: []ruleIn{in(f32, 4, 4), in(i64, 2, 1), in(f32, 2)}, err: invalid},
+		{name: "nd deep indices", node: sn(), in: []ruleIn{in(f32, 4), in(i64, 2, 3, 1), in(f32, 2, 3)}, want: []sh{{f32, d(4)}}},
+		{name: "nd deep indices bad updates", node: sn(), in: []ruleIn{in(f32, 4), in(i64, 2, 3, 1), in(f32, 2, 2)}, err: invalid},
 		{name: "nd updates dims", runtime: true, node: sn(), in: []ruleIn{in(f32, 4, 4), in(i64, 2, 1), in(f32, 2, 3)}, err: mismatch},
 	})
 }
