@@ -6,7 +6,6 @@ import (
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/backends/cpu"
 	"github.com/lintel-ml/lintel/compute"
-	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
@@ -37,11 +36,11 @@ func (s *scale) Infer(c *model.InferCtx) error {
 func (s *scale) Run(in, out []payload.Dynamic) error {
 	x, err := payload.Typed[float32](in[0])
 	if err != nil {
-		return errs.Wrap(errs.ExecutionFailed, err, "Scale")
+		return fmt.Errorf("com.example.Scale: %w: %v", compute.ErrExecutionFailed, err)
 	}
 	y, err := payload.Typed[float32](out[0])
 	if err != nil {
-		return errs.Wrap(errs.ExecutionFailed, err, "Scale")
+		return fmt.Errorf("com.example.Scale: %w: %v", compute.ErrExecutionFailed, err)
 	}
 	for i, v := range x.Data {
 		y.Data[i] = v * s.factor

@@ -49,11 +49,11 @@ func (s *scale) Infer(c *model.InferCtx) error {
 func (s *scale) Run(in, out []payload.Dynamic) error {
 	x, err := payload.Typed[float32](in[0])
 	if err != nil {
-		return fmt.Errorf("Scale: %w: %v", compute.ErrExecutionFailed, err)
+		return fmt.Errorf("com.example.Scale: %w: %v", compute.ErrExecutionFailed, err)
 	}
 	y, err := payload.Typed[float32](out[0])
 	if err != nil {
-		return fmt.Errorf("Scale: %w: %v", compute.ErrExecutionFailed, err)
+		return fmt.Errorf("com.example.Scale: %w: %v", compute.ErrExecutionFailed, err)
 	}
 	for i, v := range x.Data {
 		y.Data[i] = v * s.factor
