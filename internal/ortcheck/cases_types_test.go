@@ -9,6 +9,13 @@ import "testing"
 // clipping ops, and float16 and bfloat16, which lintel computes through
 // its float32 kernels.
 var typeCases = []tc{
+	c1("BitwiseAnd/int32_18", 18, "BitwiseAnd", nil, typed(I32, 3, 4), typed(I32, 4)),
+	c1("BitwiseOr/uint8_18", 18, "BitwiseOr", nil, typed(U8, 2, 3, 4), typed(U8, 3, 1)),
+	c1("BitwiseXor/int64_18", 18, "BitwiseXor", nil, typed(I64, 5), typed(I64, 5)),
+	c1("BitwiseXor/uint16_18", 18, "BitwiseXor", nil, typed(U16, 2, 3), typed(U16, 2, 3)),
+	c1("BitwiseNot/int16_18", 18, "BitwiseNot", nil, typed(I16, 3, 4)),
+	c1("BitwiseNot/uint64_18", 18, "BitwiseNot", nil, typed(U64, 7)),
+
 	c1("Max/int8_13", 13, "Max", nil, typed(I8, 3, 4), typed(I8, 4)),
 	c1("Max/uint8_13", 13, "Max", nil, typed(U8, 3, 4), typed(U8, 3, 1)),
 	// ONNX Runtime has no int16 or uint16 Min and Max.
