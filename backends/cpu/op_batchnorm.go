@@ -7,13 +7,20 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// batchNormKernel runs BatchNormalization in inference form:
-// y = (x - mean) / sqrt(var + epsilon) * scale + B, per channel (dim 1).
+// batchNormKernel runs BatchNormalization: y = (x - mean) / sqrt(var +
+// epsilon) * scale + B, per channel (dim 1). In inference form mean and
+// var are inputs; in training mode (training_mode=1, opset 14 on) they
+// are the batch's, computed over every dim but the channel's (var being
+// the population variance), and the optional outputs get the running
+// statistics, input·momentum + batch·(1 - momentum), as ONNX's reference
+// computes them.
 type batchNormKernel struct {
-	dt      payload.DType
-	eps     float64
-	c, size int
-	planes  int
+	dt       payload.DType
+	eps      float64
+	training bool
+	momentum float64
+	c, size  int
+	planes   int
 	// mul and add are the per-channel coefficients, recomputed each run
 	// (the parameters may be computed values).
 	mul, add []float64
@@ -36,18 +43,20 @@ func buildBatchNorm(c *buildCtx) (kernel, error) {
 	if !a.Spatial {
 		return nil, c.unsupported("spatial=0 (per-element statistics)")
 	}
-	if a.Training {
+	if a.Training && c.opset < 14 {
 		if c.opset < 7 {
 			return nil, c.unsupported("training mode (is_test=0, the default before opset 7)")
 		}
-		return nil, c.unsupported("training mode (training_mode=1)")
+		return nil, c.unsupported("training mode before opset 14, with its saved statistics")
 	}
-	for i, o := range c.n.Outputs {
-		if i > 0 && o != "" {
-			return nil, c.unsupported("training output %d (%q)", i, o)
+	if !a.Training {
+		for i, o := range c.n.Outputs {
+			if i > 0 && o != "" {
+				return nil, c.unsupported("training output %d (%q)", i, o)
+			}
 		}
 	}
-	return &batchNormKernel{dt: c.inType(0), eps: float64(a.Epsilon)}, nil
+	return &batchNormKernel{dt: c.inType(0), eps: float64(a.Epsilon), training: a.Training, momentum: float64(a.Momentum)}, nil
 }
 
 func (k *batchNormKernel) shape(in, out []*tensor) error {
@@ -79,11 +88,63 @@ func (k *batchNormKernel) run(in, out []*tensor) error {
 		k.add = make([]float64, k.c)
 	}
 	k.mul, k.add = k.mul[:k.c], k.add[:k.c]
+	if k.training {
+		k.batchStats(in, out)
+		return k.apply(in, out)
+	}
 	for c := range k.c {
 		a := paramAt(in[1], c) / math.Sqrt(paramAt(in[4], c)+k.eps)
 		k.mul[c] = a
 		k.add[c] = paramAt(in[2], c) - paramAt(in[3], c)*a
 	}
+	return k.apply(in, out)
+}
+
+// batchStats sets mul and add from the batch's mean and variance, and
+// writes the running statistics to the outputs that are there.
+func (k *batchNormKernel) batchStats(in, out []*tensor) {
+	n := k.planes / max(k.c, 1)
+	count := float64(n * k.size)
+	for c := range k.c {
+		var sum float64
+		for b := range n {
+			p := (b*k.c + c) * k.size
+			for i := range k.size {
+				sum += paramAt(in[0], p+i)
+			}
+		}
+		mean := sum / count
+		var dev float64
+		for b := range n {
+			p := (b*k.c + c) * k.size
+			for i := range k.size {
+				d := paramAt(in[0], p+i) - mean
+				dev += d * d
+			}
+		}
+		variance := dev / count
+		a := paramAt(in[1], c) / math.Sqrt(variance+k.eps)
+		k.mul[c] = a
+		k.add[c] = paramAt(in[2], c) - mean*a
+		setRunning(optIn(out, 1), c, paramAt(in[3], c)*k.momentum+mean*(1-k.momentum))
+		setRunning(optIn(out, 2), c, paramAt(in[4], c)*k.momentum+variance*(1-k.momentum))
+	}
+}
+
+// setRunning writes element c of a running-statistics output, if the node
+// has it.
+func setRunning(o *tensor, c int, v float64) {
+	switch {
+	case o == nil || len(o.data) == 0:
+	case o.dt == payload.Float64:
+		o.f64()[c] = v
+	default:
+		o.f32()[c] = float32(v)
+	}
+}
+
+// apply computes y from mul and add.
+func (k *batchNormKernel) apply(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
 		affinePlanes(in[0].f32(), out[0].f32(), k.planes, k.size, k.mul, k.add)

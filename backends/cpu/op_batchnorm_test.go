@@ -52,7 +52,6 @@ func TestBatchNormalizationErrors(t *testing.T) {
 	}{
 		{"channels", node("BatchNormalization", []string{"x", "s", "b", "m", "v"}), []*tensor{x, p, p, p, mk([]int{3}, []float32{1, 1, 1})}, errs.ShapeMismatch},
 		{"rank", node("BatchNormalization", []string{"x", "s", "b", "m", "v"}), []*tensor{mk([]int{2}, []float32{1, 1}), p, p, p, p}, errs.ShapeMismatch},
-		{"training_mode", node("BatchNormalization", []string{"x", "s", "b", "m", "v"}, aInt("training_mode", 1)), []*tensor{x, p, p, p, p}, errs.Unsupported},
 		{"spatial", node("BatchNormalization", []string{"x", "s", "b", "m", "v"}, aInt("spatial", 0)), []*tensor{x, p, p, p, p}, errs.Unsupported},
 		{"int", node("BatchNormalization", []string{"x", "s", "b", "m", "v"}), []*tensor{mk([]int{1, 2}, []int32{1, 2}), p, p, p, p}, errs.Unsupported},
 	}
@@ -60,6 +59,10 @@ func TestBatchNormalizationErrors(t *testing.T) {
 		_, err := runNode(t, nodeCase{node: c.n}, c.ins...)
 		nnWantErr(t, c.name, err, c.kind)
 	}
+	// Training before opset 14 had other outputs, which lintel lacks.
+	n6 := node("BatchNormalization", []string{"x", "s", "b", "m", "v"}, aInt("is_test", 0))
+	_, err6 := runNode(t, nodeCase{node: n6, opset: 6}, x, p, p, p, p)
+	nnWantErr(t, "is_test=0 at opset 6", err6, errs.Unsupported)
 	n := node("BatchNormalization", []string{"x", "s", "b", "m", "v"})
 	n.Outputs = append(n.Outputs, "running_mean")
 	_, err := runNode(t, nodeCase{node: n}, x, p, p, p, p)
@@ -107,4 +110,37 @@ func TestInstanceNormalization(t *testing.T) {
 	_, err = runNode(t, nodeCase{node: node("InstanceNormalization", []string{"x", "s", "b"})},
 		mk([]int{1, 2}, make([]float32, 2)), mk([]int{2}, make([]float32, 2)), mk([]int{2}, make([]float32, 2)))
 	nnWantErr(t, "rank", err, errs.ShapeMismatch)
+}
+
+// In training mode the statistics are the batch's, and the running ones
+// mix them with the inputs by momentum; such a node never stacks a
+// batch.
+func TestBatchNormTraining(t *testing.T) {
+	// x: N=2, C=2, 2 elements per plane. Channel 0 holds 1, 3, 5, 7
+	// (mean 4, variance 5), channel 1 holds 2, 2, 2, 2 (mean 2, variance 0).
+	x := mk([]int{2, 2, 2}, []float32{1, 3, 2, 2, 5, 7, 2, 2})
+	scale, bias := mk([]int{2}, []float32{2, 1}), mk([]int{2}, []float32{0, 0.5})
+	mean, vari := mk([]int{2}, []float32{0, 1}), mk([]int{2}, []float32{1, 1})
+	n := node("BatchNormalization", []string{"x", "s", "b", "m", "v"},
+		aInt("training_mode", 1), aFloat("epsilon", 0), aFloat("momentum", 0.5))
+	n.Outputs = []string{"y", "rm", "rv"}
+	outs, err := runNode(t, nodeCase{node: n, opset: 15, outTypes: []payload.DType{payload.Float32, payload.Float32, payload.Float32}},
+		x, scale, bias, mean, vari)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s5 := float32(math.Sqrt(5))
+	want := [][]float32{
+		{2 * -3 / s5, 2 * -1 / s5, 0.5, 0.5, 2 * 1 / s5, 2 * 3 / s5, 0.5, 0.5},
+		{2, 1.5}, // 0·0.5 + 4·0.5, 1·0.5 + 2·0.5
+		{3, 0.5}, // 1·0.5 + 5·0.5, 1·0.5 + 0·0.5
+	}
+	for i, w := range want {
+		got := outs[i].f32()
+		for j := range w {
+			if math.Abs(float64(got[j]-w[j])) > 1e-5 {
+				t.Fatalf("output %d: got %v, want %v", i, got, w)
+			}
+		}
+	}
 }

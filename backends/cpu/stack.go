@@ -176,6 +176,9 @@ func (p *program) stepSeparable(st *step, b []bool) bool {
 			return false
 		}
 		return in(2) < 0 || p.rankOf(in(2)) < 2 || (p.rankOf(in(2)) == 2 && p.values[in(2)].shape[0] == 1)
+	case op == "BatchNormalization" && trainingBN(n):
+		// Its statistics are the whole batch's.
+		return false
 	case op == "Conv", op == "ConvTranspose", op == "MaxPool", op == "AveragePool", op == "LpPool",
 		op == "GlobalAveragePool", op == "GlobalMaxPool", op == "BatchNormalization",
 		op == "InstanceNormalization", op == "DepthToSpace", op == "SpaceToDepth":
@@ -385,4 +388,11 @@ func legacyAlignsFirst(n *model.Node, r int) bool {
 		ax += int64(r)
 	}
 	return ax == 0
+}
+
+// trainingBN reports whether a BatchNormalization node computes its
+// statistics from its input (training_mode=1).
+func trainingBN(n *model.Node) bool {
+	t, _ := n.Int("training_mode", 0)
+	return t != 0
 }
