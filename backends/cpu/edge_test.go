@@ -25,7 +25,7 @@ func TestGraphEdges(t *testing.T) {
 		{"input is the output", []onnxbuild.Value{x}, nil, nil, func(t *testing.T, out payload.Multi) {
 			v, _ := payload.Typed[float32](out.Tensors[0])
 			if v.Data[2] != 3 {
-				t.Fatalf("got %v", v.Data)
+				t.Fatalf("got %v, want the input [1 2 3] back", v.Data)
 			}
 		}},
 		{"folded shape output", []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 3), onnxbuild.Input("k", payload.Int64, 1)},
@@ -36,7 +36,7 @@ func TestGraphEdges(t *testing.T) {
 			func(t *testing.T, out payload.Multi) {
 				k, _ := payload.Typed[int64](out.Tensors[1])
 				if len(k.Data) != 1 || k.Data[0] != 5 {
-					t.Fatalf("k = %v", k.Data)
+					t.Fatalf("k = %v, want [5]", k.Data)
 				}
 			}},
 		{"same value twice", []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 3), onnxbuild.Input("y", payload.Float32, -1, 3)},
@@ -45,7 +45,7 @@ func TestGraphEdges(t *testing.T) {
 				a, _ := payload.Typed[float32](out.Tensors[0])
 				b, _ := payload.Typed[float32](out.Tensors[1])
 				if a.Data[0] != -1 || b.Data[0] != -1 {
-					t.Fatalf("%v %v", a.Data, b.Data)
+					t.Fatalf("outputs start %v and %v, want -1 in both", a.Data, b.Data)
 				}
 			}},
 	}

@@ -85,9 +85,9 @@ func TestHostileSizes(t *testing.T) {
 			err := runOnce(be, m.Encode())
 			switch {
 			case err == nil && !mayRun[c.name]:
-				t.Fatal("ran without an error")
+				t.Fatal("got no error, want the hostile model refused")
 			case err != nil && (!isSentinel(err) || errors.Is(err, compute.ErrExecutionFailed)):
-				t.Fatalf("%v", err)
+				t.Fatalf("got error %v, want one wrapping a sentinel other than ErrExecutionFailed (a refusal, not a kernel failure)", err)
 			}
 			checkMemory(t, c.name)
 		})
