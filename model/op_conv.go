@@ -148,30 +148,40 @@ func convBias(c *InferCtx, m int) error {
 	return nil
 }
 
-// Infer implements Rule.
-func (a *ConvAttrs) Infer(c *InferCtx) error {
+// convGroups checks what Conv and DeformConv share: the ranks of X and
+// W (r < 0 when unknown, and the output is then unranked), the window's
+// fit to them, and the channels of group g. It returns the rank, X's and
+// W's dims and the output channels.
+func convGroups(c *InferCtx, win *Window, g int) (r int, x, w []int, m int, err error) {
 	c.SetType(0, c.DType(0))
-	r, x, w, err := convRanks(c)
-	if err != nil {
-		return err
-	}
-	if r < 0 {
-		c.SetUnranked(0)
-		return nil
+	r, x, w, err = convRanks(c)
+	if err != nil || r < 0 {
+		if r < 0 {
+			c.SetUnranked(0)
+		}
+		return r, nil, nil, 0, err
 	}
 	if err := c.RankOK(r); err != nil {
-		return err
+		return 0, nil, nil, 0, err
 	}
-	nd := r - 2
-	if !a.Window.Fits(nd) {
-		return a.Window.fitErr(c, nd)
+	if !win.Fits(r - 2) {
+		return 0, nil, nil, 0, win.fitErr(c, r-2)
 	}
-	m, g := w[0], a.Group
+	m = w[0]
 	if x[1] >= 0 && w[1] >= 0 && (w[1] > maxDimValue/g || w[1]*g != x[1]) {
-		return c.Errorf("input of %d channels, weights %v with group %d want %d", x[1], w, g, w[1]*g)
+		return 0, nil, nil, 0, c.Errorf("input of %d channels, weights %v with group %d want %d", x[1], w, g, w[1]*g)
 	}
 	if m >= 0 && m%g != 0 {
-		return c.Errorf("weights %v: %d output channels not divisible by group %d", w, m, g)
+		return 0, nil, nil, 0, c.Errorf("weights %v: %d output channels not divisible by group %d", w, m, g)
+	}
+	return r, x, w, m, nil
+}
+
+// Infer implements Rule.
+func (a *ConvAttrs) Infer(c *InferCtx) error {
+	r, x, w, m, err := convGroups(c, &a.Window, a.Group)
+	if err != nil || r < 0 {
+		return err
 	}
 	if err := convBias(c, m); err != nil {
 		return err

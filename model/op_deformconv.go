@@ -47,29 +47,11 @@ type DeformConvAttrs struct {
 
 // Infer implements Rule.
 func (a *DeformConvAttrs) Infer(c *InferCtx) error {
-	c.SetType(0, c.DType(0))
-	r, x, w, err := convRanks(c)
-	if err != nil {
-		return err
-	}
-	if r < 0 {
-		c.SetUnranked(0)
-		return nil
-	}
-	if err := c.RankOK(r); err != nil {
+	r, x, w, m, err := convGroups(c, &a.Window, a.Group)
+	if err != nil || r < 0 {
 		return err
 	}
 	nd := r - 2
-	if !a.Window.Fits(nd) {
-		return a.Window.fitErr(c, nd)
-	}
-	m, g := w[0], a.Group
-	if x[1] >= 0 && w[1] >= 0 && (w[1] > maxDimValue/g || w[1]*g != x[1]) {
-		return c.Errorf("input of %d channels, weights %v with group %d want %d", x[1], w, g, w[1]*g)
-	}
-	if m >= 0 && m%g != 0 {
-		return c.Errorf("weights %v: %d output channels not divisible by group %d", w, m, g)
-	}
 	if x[1] >= 0 && x[1]%a.OffsetGroup != 0 {
 		return c.Errorf("%d input channels not divisible by offset_group %d", x[1], a.OffsetGroup)
 	}
