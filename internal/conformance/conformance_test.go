@@ -232,7 +232,7 @@ func runTest(nt *nodeTest) outcome {
 			}
 			return outcome{fail: fmt.Sprintf("data set %d: InferOne: %v", si, err)}
 		}
-		if msg := compareAll(out, wants); msg != "" {
+		if msg := compareAll(out, wants, absTolOf(nt.name)); msg != "" {
 			return outcome{fail: fmt.Sprintf("data set %d: InferOne: wrong answer: %s", si, msg)}
 		}
 		if !batchable(ins, wants) {
@@ -244,7 +244,7 @@ func runTest(nt *nodeTest) outcome {
 			return outcome{fail: fmt.Sprintf("data set %d: InferBatch: %v", si, err)}
 		}
 		for i, o := range outs {
-			if msg := compareAll(o, wants); msg != "" {
+			if msg := compareAll(o, wants, absTolOf(nt.name)); msg != "" {
 				return outcome{fail: fmt.Sprintf("data set %d: InferBatch item %d: wrong answer: %s", si, i, msg)}
 			}
 		}
@@ -285,12 +285,12 @@ func decodeAll(files [][]byte, kind string, set int) ([]*model.Tensor, error) {
 }
 
 // compareAll compares a run's outputs with the expected ones, in order.
-func compareAll(out payload.Multi, wants []*model.Tensor) string {
+func compareAll(out payload.Multi, wants []*model.Tensor, abs float64) string {
 	if len(out.Tensors) != len(wants) {
 		return fmt.Sprintf("%d outputs, want %d", len(out.Tensors), len(wants))
 	}
 	for i, w := range wants {
-		if msg := compare(out.Tensors[i], w); msg != "" {
+		if msg := compare(out.Tensors[i], w, abs); msg != "" {
 			return fmt.Sprintf("output %d (%s): %s", i, out.Tensors[i].Name, msg)
 		}
 	}
