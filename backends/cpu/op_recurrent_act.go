@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/lintel-ml/lintel/model"
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+)
 
 // rnnActFuncs returns the functions of a recurrent node's activations,
 // per direction, made by mk.
@@ -32,57 +36,82 @@ func rnnActGeneric[E float32 | float64](a model.RNNActivation) func([]E) {
 }
 
 // rnnAct32 is rnnActGeneric for float32, with Sigmoid and Tanh computed
-// as ONNX Runtime's LSTM does (MLAS's rational approximations), in
-// float32 arithmetic.
+// from the vectorised exp (expSub32) in float32: within a few ulps of
+// the float64 functions.
 func rnnAct32(a model.RNNActivation) func([]float32) {
+	var e []float32 // scratch, grown to the longest slice seen
 	switch a.Func {
 	case model.RNNActSigmoid:
 		return func(d []float32) {
-			for i, v := range d {
-				d[i] = sigmoid32(v)
+			if cap(e) < len(d) {
+				e = make([]float32, len(d))
 			}
+			sigmoidSlice32(d, e[:len(d)])
 		}
 	case model.RNNActTanh:
 		return func(d []float32) {
-			for i, v := range d {
-				d[i] = tanh32(v)
+			if cap(e) < len(d) {
+				e = make([]float32, len(d))
 			}
+			tanhSlice32(d, e[:len(d)])
 		}
 	}
 	return rnnActGeneric[float32](a)
 }
 
-// tanh32 is tanh as ONNX Runtime computes float32 on x86 (MLAS): a
-// rational approximation on [-9, 9], evaluated with fused multiply-adds.
-// Its error is within a few float32 ulps of tanh.
-func tanh32(v float32) float32 {
-	const (
-		a13 = float32(-2.76076847742355e-16)
-		a11 = float32(2.00018790482477e-13)
-		a9  = float32(-8.60467152213735e-11)
-		a7  = float32(5.12229709037114e-08)
-		a5  = float32(1.48572235717979e-05)
-		a3  = float32(6.37261928875436e-04)
-		a1  = float32(4.89352455891786e-03)
-		b6  = float32(1.19825839466702e-06)
-		b4  = float32(1.18534705686654e-04)
-		b2  = float32(2.26843463243900e-03)
-		b0  = float32(4.89352518554385e-03)
-	)
-	x := min(max(v, -9), 9)
-	if v != v {
-		return v
+// negAbsScaled sets e[i] = -s·|d[i]|, 0 for NaN: the argument of
+// expSub32, which wants no NaN.
+func negAbsScaled(e, d []float32, s float32) {
+	d = d[:len(e)]
+	for i, v := range d {
+		a := -s * math.Float32frombits(math.Float32bits(v)&^(1<<31))
+		if a != a {
+			a = 0
+		}
+		e[i] = a
 	}
-	x2 := x * x
-	p := fma32(x2, a13, a11)
-	p = fma32(p, x2, a9)
-	p = fma32(p, x2, a7)
-	p = fma32(p, x2, a5)
-	p = fma32(p, x2, a3)
-	p = fma32(p, x2, a1)
-	p *= x
-	q := fma32(x2, b6, b4)
-	q = fma32(q, x2, b2)
-	q = fma32(q, x2, b0)
-	return min(max(p/q, -1), 1)
+}
+
+// sigmoidSlice32 sets d[i] to 1/(1+e^-d[i]) from u = e^-|d[i]|: 1/(1+u)
+// for d[i] >= 0, u/(1+u) below. e is scratch as long as d.
+func sigmoidSlice32(d, e []float32) {
+	negAbsScaled(e, d, 1)
+	expSub32(e, e, 0)
+	e = e[:len(d)]
+	for i, v := range d {
+		u := e[i]
+		s := 1 / (1 + u)
+		switch {
+		case v >= 0:
+			d[i] = s
+		case v < 0:
+			d[i] = u * s
+		}
+	}
+}
+
+// tanhSlice32 sets d[i] to tanh(d[i]) from u = e^-2|d[i]|: ±(1-u)/(1+u),
+// or, where |x| is below 1/4 and 1-u would lose digits, tanh's Taylor
+// series to x⁹ (its remainder is below 1e-8 relative there). e is
+// scratch as long as d.
+func tanhSlice32(d, e []float32) {
+	negAbsScaled(e, d, 2)
+	expSub32(e, e, 0)
+	e = e[:len(d)]
+	for i, v := range d {
+		if v != v {
+			continue
+		}
+		if v > -0.25 && v < 0.25 {
+			x2 := v * v
+			d[i] = v * (1 + x2*(-1.0/3+x2*(2.0/15+x2*(-17.0/315+x2*(62.0/2835)))))
+			continue
+		}
+		u := e[i]
+		t := (1 - u) / (1 + u)
+		if v < 0 {
+			t = -t
+		}
+		d[i] = t
+	}
 }

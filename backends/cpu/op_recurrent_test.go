@@ -581,16 +581,75 @@ func TestRecurrentNotStacked(t *testing.T) {
 	}
 }
 
-func TestTanh32(t *testing.T) {
-	worst := 0.0
-	for x := -12.0; x <= 12; x += 1.0 / 1024 {
-		got := float64(tanh32(float32(x)))
-		worst = max(worst, math.Abs(got-math.Tanh(float64(float32(x)))))
+func TestRecurrentSigmoidTanh32(t *testing.T) {
+	var xs []float32
+	for x := -100.0; x <= 100; x += 1.0 / 256 {
+		xs = append(xs, float32(x))
 	}
-	if worst > 1e-6 {
-		t.Errorf("got a largest error of %g from tanh, want at most 1e-6", worst)
+	xs = append(xs, 1e-30, -1e-30, 0, float32(math.Inf(1)), float32(math.Inf(-1)))
+	for _, c := range []struct {
+		name string
+		f    func(d, e []float32)
+		ref  func(float64) float64
+	}{
+		{"sigmoid", sigmoidSlice32, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }},
+		{"tanh", tanhSlice32, math.Tanh},
+	} {
+		d := append([]float32{}, xs...)
+		c.f(d, make([]float32, len(d)))
+		for i, x := range xs {
+			want := c.ref(float64(x))
+			if err := math.Abs(float64(d[i]) - want); err > 4e-7*max(math.Abs(want), 1e-2) {
+				t.Errorf("%s(%g): got %g, want %g", c.name, x, d[i], want)
+			}
+		}
+		nan := []float32{float32(math.NaN())}
+		if c.f(nan, make([]float32, 1)); nan[0] == nan[0] {
+			t.Errorf("%s(NaN): got %v, want NaN", c.name, nan[0])
+		}
 	}
-	if got := tanh32(float32(math.NaN())); got == got {
-		t.Errorf("tanh32(NaN) = %v, want NaN", got)
+}
+
+// BenchmarkLSTMStep is one step of an LSTM the size of Silero VAD's
+// (hidden 128, batch 1, constant weights), as a streaming service runs
+// it per chunk.
+func BenchmarkLSTMStep(b *testing.B) {
+	r := nnRng(5)
+	f := func(shape ...int) *tensor { return mk(shape, nnRand(r, nnProd(shape))) }
+	ins := []*tensor{f(1, 1, 128), f(1, 512, 128), f(1, 512, 128), f(1, 1024), nil, f(1, 1, 128), f(1, 1, 128)}
+	n := &model.Node{Name: "lstm", OpType: "LSTM", Inputs: []string{"x", "w", "r", "b", "", "h", "c"}, Outputs: []string{"y", "yh", "yc"}, Attrs: []model.Attr{aInt("hidden_size", 128)}}
+	g := model.NewGraph()
+	g.Opset = 14
+	bc := &buildCtx{g: g, n: n, opset: 14}
+	for i, t := range ins {
+		vi := model.ValueInfo{}
+		if t != nil {
+			vi = model.ValueInfo{Name: n.Input(i), DType: t.dt, Shape: t.shape, RankKnown: true}
+			if i == 1 || i == 2 {
+				g.Initializers[n.Input(i)] = &model.Tensor{Name: n.Input(i), DType: t.dt, Shape: t.shape, Raw: t.data}
+			}
+		}
+		bc.in = append(bc.in, vi)
+	}
+	for _, o := range n.Outputs {
+		bc.out = append(bc.out, model.ValueInfo{Name: o, DType: payload.Float32})
+	}
+	k, err := buildKernel(bc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sh := newOutShaper(bc, k)
+	outs := []*tensor{{dt: payload.Float32}, {dt: payload.Float32}, {dt: payload.Float32}}
+	if err := sh.shapes(ins, outs); err != nil {
+		b.Fatal(err)
+	}
+	for _, o := range outs {
+		o.data = alignedBytes(o.numel() * 4)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := k.run(ins, outs); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
