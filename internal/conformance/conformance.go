@@ -21,8 +21,10 @@
 //     floating-point values within an absolute 1e-7 plus a relative 1e-3,
 //     NaN equal to NaN, integers and booleans exactly.
 //   - A test is refused only by an error wrapping compute.ErrUnsupported
-//     from decoding or loading its model, or when it uses a random op
-//     whose values cannot be reproduced.
+//     from decoding or loading its model; by one at run time for the few
+//     tests whose input decides what is unsupported (an image format);
+//     when it uses a random op, whose values cannot be reproduced; or by
+//     a reason given per test in the runner.
 //   - -update never writes a wrong answer or an unclean error into the
 //     file: those fail the run all the same.
 package conformance
@@ -128,7 +130,8 @@ func Summary(results map[string]Result) string {
 		}
 	}
 	return fmt.Sprintf("%d of %d ONNX backend node tests pass on the CPU backend; every other one is refused\n"+
-		"cleanly at load (`internal/conformance/testdata/expectations.txt` says why).\n", pass, len(results))
+		"cleanly with compute.ErrUnsupported, or uses a random op whose draws cannot be compared\n"+
+		"(`internal/conformance/testdata/expectations.txt` says why, test by test).\n", pass, len(results))
 }
 
 // Splice returns doc with the text between the markers replaced by
