@@ -37,6 +37,21 @@ type aliaser interface {
 	aliasInput() int
 }
 
+// selfShaper is implemented by kernels whose shape method sets every
+// output's shape on its own, without the op's rule: the control-flow ops,
+// whose output shapes are those their subgraphs give.
+type selfShaper interface {
+	shaper
+	selfShaped()
+}
+
+// capturer is implemented by kernels that run subgraphs: captures names
+// the values of the node's graph that the subgraphs use, which the
+// executor passes to run and shape after the node's own inputs.
+type capturer interface {
+	captures() []string
+}
+
 // buildCtx is what a kernel builder sees at load time.
 type buildCtx struct {
 	g    *model.Graph

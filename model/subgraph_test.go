@@ -1,0 +1,178 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// sub builds a subgraph: formal inputs, nodes, and outputs named outs
+// (untyped, as files may leave them).
+func sub(inputs []ValueInfo, outs []string, nodes ...*Node) *Graph {
+	g := NewGraph()
+	g.Opset = 17
+	g.Inputs = inputs
+	g.Nodes = nodes
+	for _, o := range outs {
+		g.Outputs = append(g.Outputs, ValueInfo{Name: o})
+	}
+	return g
+}
+
+func aG(name string, g *Graph) Attr { return Attr{Name: name, Type: AttrGraph, G: g} }
+
+// ifNode is an If on c whose branches are then and els.
+func ifNode(c string, outs []string, then, els *Graph) *Node {
+	return nd("If", []string{c}, outs, aG("then_branch", then), aG("else_branch", els))
+}
+
+func TestSortSubgraphs(t *testing.T) {
+	cases := []struct {
+		name string
+		// body is the then_branch; the else_branch outputs x.
+		body    *Graph
+		wantErr string
+	}{
+		{"outer value", sub(nil, []string{"t"}, nd("Relu", []string{"x"}, []string{"t"})), ""},
+		{"outer value as output", sub(nil, []string{"x"}), ""},
+		{"undefined", sub(nil, []string{"t"}, nd("Relu", []string{"nowhere"}, []string{"t"})), `node "If->y" (If), then_branch: node "Relu->t" (Relu): input "nowhere"`},
+		{"undefined output", sub(nil, []string{"nowhere"}), `graph output "nowhere"`},
+		{"cycle", sub(nil, []string{"t"}, nd("Relu", []string{"u"}, []string{"t"}), nd("Relu", []string{"t"}, []string{"u"})), "cycle"},
+		{"out of order", sub(nil, []string{"u"}, nd("Relu", []string{"t"}, []string{"u"}), nd("Relu", []string{"x"}, []string{"t"})), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := graph(17, []ValueInfo{vin("x", f32, 2), vin("c", payload.Bool)}, nil,
+				ifNode("c", []string{"y"}, c.body, sub(nil, []string{"x"})))
+			err := Sort(g)
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Sort: %v", err)
+				}
+				if c.name == "out of order" && c.body.Nodes[0].Outputs[0] != "t" {
+					t.Errorf("subgraph nodes not sorted: first produces %q, want t", c.body.Nodes[0].Outputs[0])
+				}
+				return
+			}
+			wantKind(t, err, errs.InvalidArtifact)
+			if !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("error %v, want it to contain %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+// An If's untyped branch outputs take their inferred types; the node's
+// outputs merge the branches'.
+func TestInferIfBranches(t *testing.T) {
+	cases := []struct {
+		name      string
+		then, els *Graph
+		want      ValueInfo
+	}{
+		{"same shapes", sub(nil, []string{"a"}, nd("Relu", []string{"x"}, []string{"a"})),
+			sub(nil, []string{"b"}, nd("Neg", []string{"x"}, []string{"b"})), vin("y", f32, 2, 3)},
+		{"dims differ", sub(nil, []string{"a"}, nd("Relu", []string{"x"}, []string{"a"})),
+			sub(nil, []string{"b"}, nd("Concat", []string{"x", "x"}, []string{"b"}, aI("axis", 1))), vin("y", f32, 2, -1)},
+		{"ranks differ", sub(nil, []string{"a"}, nd("Relu", []string{"x"}, []string{"a"})),
+			sub(nil, []string{"b"}, nd("ReduceSum", []string{"x"}, []string{"b"}, aI("keepdims", 0))), ValueInfo{Name: "y", DType: f32}},
+		{"outer value", sub(nil, []string{"x"}), sub(nil, []string{"x"}), vin("y", f32, 2, 3)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := graph(17, []ValueInfo{vin("x", f32, 2, 3), vin("c", payload.Bool)}, nil, ifNode("c", []string{"y"}, c.then, c.els))
+			if err := Sort(g); err != nil {
+				t.Fatal(err)
+			}
+			if err := InferTypes(g); err != nil {
+				t.Fatal(err)
+			}
+			got := g.Values["y"]
+			if got.DType != c.want.DType || got.RankKnown != c.want.RankKnown || !sameDims(got.Shape, c.want.Shape) {
+				t.Errorf("y: got %s %v (ranked %v), want %s %v (ranked %v)", got.DType, got.Shape, got.RankKnown, c.want.DType, c.want.Shape, c.want.RankKnown)
+			}
+			if o := c.then.Outputs[0]; o.DType != f32 || !o.RankKnown {
+				t.Errorf("then_branch output: got %s ranked %v, want float32 with a shape", o.DType, o.RankKnown)
+			}
+		})
+	}
+}
+
+// A branch with an element type conflict is an error; a branch that
+// cannot run is left partly typed when the other can.
+func TestInferIfBadBranch(t *testing.T) {
+	bad := func() *Graph {
+		return sub(nil, []string{"b"}, nd("Split", []string{"x"}, []string{"b0", "b"}, aI("axis", 0), aI("num_outputs", 2)), nd("Relu", []string{"b0"}, []string{"unused"}))
+	}
+	// Split of a dim of 1 into 3 parts fails.
+	worse := sub(nil, []string{"b"}, nd("Split", []string{"x"}, []string{"p", "q", "b"}, aI("axis", 1), aI("num_outputs", 4)))
+	good := sub(nil, []string{"a"}, nd("Relu", []string{"x"}, []string{"a"}))
+	cast := sub(nil, []string{"a"}, nd("Cast", []string{"x"}, []string{"a"}, aI("to", int64(payload.Int64))))
+	cases := []struct {
+		name      string
+		then, els *Graph
+		wantErr   error
+	}{
+		{"one branch fails", good, worse, nil},
+		{"both fail", sub(nil, []string{"b"}, nd("Split", []string{"x"}, []string{"p", "q", "b"}, aI("axis", 1), aI("num_outputs", 4))), worse, errs.InvalidArtifact},
+		{"types differ", good, cast, errs.InvalidArtifact},
+		{"fine", good, bad(), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := graph(18, []ValueInfo{vin("x", f32, 2, 1), vin("c", payload.Bool)}, nil, ifNode("c", []string{"y"}, c.then, c.els))
+			g.Opset = 18
+			if err := Sort(g); err != nil {
+				t.Fatal(err)
+			}
+			err := InferTypes(g)
+			if c.wantErr == nil {
+				if err != nil {
+					t.Fatalf("InferTypes: %v", err)
+				}
+				if v := g.Values["y"]; v.DType != f32 {
+					t.Errorf("y is %s, want float32", v.DType)
+				}
+				return
+			}
+			wantKind(t, err, c.wantErr)
+		})
+	}
+}
+
+// A value only a subgraph uses survives identity removal, folding and
+// dead-node removal; an If on a constant is replaced by its branch.
+func TestOptimizeKeepsSubgraphUses(t *testing.T) {
+	body := sub(nil, []string{"t"}, nd("Relu", []string{"mid"}, []string{"t"}))
+	g := graph(17, []ValueInfo{vin("x", f32, 2), vin("c", payload.Bool)}, nil,
+		nd("Identity", []string{"x"}, []string{"mid"}),
+		ifNode("c", []string{"y"}, body, sub(nil, []string{"x"})))
+	if err := Optimize(g, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Nodes) != 2 || g.Nodes[0].OpType != "Identity" {
+		t.Fatalf("nodes %v, want the Identity kept for the branch's use", opTypes(g))
+	}
+
+	k := graph(17, []ValueInfo{vin("x", f32, 2)}, []*Tensor{NewTensor("c", []int{}, []bool{true})},
+		ifNode("c", []string{"y"}, sub(nil, []string{"t"}, nd("Relu", []string{"x"}, []string{"t"})), sub(nil, []string{"x"})))
+	if err := Optimize(k, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := opTypes(k); got != "Relu,Identity" {
+		t.Errorf("nodes %s, want Relu,Identity: the taken branch inlined", got)
+	}
+}
+
+func TestCaptures(t *testing.T) {
+	inner := sub(nil, []string{"q"}, nd("Add", []string{"p", "deep"}, []string{"q"}))
+	g := sub([]ValueInfo{{Name: "a"}}, []string{"r", "outer_out"},
+		nd("Add", []string{"a", "o1"}, []string{"p"}),
+		ifNode("o2", []string{"r"}, inner, sub(nil, []string{"p"})))
+	got := strings.Join(Captures(g), ",")
+	if want := "o1,o2,deep,outer_out"; got != want {
+		t.Errorf("Captures: got %s, want %s", got, want)
+	}
+}
