@@ -142,6 +142,40 @@ func TestInferIfBadBranch(t *testing.T) {
 	}
 }
 
+// Loop bodies see outer values and give their untyped inputs the node's
+// types; an If nested in a Loop sees the Loop body's values and the
+// model's.
+func TestInferNestedIfInLoop(t *testing.T) {
+	inner := ifNode("cond_in", []string{"r"},
+		sub(nil, []string{"ta"}, nd("Add", []string{"v_in", "w"}, []string{"ta"})),
+		sub(nil, []string{"v_in"}))
+	body := sub([]ValueInfo{{Name: "i"}, {Name: "cond_in"}, {Name: "v_in"}}, []string{"cond_in", "r", "r2"},
+		inner, nd("Mul", []string{"r", "r"}, []string{"r2"}))
+	g := graph(17, []ValueInfo{vin("v", f32, 3), vin("w", f32, 3), vin("m", i64), vin("c", payload.Bool)}, nil,
+		nd("Loop", []string{"m", "c", "v"}, []string{"vf", "scan"}, aG("body", body)))
+	if err := Sort(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := InferTypes(g); err != nil {
+		t.Fatal(err)
+	}
+	if in := body.Inputs[0]; in.DType != i64 || !in.RankKnown || len(in.Shape) != 0 {
+		t.Errorf("iteration input: got %s %v, want an int64 scalar", in.DType, in.Shape)
+	}
+	if in := body.Inputs[2]; in.DType != f32 || in.RankKnown {
+		t.Errorf("loop-carried input: got %s ranked %v, want float32 of unknown shape", in.DType, in.RankKnown)
+	}
+	if v := body.Values["r"]; v == nil || v.DType != f32 {
+		t.Errorf("nested If output r: got %+v, want float32", v)
+	}
+	if v := g.Values["scan"]; v.DType != f32 {
+		t.Errorf("scan output: got %s, want float32", v.DType)
+	}
+	if v := g.Values["vf"]; v.DType != f32 {
+		t.Errorf("final value: got %s, want float32", v.DType)
+	}
+}
+
 // A value only a subgraph uses survives identity removal, folding and
 // dead-node removal; an If on a constant is replaced by its branch.
 func TestOptimizeKeepsSubgraphUses(t *testing.T) {

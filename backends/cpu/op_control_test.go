@@ -172,3 +172,103 @@ func TestCheckSubgraphs(t *testing.T) {
 		t.Errorf("LoadModel: %v, want ErrUnsupported with %q", err, want)
 	}
 }
+
+// loopModel runs, while the iteration i is below M and c holds:
+// (a, b) = (b, a + k), with k a value of the model, and stacks a + k and
+// i; the body's condition is i < 2.
+func loopModel() onnxbuild.Model {
+	body := onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("i", payload.Int64), onnxbuild.Input("cond_in", payload.Bool), untyped("a_in"), untyped("b_in")},
+		Outputs: []onnxbuild.Value{untyped("cond_out"), untyped("b_in"), untyped("s"), untyped("s_scan"), untyped("i")},
+		Nodes: []onnxbuild.Node{
+			ob("Add", []string{"a_in", "k"}, []string{"s"}),
+			ob("Less", []string{"i", "stop"}, []string{"cond_out"}),
+			ob("Identity", []string{"s"}, []string{"s_scan"}),
+		},
+	}
+	return onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+		Inputs: []onnxbuild.Value{onnxbuild.Input("m", payload.Int64), onnxbuild.Input("c", payload.Bool),
+			onnxbuild.Input("a", payload.Float32, 2), onnxbuild.Input("b", payload.Float32, 2), onnxbuild.Input("k", payload.Float32, 2)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("af", payload.Float32, 2), onnxbuild.Input("bf", payload.Float32, 2),
+			onnxbuild.Input("ss", payload.Float32, -1, 2), onnxbuild.Input("is", payload.Int64, -1)},
+		Initializers: []onnxbuild.Tensor{onnxbuild.Scalar("stop", int64(2))},
+		Nodes: []onnxbuild.Node{{Name: "loop", Op: "Loop", Inputs: []string{"m", "c", "a", "b"}, Outputs: []string{"af", "bf", "ss", "is"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AGraph("body", body)}}},
+	}}
+}
+
+func TestLoop(t *testing.T) {
+	mod := loadMulti(t, loopModel())
+	cases := []struct {
+		m    int64
+		c    bool
+		want []string
+	}{
+		{10, true, []string{"[2] [110 120]", "[2] [201 202]", "[3 2] [101 102 110 120 201 202]", "[3] [0 1 2]"}},
+		{2, true, []string{"[2] [101 102]", "[2] [110 120]", "[2 2] [101 102 110 120]", "[2] [0 1]"}},
+		{0, true, []string{"[2] [1 2]", "[2] [10 20]", "[0 2] []", "[0] []"}},
+		{-3, true, []string{"[2] [1 2]", "[2] [10 20]", "[0 2] []", "[0] []"}},
+		{5, false, []string{"[2] [1 2]", "[2] [10 20]", "[0 2] []", "[0] []"}},
+		{1, true, []string{"[2] [10 20]", "[2] [101 102]", "[1 2] [101 102]", "[1] [0]"}},
+	}
+	var out payload.Multi
+	for _, c := range cases {
+		in := payload.Multi{Tensors: []payload.Dynamic{i64In("m", []int{}, c.m), boolIn("c", c.c),
+			f32In("a", []int{2}, 1, 2), f32In("b", []int{2}, 10, 20), f32In("k", []int{2}, 100, 100)}}
+		for range 2 {
+			if err := mod.InferOne(&in, &out); err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range c.want {
+				if got := outString(t, &out, i); got != w {
+					t.Errorf("M %d, cond %v: output %d = %s, want %s", c.m, c.c, i, got, w)
+				}
+			}
+		}
+	}
+}
+
+// A loop whose body gives its scan output a different shape in each
+// iteration fails the call; one with neither M nor cond is refused.
+func TestLoopBad(t *testing.T) {
+	body := onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("i", payload.Int64), onnxbuild.Input("cond_in", payload.Bool)},
+		Outputs: []onnxbuild.Value{untyped("cond_in"), untyped("r")},
+		Nodes:   []onnxbuild.Node{ob("Range", []string{"zero", "i", "one"}, []string{"r"})},
+	}
+	m := onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+		Inputs:       []onnxbuild.Value{onnxbuild.Input("m", payload.Int64)},
+		Outputs:      []onnxbuild.Value{onnxbuild.Input("rs", payload.Int64, -1, -1)},
+		Initializers: []onnxbuild.Tensor{onnxbuild.Scalar("zero", int64(0)), onnxbuild.Scalar("one", int64(1))},
+		Nodes: []onnxbuild.Node{{Name: "loop", Op: "Loop", Inputs: []string{"m", ""}, Outputs: []string{"rs"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AGraph("body", body)}}},
+	}}
+	mod := loadMulti(t, m)
+	var out payload.Multi
+	in := payload.Multi{Tensors: []payload.Dynamic{i64In("m", []int{}, 1)}}
+	if err := mod.InferOne(&in, &out); err != nil {
+		t.Fatalf("one iteration: %v", err)
+	}
+	in = payload.Multi{Tensors: []payload.Dynamic{i64In("m", []int{}, 3)}}
+	if err := mod.InferOne(&in, &out); !errors.Is(err, errs.ShapeMismatch) {
+		t.Errorf("scan output growing: %v, want ErrShapeMismatch", err)
+	}
+
+	m.Graph.Nodes[0].Inputs[0] = ""
+	art, err := artifacts.FromBytes(m.Encode(), "m.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New[payload.Multi, payload.Multi](compute.Options{}).LoadModel(art); !errors.Is(err, errs.Unsupported) {
+		t.Errorf("endless loop: %v, want ErrUnsupported", err)
+	}
+}
+
+func TestLoopSteadyAllocs(t *testing.T) {
+	mod := loadMulti(t, loopModel())
+	in := payload.Multi{Tensors: []payload.Dynamic{i64In("m", []int{}, 10), boolIn("c", true),
+		f32In("a", []int{2}, 1, 2), f32In("b", []int{2}, 10, 20), f32In("k", []int{2}, 100, 100)}}
+	if a := steadyAllocsOf(t, mod, in); a != 0 {
+		t.Errorf("%v allocations per call, want 0", a)
+	}
+}
