@@ -210,3 +210,101 @@ func TestCaptures(t *testing.T) {
 		t.Errorf("Captures: got %s, want %s", got, want)
 	}
 }
+
+// Scan's outputs: final states as the initial ones, scan outputs with the
+// step count at their axis (opset 9) or after the batch dim (opset 8);
+// the body's inputs get the slices' types.
+func TestInferScan(t *testing.T) {
+	body := func() *Graph {
+		return sub([]ValueInfo{{Name: "s_in"}, {Name: "x_t"}}, []string{"s_out", "y_t"},
+			nd("Add", []string{"s_in", "x_t"}, []string{"s_out"}),
+			nd("Unsqueeze", []string{"s_out", "ax"}, []string{"y_t"}))
+	}
+	cases := []struct {
+		name    string
+		opset   int64
+		inputs  []ValueInfo
+		ins     []string
+		attrs   []Attr
+		slice   []int // the body's x_t
+		sf, y   []int
+		wantErr error
+	}{
+		{"opset 9, axis 1", 11, []ValueInfo{vin("s", f32, 4), vin("x", f32, 4, 7)}, []string{"s", "x"},
+			[]Attr{aI("num_scan_inputs", 1), aIs("scan_input_axes", 1)}, []int{4}, []int{4}, []int{7, 1, 4}, nil},
+		{"opset 9, output axis -1", 11, []ValueInfo{vin("s", f32, 4), vin("x", f32, 7, 4)}, []string{"s", "x"},
+			[]Attr{aI("num_scan_inputs", 1), aIs("scan_output_axes", -1)}, []int{4}, []int{4}, []int{1, 4, 7}, nil},
+		{"opset 9, unknown steps", 11, []ValueInfo{vin("s", f32, 4), vin("x", f32, -1, 4)}, []string{"s", "x"},
+			[]Attr{aI("num_scan_inputs", 1), aIs("scan_output_axes", 2)}, []int{4}, []int{4}, []int{1, 4, -1}, nil},
+		{"opset 8", 8, []ValueInfo{vin("s", f32, 2, 4), vin("x", f32, 2, 7, 4)}, []string{"", "s", "x"},
+			[]Attr{aI("num_scan_inputs", 1)}, []int{4}, []int{2, 4}, []int{2, 7, 1, 4}, nil},
+		{"bad axis", 11, []ValueInfo{vin("s", f32, 4), vin("x", f32, 4, 7)}, []string{"s", "x"},
+			[]Attr{aI("num_scan_inputs", 1), aIs("scan_input_axes", 2)}, nil, nil, nil, errs.InvalidArtifact},
+		{"too many scan inputs", 11, []ValueInfo{vin("s", f32, 4), vin("x", f32, 4, 7)}, []string{"s", "x"},
+			[]Attr{aI("num_scan_inputs", 3)}, nil, nil, nil, errs.InvalidArtifact},
+		{"bad directions", 11, []ValueInfo{vin("s", f32, 4), vin("x", f32, 4, 7)}, []string{"s", "x"},
+			[]Attr{aI("num_scan_inputs", 1), aIs("scan_input_directions", 2)}, nil, nil, nil, errs.InvalidArtifact},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := body()
+			g := graph(c.opset, c.inputs, []*Tensor{ints("ax", 0)},
+				nd("Scan", c.ins, []string{"sf", "y"}, append([]Attr{aG("body", b)}, c.attrs...)...))
+			if err := Sort(g); err != nil {
+				t.Fatal(err)
+			}
+			err := InferTypes(g)
+			if c.wantErr != nil {
+				wantKind(t, err, c.wantErr)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in := b.Inputs[1]; !sameDims(in.Shape, c.slice) || in.DType != f32 {
+				t.Errorf("body slice input: got %s %v, want float32 %v", in.DType, in.Shape, c.slice)
+			}
+			if v := g.Values["sf"]; !sameDims(v.Shape, c.sf) {
+				t.Errorf("final state: got %v, want %v", v.Shape, c.sf)
+			}
+			if v := g.Values["y"]; !sameDims(v.Shape, c.y) || v.DType != f32 {
+				t.Errorf("scan output: got %s %v, want float32 %v", v.DType, v.Shape, c.y)
+			}
+		})
+	}
+}
+
+// Loop's scan outputs get a leading unknown dim; a body with the wrong
+// number of inputs or outputs is malformed.
+func TestInferLoop(t *testing.T) {
+	body := func(extra bool) *Graph {
+		b := sub([]ValueInfo{{Name: "i"}, {Name: "c_in"}, {Name: "v_in"}}, []string{"c_in", "v_in", "e"},
+			nd("Unsqueeze", []string{"i", "ax"}, []string{"e"}))
+		if extra {
+			b.Outputs = append(b.Outputs, ValueInfo{Name: "e"})
+		}
+		return b
+	}
+	g := graph(17, []ValueInfo{vin("m", i64), vin("v", f32, 3)}, []*Tensor{ints("ax", 0)},
+		nd("Loop", []string{"m", "", "v"}, []string{"vf", "es"}, aG("body", body(false))))
+	if err := Sort(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := InferTypes(g); err != nil {
+		t.Fatal(err)
+	}
+	// The body may change a loop-carried value's shape, and this one
+	// leaves its input's unknown.
+	if v := g.Values["vf"]; v.DType != f32 || v.RankKnown {
+		t.Errorf("final value: got %s %v (ranked %v), want float32 of unknown shape", v.DType, v.Shape, v.RankKnown)
+	}
+	if v := g.Values["es"]; v.DType != i64 || !sameDims(v.Shape, []int{-1, 1}) {
+		t.Errorf("scan output: got %s %v, want int64 [-1 1]", v.DType, v.Shape)
+	}
+	bad := graph(17, []ValueInfo{vin("m", i64), vin("v", f32, 3)}, []*Tensor{ints("ax", 0)},
+		nd("Loop", []string{"m", "", "v"}, []string{"vf", "es"}, aG("body", body(true))))
+	if err := Sort(bad); err != nil {
+		t.Fatal(err)
+	}
+	wantKind(t, InferTypes(bad), errs.InvalidArtifact)
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lintel-ml/lintel/artifacts"
+	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
@@ -270,5 +271,152 @@ func TestLoopSteadyAllocs(t *testing.T) {
 		f32In("a", []int{2}, 1, 2), f32In("b", []int{2}, 10, 20), f32In("k", []int{2}, 100, 100)}}
 	if a := steadyAllocsOf(t, mod, in); a != 0 {
 		t.Errorf("%v allocations per call, want 0", a)
+	}
+}
+
+// scanModel9 sums the columns of x [2, 3] (scan axis 1) into s, giving
+// each running sum times w (a model input) as a column of y (scan axis
+// 1). dirs are scan_input_directions and scan_output_directions.
+func scanModel9(inDir, outDir int64) onnxbuild.Model {
+	body := onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{untyped("s_in"), untyped("x_t")},
+		Outputs: []onnxbuild.Value{untyped("s_out"), untyped("y_t")},
+		Nodes: []onnxbuild.Node{
+			ob("Add", []string{"s_in", "x_t"}, []string{"s_out"}),
+			ob("Mul", []string{"s_out", "w"}, []string{"y_t"}),
+		},
+	}
+	return onnxbuild.Model{Opset: 11, Graph: onnxbuild.Graph{
+		Inputs: []onnxbuild.Value{onnxbuild.Input("s", payload.Float32, 2), onnxbuild.Input("x", payload.Float32, 2, -1),
+			onnxbuild.Input("w", payload.Float32, 1)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("sf", payload.Float32, 2), onnxbuild.Input("y", payload.Float32, 2, -1)},
+		Nodes: []onnxbuild.Node{{Name: "scan", Op: "Scan", Inputs: []string{"s", "x"}, Outputs: []string{"sf", "y"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AGraph("body", body), onnxbuild.AInt("num_scan_inputs", 1),
+				onnxbuild.AInts("scan_input_axes", 1), onnxbuild.AInts("scan_output_axes", -1),
+				onnxbuild.AInts("scan_input_directions", inDir), onnxbuild.AInts("scan_output_directions", outDir)}}},
+	}}
+}
+
+func TestScan9(t *testing.T) {
+	cases := []struct {
+		inDir, outDir int64
+		x             []float32
+		sf, y         string
+	}{
+		{0, 0, []float32{1, 2, 3, 10, 20, 30}, "[2] [6 60]", "[2 3] [2 6 12 20 60 120]"},
+		{1, 0, []float32{1, 2, 3, 10, 20, 30}, "[2] [6 60]", "[2 3] [6 10 12 60 100 120]"},
+		{0, 1, []float32{1, 2, 3, 10, 20, 30}, "[2] [6 60]", "[2 3] [12 6 2 120 60 20]"},
+		{0, 0, []float32{}, "[2] [0 0]", "[2 0] []"},
+	}
+	var out payload.Multi
+	for _, c := range cases {
+		mod := loadMulti(t, scanModel9(c.inDir, c.outDir))
+		in := payload.Multi{Tensors: []payload.Dynamic{f32In("s", []int{2}, 0, 0), f32In("x", []int{2, len(c.x) / 2}, c.x...), f32In("w", []int{1}, 2)}}
+		if err := mod.InferOne(&in, &out); err != nil {
+			t.Fatal(err)
+		}
+		if got := outString(t, &out, 0); got != c.sf {
+			t.Errorf("directions %d %d, x %v: final state %s, want %s", c.inDir, c.outDir, c.x, got, c.sf)
+		}
+		if got := outString(t, &out, 1); got != c.y {
+			t.Errorf("directions %d %d, x %v: y %s, want %s", c.inDir, c.outDir, c.x, got, c.y)
+		}
+	}
+}
+
+// scanModel8 is opset 8's Scan over a batch of 2 sequences x [2, 3, 1]
+// of lengths lens, summing each into its state [1].
+func scanModel8(dir int64) onnxbuild.Model {
+	body := onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("s_in", payload.Float32, 1), onnxbuild.Input("x_t", payload.Float32, 1)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("s_out", payload.Float32, 1), onnxbuild.Input("y_t", payload.Float32, 1)},
+		Nodes: []onnxbuild.Node{
+			ob("Add", []string{"s_in", "x_t"}, []string{"s_out"}),
+			ob("Identity", []string{"s_out"}, []string{"y_t"}),
+		},
+	}
+	return onnxbuild.Model{Opset: 8, Graph: onnxbuild.Graph{
+		Inputs: []onnxbuild.Value{onnxbuild.Input("lens", payload.Int64, 2), onnxbuild.Input("s", payload.Float32, 2, 1),
+			onnxbuild.Input("x", payload.Float32, 2, 3, 1)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("sf", payload.Float32, 2, 1), onnxbuild.Input("y", payload.Float32, 2, 3, 1)},
+		Nodes: []onnxbuild.Node{{Name: "scan", Op: "Scan", Inputs: []string{"lens", "s", "x"}, Outputs: []string{"sf", "y"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AGraph("body", body), onnxbuild.AInt("num_scan_inputs", 1), onnxbuild.AInts("directions", dir)}}},
+	}}
+}
+
+func TestScan8(t *testing.T) {
+	cases := []struct {
+		dir   int64
+		lens  []int64
+		sf, y string
+	}{
+		{0, []int64{3, 3}, "[2 1] [6 60]", "[2 3 1] [1 3 6 10 30 60]"},
+		{0, []int64{3, 2}, "[2 1] [6 30]", "[2 3 1] [1 3 6 10 30 0]"},
+		{1, []int64{3, 2}, "[2 1] [6 30]", "[2 3 1] [3 5 6 20 30 0]"},
+		{0, []int64{0, 1}, "[2 1] [0 10]", "[2 3 1] [0 0 0 10 0 0]"},
+	}
+	var out payload.Multi
+	for _, c := range cases {
+		mod := loadMulti(t, scanModel8(c.dir))
+		in := payload.Multi{Tensors: []payload.Dynamic{i64In("lens", []int{2}, c.lens...), f32In("s", []int{2, 1}, 0, 0),
+			f32In("x", []int{2, 3, 1}, 1, 2, 3, 10, 20, 30)}}
+		for range 2 {
+			if err := mod.InferOne(&in, &out); err != nil {
+				t.Fatal(err)
+			}
+			if got := outString(t, &out, 0); got != c.sf {
+				t.Errorf("direction %d, lens %v: final state %s, want %s", c.dir, c.lens, got, c.sf)
+			}
+			if got := outString(t, &out, 1); got != c.y {
+				t.Errorf("direction %d, lens %v: y %s, want %s", c.dir, c.lens, got, c.y)
+			}
+		}
+	}
+	mod := loadMulti(t, scanModel8(0))
+	in := payload.Multi{Tensors: []payload.Dynamic{i64In("lens", []int{2}, 4, 1), f32In("s", []int{2, 1}, 0, 0),
+		f32In("x", []int{2, 3, 1}, 1, 2, 3, 10, 20, 30)}}
+	if err := mod.InferOne(&in, &out); !errors.Is(err, errs.ShapeMismatch) {
+		t.Errorf("a length past the sequence: %v, want ErrShapeMismatch", err)
+	}
+}
+
+func TestScanSteadyAllocs(t *testing.T) {
+	mod := loadMulti(t, scanModel9(1, 1))
+	in := payload.Multi{Tensors: []payload.Dynamic{f32In("s", []int{2}, 0, 0), f32In("x", []int{2, 3}, 1, 2, 3, 4, 5, 6), f32In("w", []int{1}, 2)}}
+	if a := steadyAllocsOf(t, mod, in); a != 0 {
+		t.Errorf("opset 9: %v allocations per call, want 0", a)
+	}
+	mod8 := loadMulti(t, scanModel8(1))
+	in = payload.Multi{Tensors: []payload.Dynamic{i64In("lens", []int{2}, 3, 2), f32In("s", []int{2, 1}, 0, 0),
+		f32In("x", []int{2, 3, 1}, 1, 2, 3, 10, 20, 30)}}
+	if a := steadyAllocsOf(t, mod8, in); a != 0 {
+		t.Errorf("opset 8: %v allocations per call, want 0", a)
+	}
+}
+
+// InferBatch never stacks the items of a model with an If: each item
+// takes its own branch.
+func TestIfBatchNotStacked(t *testing.T) {
+	m := ifModel()
+	m.Graph.Inputs = []onnxbuild.Value{onnxbuild.Input("c", payload.Bool, -1), onnxbuild.Input("x", payload.Float32, -1)}
+	mod := loadMulti(t, m)
+	if mod.prog.stackable {
+		t.Fatal("a model with an If is stackable")
+	}
+	cond := func(v bool) payload.Dynamic {
+		return payload.DynamicOf("c", payload.Tensor[bool]{Shape: []int{1}, Data: []bool{v}})
+	}
+	items := []payload.Multi{
+		{Tensors: []payload.Dynamic{cond(true), f32In("x", []int{2}, 1, 2)}},
+		{Tensors: []payload.Dynamic{cond(false), f32In("x", []int{2}, 1, 2)}},
+	}
+	outs := make([]payload.Multi, 2)
+	if err := mod.InferBatch(batch.Of(items), outs); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"[2] [2 4]", "[2] [10 20]"} {
+		if got := outString(t, &outs[i], 0); got != want {
+			t.Errorf("item %d: y = %s, want %s", i, got, want)
+		}
 	}
 }
