@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"sort"
 
 	"github.com/lintel-ml/lintel/compute"
@@ -50,6 +51,13 @@ type selfShaper interface {
 // executor passes to run and shape after the node's own inputs.
 type capturer interface {
 	captures() []string
+}
+
+// watcher is implemented by kernels that run subgraphs: before each
+// call of the node the executor hands them its call's context (nil done
+// for none), which their subgraphs' executors check between nodes.
+type watcher interface {
+	watch(done <-chan struct{}, ctx context.Context)
 }
 
 // buildCtx is what a kernel builder sees at load time.

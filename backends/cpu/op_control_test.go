@@ -1,10 +1,12 @@
 package cpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/batch"
@@ -418,5 +420,59 @@ func TestIfBatchNotStacked(t *testing.T) {
 		if got := outString(t, &outs[i], 0); got != want {
 			t.Errorf("item %d: y = %s, want %s", i, got, want)
 		}
+	}
+}
+
+// A Loop's stacked scan outputs are held to compute.Options.MaxTensorBytes.
+func TestLoopScanLimit(t *testing.T) {
+	m := loopModel()
+	art, err := artifacts.FromBytes(m.Encode(), "m.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := New[payload.Multi, payload.Multi](compute.Options{Threads: 1, MaxTensorBytes: 20}).LoadModel(art)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mod.Init(); err != nil {
+		t.Fatal(err)
+	}
+	in := payload.Multi{Tensors: []payload.Dynamic{i64In("m", []int{}, 10), boolIn("c", true),
+		f32In("a", []int{2}, 1, 2), f32In("b", []int{2}, 10, 20), f32In("k", []int{2}, 100, 100)}}
+	var out payload.Multi
+	if err := mod.InferOne(&in, &out); !errors.Is(err, errs.ResourceUnavailable) {
+		t.Errorf("3 steps of 8 bytes under a 20-byte limit: %v, want ErrResourceUnavailable", err)
+	}
+}
+
+// A loop that never ends stops with its call's context.
+func TestLoopStopsWithContext(t *testing.T) {
+	body := onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("i", payload.Int64), onnxbuild.Input("cond_in", payload.Bool), untyped("v_in")},
+		Outputs: []onnxbuild.Value{untyped("cond_in"), untyped("v_out")},
+		Nodes:   []onnxbuild.Node{ob("Neg", []string{"v_in"}, []string{"v_out"})},
+	}
+	m := onnxbuild.Model{Opset: 17, Graph: onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("c", payload.Bool), onnxbuild.Input("v", payload.Float32, 1)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("vf", payload.Float32, 1)},
+		Nodes: []onnxbuild.Node{{Name: "forever", Op: "Loop", Inputs: []string{"", "c", "v"}, Outputs: []string{"vf"},
+			Attrs: []onnxbuild.Attr{onnxbuild.AGraph("body", body)}}},
+	}}
+	mod := loadMulti(t, m)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	in := payload.Multi{Tensors: []payload.Dynamic{boolIn("c", true), f32In("v", []int{1}, 1)}}
+	var out payload.Multi
+	err := mod.InferOneContext(ctx, &in, &out)
+	if !errors.Is(err, errs.ExecutionFailed) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("got %v, want ErrExecutionFailed and DeadlineExceeded", err)
+	}
+	// The model still runs afterwards.
+	in = payload.Multi{Tensors: []payload.Dynamic{boolIn("c", false), f32In("v", []int{1}, 1)}}
+	if err := mod.InferOne(&in, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := outString(t, &out, 0); got != "[1] [1]" {
+		t.Errorf("no iteration: %s, want [1] [1]", got)
 	}
 }

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"context"
+
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -40,6 +42,11 @@ func buildIf(c *buildCtx) (kernel, error) {
 
 func (k *ifKernel) captures() []string { return k.caps }
 func (k *ifKernel) selfShaped()        {}
+func (k *ifKernel) watch(done <-chan struct{}, ctx context.Context) {
+	for _, b := range k.branch {
+		b.watch(done, ctx)
+	}
+}
 
 // shape runs the taken branch and sets the outputs' shapes to its.
 func (k *ifKernel) shape(in, out []*tensor) error {

@@ -1,6 +1,10 @@
 package cpu
 
 import (
+	"context"
+
+	"github.com/lintel-ml/lintel/compute"
+	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -34,6 +38,8 @@ type stacked struct {
 	// static is the body output's static shape, for a loop that never
 	// runs (unknown dims give 0).
 	static []int
+	// limit caps the bytes held (compute.Options.MaxTensorBytes).
+	limit int
 }
 
 // add appends one iteration's element t, refusing one whose shape
@@ -44,9 +50,20 @@ func (s *stacked) add(n *model.Node, what string, t *tensor) error {
 	} else if !sameShape(s.elem, t.shape) {
 		return shapeErr(n, "%s has shape %v in one iteration and %v in another", what, s.elem, t.shape)
 	}
+	if len(t.data) > s.limit-len(s.data) {
+		return errs.New(errs.ResourceUnavailable, "node %q (%s): %s stacked over %d steps needs more than the %d-byte limit (compute.Options.MaxTensorBytes)", n.Label(), n.OpType, what, s.count+1, s.limit)
+	}
 	s.data = append(s.data, t.data...)
 	s.count++
 	return nil
+}
+
+// tensorLimit returns the cap on one tensor's bytes that opts set.
+func tensorLimit(opts compute.Options) int {
+	if m := opts.MaxTensorBytes; m > 0 && m < compute.DefaultMaxTensorBytes {
+		return int(m)
+	}
+	return compute.DefaultMaxTensorBytes
 }
 
 // reset forgets the elements, keeping the buffer.
@@ -120,6 +137,7 @@ func buildLoop(c *buildCtx) (kernel, error) {
 	k.scans = make([]stacked, a.Scans)
 	for j := range k.scans {
 		k.scans[j].static = staticElem(s.p, 1+a.Carried+j)
+		k.scans[j].limit = tensorLimit(c.opts)
 		if o := c.out[a.Carried+j]; o.RankKnown && len(o.Shape) > 0 {
 			k.scans[j].static = zeroUnknown(o.Shape[1:])
 		}
@@ -127,8 +145,9 @@ func buildLoop(c *buildCtx) (kernel, error) {
 	return k, nil
 }
 
-func (k *loopKernel) captures() []string { return k.caps }
-func (k *loopKernel) selfShaped()        {}
+func (k *loopKernel) captures() []string                              { return k.caps }
+func (k *loopKernel) selfShaped()                                     {}
+func (k *loopKernel) watch(done <-chan struct{}, ctx context.Context) { k.body.watch(done, ctx) }
 
 // shape runs the loop and sets the outputs' shapes.
 func (k *loopKernel) shape(in, out []*tensor) error {

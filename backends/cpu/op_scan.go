@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"context"
+
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -70,11 +72,13 @@ func buildScan(c *buildCtx) (kernel, error) {
 	k.scans = make([]stacked, a.Outputs)
 	for j := range k.scans {
 		k.scans[j].static = staticElem(s.p, a.State+j)
+		k.scans[j].limit = tensorLimit(c.opts)
 	}
 	if a.Batched {
 		k.finals = make([]stacked, a.State)
 		for i := range k.finals {
 			k.finals[i].static = staticElem(s.p, i)
+			k.finals[i].limit = tensorLimit(c.opts)
 			if o := c.out[i]; o.RankKnown && len(o.Shape) > 0 {
 				k.finals[i].static = zeroUnknown(o.Shape[1:])
 			}
@@ -88,8 +92,9 @@ func buildScan(c *buildCtx) (kernel, error) {
 	return k, nil
 }
 
-func (k *scanKernel) captures() []string { return k.caps }
-func (k *scanKernel) selfShaped()        {}
+func (k *scanKernel) captures() []string                              { return k.caps }
+func (k *scanKernel) selfShaped()                                     {}
+func (k *scanKernel) watch(done <-chan struct{}, ctx context.Context) { k.body.watch(done, ctx) }
 
 // inputAxis returns scan input j's scan axis in a tensor of rank r, or
 // -1 when it is out of range.

@@ -44,6 +44,9 @@ type step struct {
 	out []int // value indices, -1 for an unused output
 	// aliasOf is the input position an aliasing kernel views, or -1.
 	aliasOf int
+	// w is the kernel when it runs subgraphs, which stop with the call's
+	// context too.
+	w watcher
 }
 
 // program is a compiled graph: kernels in order, values and the buffer
@@ -162,6 +165,7 @@ func compileWith(g *model.Graph, opts compute.Options, label string, sh *shared,
 		}
 		st.k = k
 		st.shaper = newOutShaper(c, k)
+		st.w, _ = k.(watcher)
 		if cp, ok := k.(capturer); ok {
 			for _, name := range cp.captures() {
 				vi, ok := index[name]

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"context"
+
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
@@ -160,4 +162,9 @@ func holdCopy(dst, src *tensor) {
 	}
 	dst.data = dst.data[:n]
 	copy(dst.data, src.data)
+}
+
+// watch makes the subgraph's executor stop with the node's call.
+func (s *subRun) watch(done <-chan struct{}, ctx context.Context) {
+	s.x.done, s.x.ctx = done, ctx
 }
