@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // decodeGraph decodes a GraphProto. main is true for the model's graph,
@@ -118,6 +119,11 @@ func (d *decoder) decodeGraph(b []byte, main bool) (*model.Graph, error) {
 	}
 	for i := range g.Outputs {
 		vi := g.Outputs[i]
+		if vi.DType == payload.Undefined && !vi.RankKnown {
+			// A subgraph output the file leaves untyped, possibly a
+			// value of an enclosing graph: inference types it.
+			continue
+		}
 		g.Values[vi.Name] = &vi
 	}
 	return g, nil

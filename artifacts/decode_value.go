@@ -11,7 +11,9 @@ import (
 // whose inputs and outputs must also have a known element type. ok is
 // false for a value_info entry lintel does not record (a non-tensor type,
 // or no type). An empty TypeProto is no type, as if the field were absent:
-// subgraph inputs and outputs may leave their types to inference.
+// subgraph inputs and outputs may leave their types to inference, and a
+// subgraph's input or output of a kind of type lintel does not know is
+// left untyped the same way.
 func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, ok bool, err error) {
 	var (
 		typeBytes []byte
@@ -50,6 +52,11 @@ func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, 
 			return vi, false, err
 		}
 		d.pop()
+	}
+	if kind == "unknown" && io && !main {
+		// A newer kind of type on a subgraph's input or output: leave it
+		// untyped for inference to fill in, as if the file gave none.
+		kind = "none"
 	}
 	if kind == "none" {
 		if main {

@@ -222,8 +222,28 @@ func TestSubgraphOutputEmptyType(t *testing.T) {
 		t.Fatalf("FromBytes: %v, want no error", err)
 	}
 	sub := art.Graph().Nodes[0].Attr("then_branch").G
-	if got := sub.Outputs[0]; got.Name != "t" || got.RankKnown {
-		t.Errorf("then_branch output: got %+v, want \"t\" of unknown type", got)
+	if got := sub.Outputs[0]; got.Name != "t" || got.DType != payload.Float32 || !got.RankKnown || len(got.Shape) != 1 || got.Shape[0] != 1 {
+		t.Errorf("then_branch output: got %+v, want \"t\" inferred float32 [1]", got)
+	}
+}
+
+// A subgraph output whose TypeProto holds only a kind of type lintel
+// does not know decodes untyped, for inference to fill in; in the model's
+// graph the same is refused (TestMalformed).
+func TestSubgraphOutputNewerType(t *testing.T) {
+	branch := pb(nil).bytes(1, pb(nil).str(1, "x").str(2, "t").str(4, "Identity")).
+		bytes(12, pb(nil).str(1, "t").bytes(2, pb(nil).bytes(40, nil)))
+	attr := func(name string) pb { return pb(nil).str(1, name).varint(20, 5).bytes(6, branch) }
+	node := pb(nil).str(1, "c").str(2, "y").str(4, "If").bytes(5, attr("then_branch")).bytes(5, attr("else_branch"))
+	boolIn := pb(nil).str(1, "c").bytes(2, pb(nil).bytes(1, pb(nil).varint(1, uint64(payload.Bool)).bytes(2, nil)))
+	graph := pb(nil).bytes(1, node).str(2, "g").bytes(11, boolIn).bytes(11, valueInfo("x", 1)).bytes(12, valueInfo("y", 1))
+	art, err := FromBytes(rawModel(13, graph), "if.onnx")
+	if err != nil {
+		t.Fatalf("FromBytes: %v, want no error", err)
+	}
+	sub := art.Graph().Nodes[0].Attr("then_branch").G
+	if got := sub.Outputs[0]; got.Name != "t" || got.DType != payload.Float32 || !got.RankKnown {
+		t.Errorf("then_branch output: got %+v, want \"t\" inferred float32 [1]", got)
 	}
 }
 

@@ -25,6 +25,9 @@ const maxFoldElems = 1 << 20
 // depends on. Only ops with a descriptor fold, and never those it marks
 // NoFold (the random ops).
 //
+// An If whose condition is a constant is replaced by the nodes of the
+// branch it takes (inlineIf).
+//
 // A nil eval folds only Constant, Shape, Size and Identity. g should be
 // sorted (see Sort). Removing dead nodes also drops the initializers
 // nothing uses any more.
@@ -56,7 +59,19 @@ func Fold(g *Graph, eval Evaluator) error {
 func foldPass(g *Graph, eval Evaluator) (bool, error) {
 	kept := make([]*Node, 0, len(g.Nodes))
 	changed := false
+	var names map[string]bool
 	for _, n := range g.Nodes {
+		if n.OpType == "If" && g.Const(n.Input(0)) != nil {
+			if names == nil {
+				names = map[string]bool{}
+				allNames(g, names, 0)
+			}
+			if repl, ok := inlineIf(g, n, names); ok {
+				kept = append(kept, repl...)
+				changed = true
+				continue
+			}
+		}
 		outs, err := foldNode(g, n, eval)
 		if err != nil {
 			return false, err

@@ -18,7 +18,14 @@ import (
 // error here (backends refuse unsupported ops).
 //
 // Nodes are visited in g.Nodes order, so g should be sorted (see Sort).
-func InferTypes(g *Graph) error {
+// The subgraphs of If, Loop and Scan nodes are inferred too, before their
+// node, with the values of their enclosing graphs in view; a subgraph
+// output the file leaves untyped gets its inferred type.
+func InferTypes(g *Graph) error { return inferGraph(g, nil, 0) }
+
+// inferGraph infers g, a subgraph of the graphs outer describes when
+// outer is not nil.
+func inferGraph(g *Graph, outer *scope, depth int) error {
 	if g == nil {
 		return errs.New(errs.InvalidArtifact, "nil graph")
 	}
@@ -45,11 +52,12 @@ func InferTypes(g *Graph) error {
 			return err
 		}
 	}
+	sc := &scope{g: g, parent: outer}
 	for _, n := range g.Nodes {
 		if n == nil {
 			return errs.New(errs.InvalidArtifact, "nil node")
 		}
-		outs, err := inferNode(g, n)
+		outs, err := inferNode(sc, n, depth)
 		if err != nil {
 			return err
 		}

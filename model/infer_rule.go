@@ -3,16 +3,17 @@ package model
 import "github.com/lintel-ml/lintel/payload"
 
 // inferRule runs a descriptor's rule on what the graph knows of n's
-// inputs and returns its outputs' types.
-func inferRule(g *Graph, n *Node, opset int64, op *Op, rule Rule) ([]ValueInfo, error) {
+// inputs and returns its outputs' types; sc is the graph's scope. The
+// subgraphs of a SubgraphRule are inferred first.
+func inferRule(sc *scope, n *Node, opset int64, op *Op, rule Rule, depth int) ([]ValueInfo, error) {
 	c := NewInferCtx(n, opset, false)
 	for i, name := range n.Inputs {
 		if name == "" {
 			continue
 		}
-		v := g.Values[name]
+		v := sc.value(name)
 		if v == nil {
-			if t := g.Const(name); t != nil {
+			if t := sc.constant(name); t != nil {
 				c.SetInput(i, t.DType, t.Shape, true)
 			} else {
 				c.SetInput(i, payload.Undefined, nil, false)
@@ -22,7 +23,12 @@ func inferRule(g *Graph, n *Node, opset int64, op *Op, rule Rule) ([]ValueInfo, 
 		c.SetInput(i, v.DType, v.Shape, v.RankKnown)
 	}
 	for _, i := range op.At(opset).Values {
-		if err := setConstValues(c, g, n, i); err != nil {
+		if err := setConstValues(c, sc, n, i); err != nil {
+			return nil, err
+		}
+	}
+	if sr, ok := rule.(SubgraphRule); ok {
+		if err := inferSubgraphs(sc, n, sr, c, depth); err != nil {
 			return nil, err
 		}
 	}
@@ -45,8 +51,8 @@ func inferRule(g *Graph, n *Node, opset int64, op *Op, rule Rule) ([]ValueInfo, 
 
 // setConstValues records the contents of input i when it is a constant
 // small enough to read.
-func setConstValues(c *InferCtx, g *Graph, n *Node, i int) error {
-	t := g.Const(n.Input(i))
+func setConstValues(c *InferCtx, sc *scope, n *Node, i int) error {
+	t := sc.constant(n.Input(i))
 	if t == nil {
 		return nil
 	}
@@ -74,8 +80,8 @@ func isDefaultDomain(d string) bool { return d == "" || d == "ai.onnx" }
 // inferNode returns the types of n's outputs, as far as they are known:
 // its descriptor's rule, or nothing for an op no descriptor describes
 // (an op lintel does not know, of any domain; backends refuse those).
-func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
-	opset := OpsetOf(g, n.Domain)
+func inferNode(sc *scope, n *Node, depth int) ([]ValueInfo, error) {
+	opset := OpsetOf(sc.g, n.Domain)
 	desc, rule, err := BindNode(n, opset)
 	if err != nil {
 		return nil, err
@@ -83,5 +89,5 @@ func inferNode(g *Graph, n *Node) ([]ValueInfo, error) {
 	if desc == nil {
 		return make([]ValueInfo, len(n.Outputs)), nil
 	}
-	return inferRule(g, n, opset, desc, rule)
+	return inferRule(sc, n, opset, desc, rule, depth)
 }

@@ -34,7 +34,7 @@ func TestInferLegacyForms(t *testing.T) {
 		g := NewGraph()
 		g.Opset = c.opset
 		g.Values["x"], g.Values["b"], g.Values["c"] = &x, &b, &c3
-		outs, err := inferNode(g, c.n)
+		outs, err := inferNode(&scope{g: g}, c.n, 0)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue

@@ -15,10 +15,18 @@ import (
 // errs.InvalidArtifact and name the node and value.
 //
 // Values that a node's subgraphs (If, Loop...) use from the enclosing graph
-// count as that node's inputs for the order.
-func Sort(g *Graph) error {
+// count as that node's inputs for the order. Every subgraph is sorted and
+// validated the same way, where a name may also be a value of an
+// enclosing graph.
+func Sort(g *Graph) error { return sortGraph(g, nil, 0) }
+
+// sortGraph sorts g, a subgraph when sc (its enclosing scope) is not nil.
+func sortGraph(g *Graph, sc *scope, depth int) error {
 	if g == nil {
 		return errs.New(errs.InvalidArtifact, "nil graph")
+	}
+	if depth > maxNesting {
+		return errs.New(errs.InvalidArtifact, "subgraphs nested more than %d deep", maxNesting)
 	}
 	outer := map[string]bool{} // graph inputs and initializers
 	for _, in := range g.Inputs {
@@ -69,6 +77,9 @@ func Sort(g *Graph) error {
 			}
 			p, ok := producer[name]
 			switch {
+			case !ok && sc.has(name):
+				// A value of an enclosing graph.
+				return nil
 			case !ok && implicit:
 				// A subgraph's own value or one of an enclosing scope.
 				return nil
@@ -96,7 +107,7 @@ func Sort(g *Graph) error {
 		if out.Name == "" {
 			return errs.New(errs.InvalidArtifact, "graph output with an empty name")
 		}
-		if _, ok := producer[out.Name]; !ok && !outer[out.Name] {
+		if _, ok := producer[out.Name]; !ok && !outer[out.Name] && !sc.has(out.Name) {
 			return errs.New(errs.InvalidArtifact, "graph output %q is not produced by any node, nor an input or initializer", out.Name)
 		}
 	}
@@ -144,6 +155,14 @@ func Sort(g *Graph) error {
 		return errs.New(errs.InvalidArtifact, "node %q (%s): output %q is part of a cycle", n.Label(), n.OpType, via)
 	}
 	copy(g.Nodes, order)
+	inner := &scope{g: g, names: definedNames(g), parent: sc}
+	for _, n := range g.Nodes {
+		for _, sg := range NodeSubgraphs(n) {
+			if err := sortGraph(sg, inner, depth+1); err != nil {
+				return Within(n, sg, err)
+			}
+		}
+	}
 	return nil
 }
 

@@ -24,7 +24,8 @@ type Issue struct {
 }
 
 // Check lists everything in art that LoadModel would refuse, one Issue
-// per node, where LoadModel stops at the first. It returns nil when the
+// per node (nodes inside the subgraphs of If, Loop and Scan too), where
+// LoadModel stops at the first. It returns nil when the
 // model loads. Like LoadModel it looks at the graph after the load-time
 // passes (identity removal, constant folding), so nodes that are folded
 // away are not reported.
@@ -46,12 +47,42 @@ func Check(art *artifacts.Artifact, opts compute.Options) (issues []Issue) {
 		}
 	}
 	for _, n := range g.Nodes {
-		if err := checkNode(g, n, opts); err != nil {
-			issues = append(issues, Issue{Node: n.Label(), Op: n.OpType, Domain: n.Domain, Err: err})
-		}
+		issues = append(issues, checkDeep(g, n, opts, 0)...)
 	}
 	return issues
 }
+
+// checkDeep returns the issues of n, a node of g, and of the nodes of its
+// subgraphs at every depth. An issue inside a subgraph names the node
+// that holds it in its error; the holding node is reported only when its
+// subgraphs have no issue of their own.
+func checkDeep(g *model.Graph, n *model.Node, opts compute.Options, depth int) []Issue {
+	var nested []Issue
+	if depth < maxCheckDepth {
+		for _, sg := range model.NodeSubgraphs(n) {
+			sub, _ := subgraphGraph(g, sg)
+			for _, m := range sg.Nodes {
+				if m == nil {
+					continue
+				}
+				for _, is := range checkDeep(sub, m, opts, depth+1) {
+					is.Err = model.Within(n, sg, is.Err)
+					nested = append(nested, is)
+				}
+			}
+		}
+	}
+	if len(nested) > 0 {
+		return nested
+	}
+	if err := checkNode(g, n, opts); err != nil {
+		return []Issue{{Node: n.Label(), Op: n.OpType, Domain: n.Domain, Err: err}}
+	}
+	return nil
+}
+
+// maxCheckDepth bounds how deep Check looks into nested subgraphs.
+const maxCheckDepth = 64
 
 // optimize runs the load-time passes, turning a panic into an error.
 func optimize(g *model.Graph) (err error) {

@@ -173,6 +173,9 @@ func (x *exec) run() (err error) {
 func (x *exec) step(si int) error {
 	st := &x.p.steps[si]
 	ins, outs := x.ins[si], x.outs[si]
+	if st.w != nil {
+		st.w.watch(x.done, x.ctx)
+	}
 	if err := x.shapers[si].shapes(ins, outs); err != nil {
 		return err
 	}

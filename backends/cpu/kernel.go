@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"sort"
 
 	"github.com/lintel-ml/lintel/compute"
@@ -35,6 +36,28 @@ type shaper interface {
 // output at that input's data and never calls run.
 type aliaser interface {
 	aliasInput() int
+}
+
+// selfShaper is implemented by kernels whose shape method sets every
+// output's shape on its own, without the op's rule: the control-flow ops,
+// whose output shapes are those their subgraphs give.
+type selfShaper interface {
+	shaper
+	selfShaped()
+}
+
+// capturer is implemented by kernels that run subgraphs: captures names
+// the values of the node's graph that the subgraphs use, which the
+// executor passes to run and shape after the node's own inputs.
+type capturer interface {
+	captures() []string
+}
+
+// watcher is implemented by kernels that run subgraphs: before each
+// call of the node the executor hands them its call's context (nil done
+// for none), which their subgraphs' executors check between nodes.
+type watcher interface {
+	watch(done <-chan struct{}, ctx context.Context)
 }
 
 // buildCtx is what a kernel builder sees at load time.

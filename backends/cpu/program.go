@@ -38,10 +38,15 @@ type step struct {
 	k kernel
 	// shaper sets the outputs' shapes; exec copies it per instance.
 	shaper *outShaper
-	in     []int // value indices, -1 for an absent input
-	out    []int // value indices, -1 for an unused output
+	// in holds value indices, -1 for an absent input; after the node's
+	// inputs come the outer values its subgraphs use (capturer).
+	in  []int
+	out []int // value indices, -1 for an unused output
 	// aliasOf is the input position an aliasing kernel views, or -1.
 	aliasOf int
+	// w is the kernel when it runs subgraphs, which stop with the call's
+	// context too.
+	w watcher
 }
 
 // program is a compiled graph: kernels in order, values and the buffer
@@ -70,15 +75,21 @@ type program struct {
 // plans buffers. Kernels keep what they precompute in sh (nil: nothing is
 // shared).
 func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*program, error) {
-	p := &program{label: label, opts: opts, g: g, share: sh}
-	p.pool = newWorkerPool(opts.Threads)
-	p.gemm = newGemmCtx(p.pool)
-	compiled := false
-	defer func() {
-		if !compiled {
-			p.pool.close()
-		}
-	}()
+	pool := newWorkerPool(opts.Threads)
+	p, err := compileWith(g, opts, label, sh, newGemmCtx(pool))
+	if err != nil {
+		pool.close()
+		return nil, err
+	}
+	p.pool = pool
+	return p, nil
+}
+
+// compileWith is compile with the SGEMM context (and so the helper
+// threads) of the program it belongs to: a subgraph's program shares its
+// model's.
+func compileWith(g *model.Graph, opts compute.Options, label string, sh *shared, gemm *gemmCtx) (*program, error) {
+	p := &program{label: label, opts: opts, g: g, share: sh, gemm: gemm}
 	index := map[string]int{}
 	add := func(name string, vi valueInfo) int {
 		vi.name = name
@@ -154,6 +165,16 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 		}
 		st.k = k
 		st.shaper = newOutShaper(c, k)
+		st.w, _ = k.(watcher)
+		if cp, ok := k.(capturer); ok {
+			for _, name := range cp.captures() {
+				vi, ok := index[name]
+				if !ok {
+					return nil, errs.New(errs.InvalidArtifact, "node %q (%s): its subgraphs use %q, which is not defined before it", n.Label(), n.OpType, name)
+				}
+				st.in = append(st.in, vi)
+			}
+		}
 		if a, ok := k.(aliaser); ok {
 			st.aliasOf = a.aliasInput()
 			if st.aliasOf >= len(st.in) || st.in[st.aliasOf] < 0 {
@@ -190,7 +211,6 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 	}
 	p.plan()
 	p.stackable = p.analyzeStacking()
-	compiled = true
 	return p, nil
 }
 

@@ -78,7 +78,10 @@ type outShaper struct {
 func newOutShaper(c *buildCtx, k kernel) *outShaper {
 	s := &outShaper{n: c.n, rule: c.rule}
 	s.k, _ = k.(shaper)
-	if c.rule != nil {
+	if _, own := k.(selfShaper); own {
+		s.rule = nil
+	}
+	if s.rule != nil {
 		s.ctx = model.NewInferCtx(c.n, c.opset, true)
 		s.values = c.op.At(c.opset).Values
 		s.ibuf = make([][]int64, len(s.values))

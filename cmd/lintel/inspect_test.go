@@ -178,6 +178,15 @@ func branchModel(kind string) onnxbuild.Model {
 	}}
 }
 
+// lackingBranch is branchModel("") with an op no backend has, "deep", in
+// its then_branch.
+func lackingBranch() onnxbuild.Model {
+	m := branchModel("")
+	then := m.Graph.Nodes[0].Attrs[0].G
+	then.Nodes[0] = onnxbuild.Node{Name: "deep", Op: "NoSuchOp", Outputs: []string{"t"}}
+	return m
+}
+
 // encode returns m's file bytes.
 func encode(m onnxbuild.Model) []byte { return m.Encode() }
 
@@ -213,8 +222,9 @@ func TestInspectExitCodes(t *testing.T) {
 		out, errLine string
 	}{
 		{"loads", good, 0, "supports every op; the model loads", ""},
-		{"op the backend lacks", encode(branchModel("")), 3, `node "choose"  If`, ""},
-		{"branch outputs without a type", encode(branchModel("untyped")), 3, `node "choose"  If`, ""},
+		{"op the backend lacks", encode(lackingBranch()), 3, `node "deep"  NoSuchOp`, ""},
+		{"op the backend lacks, its enclosing node", encode(lackingBranch()), 3, `node "choose" (If), then_branch: node "deep" (NoSuchOp)`, ""},
+		{"branch outputs without a type", encode(branchModel("untyped")), 0, "supports every op; the model loads", ""},
 		{"other domain", otherDomain.Encode(), 3, `node "act"  com.example.Frob`, ""},
 		{"sequence branch output", encode(branchModel("sequence")), 3, "",
 			`lintel cannot represent the model: node "choose".attribute "then_branch".output "t": sequence type: lintel runs tensors only`},
