@@ -1,0 +1,405 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/x448/float16"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// attentionKernel runs Attention (opsets 23 and 24) in float32, and in
+// float16 by widening the inputs to float32 and narrowing the outputs.
+// Per batch item and query head it computes the scores with the packed
+// SGEMM, scale applied to Q, then softcap, bias and softmax row by row
+// in place, then the scores times V with the SGEMM again, straight into
+// Y (3-D inputs are read and written with strides: no transposes). The
+// descriptor's rule (model.AttentionAttrs) has checked the shapes.
+type attentionKernel struct {
+	n  *model.Node
+	a  *model.AttentionAttrs
+	dt payload.DType
+	gc *gemmCtx
+	// maskBool is set when attn_mask is a bool tensor.
+	maskBool bool
+	// used[j] reports whether the node names output j.
+	used [4]bool
+	// s holds one head's scores, q rows by total-sequence columns.
+	s []float32
+	// kv holds the keys and values, past and new, when present_key and
+	// present_value are not outputs to hold them.
+	kv [2][]float32
+	// wide holds the float16 inputs and outputs widened, by the index
+	// of attnBuf*.
+	wide [attnBufs][]float32
+}
+
+// The buffers of a float16 call, in attentionKernel.wide.
+const (
+	attnBufQ = iota
+	attnBufK
+	attnBufV
+	attnBufMask
+	attnBufPastK
+	attnBufPastV
+	attnBufY
+	attnBufPresK
+	attnBufPresV
+	attnBufQK
+	attnBufs
+)
+
+// attnMat locates the (batch, head) matrices of a 3-D or 4-D operand:
+// matrix (b, h) starts at b*bs + h*hs and its rows are ld apart.
+type attnMat struct {
+	data       []float32
+	bs, hs, ld int
+}
+
+// at returns matrix (b, h) and the rest of the data after it; nil when
+// the operand is empty there (a zero dim), where the SGEMM reads
+// nothing.
+func (m attnMat) at(b, h int) []float32 {
+	if o := b*m.bs + h*m.hs; o < len(m.data) {
+		return m.data[o:]
+	}
+	return nil
+}
+
+// attnLayout returns the layout of an operand of the given rank with
+// heads heads of seq rows of width d each.
+func attnLayout(data []float32, rank, heads, seq, d int) attnMat {
+	if rank == 3 {
+		return attnMat{data: data, bs: seq * heads * d, hs: d, ld: heads * d}
+	}
+	return attnMat{data: data, bs: heads * seq * d, hs: seq * d, ld: d}
+}
+
+// attnShape is one call's sizes.
+type attnShape struct {
+	rank                                 int
+	b, hq, hkv, sq, skv, d, dv, past, tl int
+}
+
+// shapeOf reads the sizes from the inputs' shapes, which the rule has
+// checked.
+func (k *attentionKernel) shapeOf(in []*tensor) attnShape {
+	q, kk, v := in[0].shape, in[1].shape, in[2].shape
+	s := attnShape{rank: len(q)}
+	if s.rank == 3 {
+		s.b, s.sq, s.skv = q[0], q[1], kk[1]
+		s.hq, s.hkv = int(k.a.QNumHeads), int(k.a.KVNumHeads)
+		s.d, s.dv = q[2]/s.hq, v[2]/s.hkv
+	} else {
+		s.b, s.hq, s.sq, s.d = q[0], q[1], q[2], q[3]
+		s.hkv, s.skv, s.dv = kk[1], kk[2], v[3]
+	}
+	if pk := optIn(in, 4); pk != nil {
+		s.past = pk.shape[2]
+	}
+	s.tl = s.past + s.skv
+	return s
+}
+
+func (k *attentionKernel) run(in, out []*tensor) error {
+	s := k.shapeOf(in)
+	if k.dt == payload.Float32 {
+		var o [4][]float32
+		for j := range out {
+			if k.used[j] {
+				o[j] = out[j].f32()
+			}
+		}
+		var pk, pv, mask []float32
+		if t := optIn(in, 4); t != nil {
+			pk, pv = t.f32(), in[5].f32()
+		}
+		if t := optIn(in, 3); t != nil && !k.maskBool {
+			mask = t.f32()
+		}
+		k.compute(s, in, in[0].f32(), in[1].f32(), in[2].f32(), mask, pk, pv, o)
+		return nil
+	}
+	// float16: widen, compute, narrow.
+	w := func(i int, t *tensor) []float32 {
+		if t == nil {
+			return nil
+		}
+		src := elems[uint16](t)
+		b := growF32(&k.wide[i], len(src))
+		halfF16.widenAll(b, src)
+		return b
+	}
+	var mask []float32
+	if !k.maskBool {
+		mask = w(attnBufMask, optIn(in, 3))
+	}
+	var o [4][]float32
+	for j := range out {
+		if k.used[j] {
+			o[j] = growF32(&k.wide[attnBufY+j], out[j].numel())
+		}
+	}
+	k.compute(s, in, w(attnBufQ, in[0]), w(attnBufK, in[1]), w(attnBufV, in[2]), mask, w(attnBufPastK, optIn(in, 4)), w(attnBufPastV, optIn(in, 5)), o)
+	for j := range out {
+		if k.used[j] {
+			d := elems[float16.Float16](out[j])
+			for i, v := range o[j][:len(d)] {
+				d[i] = float16.Fromfloat32(v)
+			}
+		}
+	}
+	return nil
+}
+
+// compute runs the op in float32: q, k and v are the inputs, mask the
+// float attn_mask (nil when absent or bool), pk and pv the past keys and
+// values (nil when absent), and o the outputs (nil when unused).
+func (k *attentionKernel) compute(s attnShape, in []*tensor, q, kd, vd, mask, pk, pv []float32, o [4][]float32) {
+	qm := attnLayout(q, s.rank, s.hq, s.sq, s.d)
+	km := attnLayout(kd, s.rank, s.hkv, s.skv, s.d)
+	vm := attnLayout(vd, s.rank, s.hkv, s.skv, s.dv)
+	// The keys and values every query reads: K and V themselves when
+	// there is no past and no present output, else past then new in a
+	// 4-D buffer, the present output where there is one.
+	if pk != nil || o[1] != nil {
+		dst := o[1]
+		if dst == nil {
+			dst = growF32(&k.kv[0], s.b*s.hkv*s.tl*s.d)
+		}
+		km = attnConcat(dst, pk, km, s.b, s.hkv, s.past, s.skv, s.d)
+	}
+	if pv != nil || o[2] != nil {
+		dst := o[2]
+		if dst == nil {
+			dst = growF32(&k.kv[1], s.b*s.hkv*s.tl*s.dv)
+		}
+		vm = attnConcat(dst, pv, vm, s.b, s.hkv, s.past, s.skv, s.dv)
+	}
+	ym := attnLayout(o[0], s.rank, s.hq, s.sq, s.dv)
+	scale := k.a.Scale
+	if !k.a.HasScale {
+		scale = float32(1 / math.Sqrt(float64(s.d)))
+	}
+	var bm attnBias
+	bm.init(k, s, in, mask)
+	sc := growF32(&k.s, s.sq*s.tl)
+	grp := max(s.hq/max(s.hkv, 1), 1)
+	for b := range s.b {
+		for h := range s.hq {
+			kh := h / grp
+			k.gc.sgemm(false, true, s.sq, s.tl, s.d, scale, qm.at(b, h), qm.ld, km.at(b, kh), km.ld, 0, sc, s.tl)
+			qk := o[3]
+			if qk != nil {
+				qk = qk[(b*s.hq+h)*s.sq*s.tl:][:s.sq*s.tl]
+			}
+			if qk != nil && k.a.Mode == 0 {
+				copy(qk, sc)
+			}
+			if c := k.a.Softcap; c > 0 {
+				for i, v := range sc {
+					sc[i] = c * float32(math.Tanh(float64(v/c)))
+				}
+			}
+			if qk != nil && k.a.Mode == 1 {
+				copy(qk, sc)
+			}
+			for i := range s.sq {
+				bm.apply(sc[i*s.tl:(i+1)*s.tl], b, h, i)
+			}
+			if qk != nil && k.a.Mode == 2 {
+				copy(qk, sc)
+			}
+			for i := range s.sq {
+				attnSoftmax(sc[i*s.tl : (i+1)*s.tl])
+			}
+			if qk != nil && k.a.Mode == 3 {
+				copy(qk, sc)
+			}
+			k.gc.sgemm(false, false, s.sq, s.dv, s.tl, 1, sc, s.tl, vm.at(b, kh), vm.ld, 0, ym.at(b, h), ym.ld)
+		}
+	}
+}
+
+// attnConcat writes past (4-D, nil when absent) then the new rows of
+// src into dst, 4-D with past+seq rows per head, and returns dst's
+// layout.
+func attnConcat(dst, past []float32, src attnMat, batch, heads, np, seq, d int) attnMat {
+	tl := np + seq
+	for b := range batch {
+		for h := range heads {
+			bh := b*heads + h
+			m := dst[bh*tl*d:]
+			if np > 0 {
+				copy(m[:np*d], past[bh*np*d:])
+			}
+			s := src.at(b, h)
+			for i := range seq {
+				copy(m[(np+i)*d:(np+i+1)*d], s[i*src.ld:])
+			}
+		}
+	}
+	return attnMat{data: dst, bs: heads * tl * d, hs: tl * d, ld: d}
+}
+
+// attnBias adds the bias of one score row: attn_mask, the causal mask
+// and the padding mask of nonpad_kv_seqlen.
+type attnBias struct {
+	mf []float32
+	mb []bool
+	// mlen is the mask's last dim; keys from mlen on are masked.
+	mlen int
+	// mstr are the mask's strides for batch, head and query row, 0
+	// where it broadcasts.
+	mstr [3]int
+	// causal is set for is_causal; off is the causal offset, or offs
+	// per batch item when nonpad_kv_seqlen sets it.
+	causal bool
+	off    int
+	offs   []int64
+	// nonpad is nonpad_kv_seqlen, nil when absent.
+	nonpad []int64
+	sq     int
+}
+
+// init reads the masks of one call.
+func (m *attnBias) init(k *attentionKernel, s attnShape, in []*tensor, mask []float32) {
+	m.sq = s.sq
+	if t := optIn(in, 3); t != nil {
+		if k.maskBool {
+			m.mb = t.bools()
+		} else {
+			m.mf = mask
+		}
+		r := len(t.shape)
+		m.mlen = t.shape[r-1]
+		st := m.mlen
+		for i := 1; i <= 3; i++ {
+			ax := r - 1 - i
+			if ax < 0 || t.shape[ax] == 1 {
+				m.mstr[3-i] = 0
+			} else {
+				m.mstr[3-i] = st
+			}
+			if ax >= 0 {
+				st *= t.shape[ax]
+			}
+		}
+	} else {
+		m.mlen = s.tl
+	}
+	if t := optIn(in, 6); t != nil {
+		m.nonpad = t.i64()
+	}
+	if k.a.IsCausal {
+		m.causal = true
+		if s.past == 0 && optIn(in, 4) == nil && m.nonpad != nil {
+			m.offs = m.nonpad
+		}
+		m.off = s.past
+	}
+}
+
+// apply adds the bias to row, the scores of query i of head h of batch
+// item b.
+func (m *attnBias) apply(row []float32, b, h, i int) {
+	ninf := float32(math.Inf(-1))
+	n := min(m.mlen, len(row))
+	if m.mf != nil {
+		mr := m.mf[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]:][:n]
+		for j, v := range mr {
+			row[j] += v
+		}
+	} else if m.mb != nil {
+		mr := m.mb[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]:][:n]
+		for j, v := range mr {
+			if !v {
+				row[j] = ninf
+			}
+		}
+	}
+	end := len(row)
+	if m.causal {
+		off := m.off
+		if m.offs != nil {
+			off = int(max(min(m.offs[b], int64(len(row))), -int64(len(row)))) - m.sq
+		}
+		end = min(end, max(i+off+1, 0))
+	}
+	if m.nonpad != nil {
+		end = min(end, int(max(min(m.nonpad[b], int64(len(row))), 0)))
+	}
+	end = min(end, max(n, 0))
+	for j := end; j < len(row); j++ {
+		row[j] = ninf
+	}
+}
+
+// attnSoftmax normalises one score row in place. A row whose every
+// score is -inf (every key masked) gives zeros, as ONNX's reference
+// does.
+func attnSoftmax(row []float32) {
+	m := float32(math.Inf(-1))
+	masked, nan := false, false
+	for _, v := range row {
+		if v > m {
+			m = v
+		} else if v != v {
+			nan = true
+		} else if v < -math.MaxFloat32 {
+			masked = true
+		}
+	}
+	switch {
+	case nan || m > math.MaxFloat32:
+		softmaxRow(row, row, false)
+	case m < -math.MaxFloat32:
+		clear(row)
+	default:
+		sum := expSub32(row, row, m)
+		mulConst32(row, 1/sum)
+		if masked {
+			// The vectorised exp clamps its argument at -86, so a
+			// masked score leaves exp(-86)/sum, below 1e-37, where
+			// the reference has 0; clear those (an unmasked score that
+			// small is 0 within any tolerance).
+			for j, v := range row {
+				if v < 1e-37 {
+					row[j] = 0
+				}
+			}
+		}
+	}
+}
+
+func init() {
+	register("Attention", func(c *buildCtx) (kernel, error) {
+		if err := c.needTypes(payload.Float32, payload.Float16); err != nil {
+			return nil, err
+		}
+		dt := c.inType(0)
+		for _, i := range []int{1, 2, 4, 5} {
+			if i < c.n.NumInputs() && c.n.Input(i) != "" && c.inType(i) != dt {
+				return nil, c.invalid("input %d is %s, Q is %s", i, c.inType(i), dt)
+			}
+		}
+		k := &attentionKernel{n: c.n, a: c.rule.(*model.AttentionAttrs), dt: dt, gc: c.gemmCtx()}
+		if c.n.NumInputs() > 3 && c.n.Input(3) != "" {
+			switch c.inType(3) {
+			case payload.Bool:
+				k.maskBool = true
+			case dt:
+			default:
+				return nil, c.invalid("attn_mask is %s, want bool or %s", c.inType(3), dt)
+			}
+		}
+		if c.n.NumInputs() > 6 && c.n.Input(6) != "" && c.inType(6) != payload.Int64 {
+			return nil, c.invalid("nonpad_kv_seqlen is %s, want int64", c.inType(6))
+		}
+		for j, name := range c.n.Outputs {
+			k.used[j] = name != ""
+		}
+		return k, nil
+	})
+}
