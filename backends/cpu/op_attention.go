@@ -16,6 +16,11 @@ import (
 // in place, then the scores times V with the SGEMM again, straight into
 // Y (3-D inputs are read and written with strides: no transposes). The
 // descriptor's rule (model.AttentionAttrs) has checked the shapes.
+//
+// It follows ONNX's reference and the backend test suite where ONNX
+// Runtime 1.24 departs from them: the softcap applies before the mask (so
+// -inf stays -inf), a row with every key masked gives zeros, and
+// nonpad_kv_seqlen masks each batch item's padded keys.
 type attentionKernel struct {
 	n  *model.Node
 	a  *model.AttentionAttrs
