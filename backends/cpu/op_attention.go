@@ -11,11 +11,12 @@ import (
 
 // attentionKernel runs Attention (opsets 23 and 24) in float32, and in
 // float16 by widening the inputs to float32 and narrowing the outputs.
-// Per batch item and query head it computes the scores with the packed
-// SGEMM, scale applied to Q, then softcap, bias and softmax row by row
-// in place, then the scores times V with the SGEMM again, straight into
-// Y (3-D inputs are read and written with strides: no transposes). The
-// descriptor's rule (model.AttentionAttrs) has checked the shapes.
+// Per batch item and key/value head it computes the scores of the query
+// heads that read it with the packed SGEMM, then softcap, bias and
+// softmax row by row in place, then the scores times V with the SGEMM
+// again, straight into Y (3-D inputs are read and written with strides:
+// no transposes); see compute. The descriptor's rule
+// (model.AttentionAttrs) has checked the shapes.
 //
 // It follows ONNX's reference and the backend test suite where ONNX
 // Runtime 1.24 departs from them: the softcap applies before the mask (so
@@ -30,8 +31,10 @@ type attentionKernel struct {
 	maskBool bool
 	// used[j] reports whether the node names output j.
 	used [4]bool
-	// s holds one head's scores, q rows by total-sequence columns.
-	s []float32
+	// call is the current call's state; workers hold each part's
+	// scratch.
+	call    attnCall
+	workers []attnWorker
 	// kv holds the keys and values, past and new, when present_key and
 	// present_value are not outputs to hold them.
 	kv [2][]float32
@@ -158,71 +161,194 @@ func (k *attentionKernel) run(in, out []*tensor) error {
 	return nil
 }
 
+// attnSeg is one run of keys and values: past_key and past_value, or K
+// and V, or the present outputs holding both.
+type attnSeg struct {
+	k, v attnMat
+	// rows is the segment's key count and col0 its first column in the
+	// scores.
+	rows, col0 int
+}
+
+// attnCall is one call's state, read by runPart.
+type attnCall struct {
+	s      attnShape
+	q, y   attnMat
+	qk     []float32
+	segs   [2]attnSeg
+	nseg   int
+	bias   attnBias
+	scale  float32
+	group  int // query heads per unit
+	qld    int // row strides of a unit's Q and Y rows
+	yld    int
+	units  int
+	parts  int
+	single *gemmCtx // the SGEMM context of a one-part call
+}
+
+// attnWorker is one part's scratch: its scores and, when the call is
+// split across threads, a one-thread SGEMM context of its own.
+type attnWorker struct {
+	gc   *gemmCtx
+	s    []float32
+	kq   []float32
+	ends []int
+}
+
+// attnFewRows is the most query rows per unit for which the scores are
+// computed as K·Qᵀ.
+const attnFewRows = 8
+
 // compute runs the op in float32: q, k and v are the inputs, mask the
 // float attn_mask (nil when absent or bool), pk and pv the past keys and
 // values (nil when absent), and o the outputs (nil when unused).
+//
+// The work is split into units of query rows that read one key/value
+// head: every query head of a group when their rows are evenly spaced
+// (4-D inputs, or 3-D with one query), else one head. Each unit's
+// scores are two SGEMMs at most, one per key segment, so past and new
+// keys are not copied together unless present outputs are asked for;
+// units run in parallel on the model's threads.
 func (k *attentionKernel) compute(s attnShape, in []*tensor, q, kd, vd, mask, pk, pv []float32, o [4][]float32) {
-	qm := attnLayout(q, s.rank, s.hq, s.sq, s.d)
+	cl := &k.call
+	*cl = attnCall{s: s, qk: o[3]}
+	cl.q = attnLayout(q, s.rank, s.hq, s.sq, s.d)
+	cl.y = attnLayout(o[0], s.rank, s.hq, s.sq, s.dv)
 	km := attnLayout(kd, s.rank, s.hkv, s.skv, s.d)
 	vm := attnLayout(vd, s.rank, s.hkv, s.skv, s.dv)
-	// The keys and values every query reads: K and V themselves when
-	// there is no past and no present output, else past then new in a
-	// 4-D buffer, the present output where there is one.
-	if pk != nil || o[1] != nil {
-		dst := o[1]
-		if dst == nil {
-			dst = growF32(&k.kv[0], s.b*s.hkv*s.tl*s.d)
+	switch {
+	case o[1] != nil || o[2] != nil:
+		// The present outputs hold past and new keys and values: fill
+		// them and read them. An output left out gets scratch.
+		dk, dv := o[1], o[2]
+		if dk == nil {
+			dk = growF32(&k.kv[0], s.b*s.hkv*s.tl*s.d)
 		}
-		km = attnConcat(dst, pk, km, s.b, s.hkv, s.past, s.skv, s.d)
-	}
-	if pv != nil || o[2] != nil {
-		dst := o[2]
-		if dst == nil {
-			dst = growF32(&k.kv[1], s.b*s.hkv*s.tl*s.dv)
+		if dv == nil {
+			dv = growF32(&k.kv[1], s.b*s.hkv*s.tl*s.dv)
 		}
-		vm = attnConcat(dst, pv, vm, s.b, s.hkv, s.past, s.skv, s.dv)
+		cl.segs[0] = attnSeg{k: attnConcat(dk, pk, km, s.b, s.hkv, s.past, s.skv, s.d), v: attnConcat(dv, pv, vm, s.b, s.hkv, s.past, s.skv, s.dv), rows: s.tl}
+		cl.nseg = 1
+	case pk != nil:
+		cl.segs[0] = attnSeg{k: attnLayout(pk, 4, s.hkv, s.past, s.d), v: attnLayout(pv, 4, s.hkv, s.past, s.dv), rows: s.past}
+		cl.segs[1] = attnSeg{k: km, v: vm, rows: s.skv, col0: s.past}
+		cl.nseg = 2
+	default:
+		cl.segs[0] = attnSeg{k: km, v: vm, rows: s.skv}
+		cl.nseg = 1
 	}
-	ym := attnLayout(o[0], s.rank, s.hq, s.sq, s.dv)
-	scale := k.a.Scale
+	cl.scale = k.a.Scale
 	if !k.a.HasScale {
-		scale = float32(1 / math.Sqrt(float64(s.d)))
+		cl.scale = float32(1 / math.Sqrt(float64(s.d)))
 	}
-	var bm attnBias
-	bm.init(k, s, in, mask)
-	sc := growF32(&k.s, s.sq*s.tl)
+	cl.bias.init(k, s, in, mask)
 	grp := max(s.hq/max(s.hkv, 1), 1)
-	for b := range s.b {
-		for h := range s.hq {
-			kh := h / grp
-			k.gc.sgemm(false, true, s.sq, s.tl, s.d, scale, qm.at(b, h), qm.ld, km.at(b, kh), km.ld, 0, sc, s.tl)
-			qk := o[3]
-			if qk != nil {
-				qk = qk[(b*s.hq+h)*s.sq*s.tl:][:s.sq*s.tl]
+	cl.group, cl.qld, cl.yld = 1, cl.q.ld, cl.y.ld
+	if s.rank == 4 || s.sq == 1 {
+		cl.group, cl.qld, cl.yld = grp, s.d, s.dv
+	}
+	cl.units = s.b * (s.hq / cl.group)
+	work := cl.group * s.sq * s.tl * (s.d + s.dv)
+	cl.parts = 1
+	if pool := k.gc.pool; pool != nil {
+		cl.parts = max(1, min(pool.size(), cl.units, cl.units*work/(1<<16)))
+	}
+	if len(k.workers) < cl.parts {
+		k.workers = append(k.workers, make([]attnWorker, cl.parts-len(k.workers))...)
+	}
+	if cl.parts == 1 {
+		cl.single = k.gc
+		k.runPart(0)
+	} else {
+		k.gc.pool.run(k, cl.parts)
+	}
+	k.call = attnCall{}
+}
+
+// runPart computes units [part*units/parts, (part+1)*units/parts) of
+// the current call.
+func (k *attentionKernel) runPart(part int) {
+	cl := &k.call
+	s := &cl.s
+	w := &k.workers[part]
+	gc := cl.single
+	if gc == nil {
+		if w.gc == nil {
+			w.gc = newGemmCtx(nil)
+		}
+		gc = w.gc
+	}
+	m := cl.group * s.sq
+	tl := s.tl
+	sc := growF32(&w.s, m*tl)
+	perB := s.hq / cl.group
+	grp := max(s.hq/max(s.hkv, 1), 1)
+	mode := k.a.Mode
+	for u := part * cl.units / cl.parts; u < (part+1)*cl.units/cl.parts; u++ {
+		b, h0 := u/perB, (u%perB)*cl.group
+		kh := h0 / grp
+		qa := cl.q.at(b, h0)
+		for _, g := range cl.segs[:cl.nseg] {
+			ka := g.k.at(b, kh)
+			if m > attnFewRows {
+				gc.sgemm(false, true, m, g.rows, s.d, cl.scale, qa, cl.qld, ka, g.k.ld, 0, sc[g.col0:], tl)
+				continue
 			}
-			if qk != nil && k.a.Mode == 0 {
-				copy(qk, sc)
-			}
-			if c := k.a.Softcap; c > 0 {
-				for i, v := range sc {
-					sc[i] = c * float32(math.Tanh(float64(v/c)))
+			// Few query rows (decoding): Kᵀ as the SGEMM's B would be
+			// packed by a strided gather of every key. Compute K·Qᵀ
+			// instead, which reads K row by row, and transpose the
+			// small result, scaling it (alpha 1 keeps K's packing a
+			// plain copy).
+			kq := growF32(&w.kq, g.rows*m)
+			gc.sgemm(false, true, g.rows, m, s.d, 1, ka, g.k.ld, qa, cl.qld, 0, kq, m)
+			for r := range m {
+				dst := sc[r*tl+g.col0:][:g.rows]
+				for t := range dst {
+					dst[t] = cl.scale * kq[t*m+r]
 				}
 			}
-			if qk != nil && k.a.Mode == 1 {
-				copy(qk, sc)
+		}
+		var qk []float32
+		if cl.qk != nil {
+			qk = cl.qk[(b*s.hq+h0)*s.sq*tl:][:m*tl]
+		}
+		if qk != nil && mode == 0 {
+			copy(qk, sc)
+		}
+		if c := k.a.Softcap; c > 0 {
+			for i, v := range sc {
+				sc[i] = c * float32(math.Tanh(float64(v/c)))
 			}
-			for i := range s.sq {
-				bm.apply(sc[i*s.tl:(i+1)*s.tl], b, h, i)
+		}
+		if qk != nil && mode == 1 {
+			copy(qk, sc)
+		}
+		// ends[r] is where row r's masked tail starts (causal, padding).
+		ends := growInts(&w.ends, m)
+		fill := qk != nil && mode == 2
+		for r := range m {
+			ends[r] = cl.bias.apply(sc[r*tl:(r+1)*tl], b, h0+r/s.sq, r%s.sq, fill)
+		}
+		if qk != nil && mode == 2 {
+			copy(qk, sc)
+		}
+		hasMask := cl.bias.mf != nil || cl.bias.mb != nil
+		for r := range m {
+			row := sc[r*tl : (r+1)*tl]
+			attnSoftmax(row[:ends[r]], hasMask)
+			clear(row[ends[r]:])
+		}
+		if qk != nil && mode == 3 {
+			copy(qk, sc)
+		}
+		ya := cl.y.at(b, h0)
+		for i, g := range cl.segs[:cl.nseg] {
+			beta := float32(1)
+			if i == 0 {
+				beta = 0
 			}
-			if qk != nil && k.a.Mode == 2 {
-				copy(qk, sc)
-			}
-			for i := range s.sq {
-				attnSoftmax(sc[i*s.tl : (i+1)*s.tl])
-			}
-			if qk != nil && k.a.Mode == 3 {
-				copy(qk, sc)
-			}
-			k.gc.sgemm(false, false, s.sq, s.dv, s.tl, 1, sc, s.tl, vm.at(b, kh), vm.ld, 0, ym.at(b, h), ym.ld)
+			gc.sgemm(false, false, m, s.dv, g.rows, 1, sc[g.col0:], tl, g.v.at(b, kh), g.v.ld, beta, ya, cl.yld)
 		}
 	}
 }
@@ -307,8 +433,11 @@ func (m *attnBias) init(k *attentionKernel, s attnShape, in []*tensor, mask []fl
 }
 
 // apply adds the bias to row, the scores of query i of head h of batch
-// item b.
-func (m *attnBias) apply(row []float32, b, h, i int) {
+// item b, and returns where the row's masked tail starts: the keys from
+// there on are masked by the causal mask, the padding mask or the end
+// of attn_mask, and are set to -inf when fill is set (the softmax
+// clears them either way).
+func (m *attnBias) apply(row []float32, b, h, i int, fill bool) int {
 	ninf := float32(math.Inf(-1))
 	n := min(m.mlen, len(row))
 	if m.mf != nil {
@@ -336,24 +465,37 @@ func (m *attnBias) apply(row []float32, b, h, i int) {
 		end = min(end, int(max(min(m.nonpad[b], int64(len(row))), 0)))
 	}
 	end = min(end, max(n, 0))
-	for j := end; j < len(row); j++ {
-		row[j] = ninf
+	if fill {
+		for j := end; j < len(row); j++ {
+			row[j] = ninf
+		}
 	}
+	return end
 }
 
 // attnSoftmax normalises one score row in place. A row whose every
 // score is -inf (every key masked) gives zeros, as ONNX's reference
-// does.
-func attnSoftmax(row []float32) {
+// does. mayMask says the row may hold -inf scores (from attn_mask).
+func attnSoftmax(row []float32, mayMask bool) {
 	m := float32(math.Inf(-1))
 	masked, nan := false, false
-	for _, v := range row {
-		if v > m {
-			m = v
-		} else if v != v {
-			nan = true
-		} else if v < -math.MaxFloat32 {
-			masked = true
+	if mayMask {
+		for _, v := range row {
+			if v > m {
+				m = v
+			} else if v != v {
+				nan = true
+			} else if v < -math.MaxFloat32 {
+				masked = true
+			}
+		}
+	} else {
+		for _, v := range row {
+			if v > m {
+				m = v
+			} else if v != v {
+				nan = true
+			}
 		}
 	}
 	switch {

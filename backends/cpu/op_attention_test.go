@@ -381,3 +381,42 @@ func TestAttentionSteadyNoAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestAttentionThreads wants the same bits from calls split across
+// threads as from one thread.
+func TestAttentionThreads(t *testing.T) {
+	pool := newWorkerPool(3)
+	defer pool.close()
+	cases := []attnCase{
+		{name: "4-D past mask", rank: 4, b: 2, hq: 4, hkv: 4, sq: 16, skv: 48, d: 32, dv: 32, past: 16, mask: []int{2, 1, 16, 64}, causal: true},
+		{name: "3-D grouped", rank: 3, b: 2, hq: 8, hkv: 2, sq: 16, skv: 64, d: 32, dv: 16, mask: []int{16, 64}, maskBool: true},
+		{name: "decode grouped", rank: 4, b: 3, hq: 8, hkv: 2, sq: 1, skv: 1, d: 64, dv: 64, past: 511, softcap: 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k1, ins1, out1 := buildAttention(t, c, nil)
+			k3, ins3, out3 := buildAttention(t, c, pool)
+			if err := k1.run(ins1, out1); err != nil {
+				t.Fatal(err)
+			}
+			if err := k3.run(ins3, out3); err != nil {
+				t.Fatal(err)
+			}
+			if n := len(k3.(*attentionKernel).workers); n < 2 {
+				t.Fatalf("the call ran as %d parts, want several", n)
+			}
+			a, b := out1[0].f32(), out3[0].f32()
+			for i := range a {
+				if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+					t.Fatalf("y[%d]: got %v on three threads, %v on one", i, b[i], a[i])
+				}
+			}
+			y, _, _, _ := c.ref(ins1)
+			for i := range y {
+				if math.Abs(float64(a[i])-y[i]) > 1e-4*math.Max(1, math.Abs(y[i])) {
+					t.Fatalf("y[%d] = %v, want %v", i, a[i], y[i])
+				}
+			}
+		})
+	}
+}
