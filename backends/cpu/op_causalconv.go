@@ -92,7 +92,7 @@ func causalConvRun[E causalElem](k *causalConvKernel, in, out []*tensor) {
 	if t := optIn(in, 3); t != nil {
 		past = elems[E](t)
 	}
-	if k.state {
+	if k.state && len(out) > 1 {
 		present = elems[E](out[1])
 	}
 	for r := range nb * nc {
