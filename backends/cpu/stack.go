@@ -193,7 +193,7 @@ func (p *program) stepSeparable(st *step, b []bool) bool {
 		}
 		a, _ := n.Int("axis", def)
 		return onlyFirst() && stackAxis(a, r0) >= 1
-	case op == "LayerNormalization":
+	case op == "LayerNormalization", op == "RMSNormalization":
 		a, _ := n.Int("axis", -1)
 		return onlyFirst() && stackAxis(a, r0) >= 1
 	case op == "Flatten":
