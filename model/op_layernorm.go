@@ -12,20 +12,9 @@ func init() {
 		Bind: func(n *Node, opset int64) (Rule, error) {
 			a := &LayerNormAttrs{}
 			var err error
-			if a.Axis, err = n.Int("axis", -1); err != nil {
+			if a.Axis, a.Epsilon, a.StashType, err = normAttrs(n); err != nil {
 				return nil, err
 			}
-			if a.Epsilon, err = n.Float("epsilon", 1e-5); err != nil {
-				return nil, err
-			}
-			st, err := n.Int("stash_type", int64(payload.Float32))
-			if err != nil {
-				return nil, err
-			}
-			if st < 1 || st > int64(payload.BF16) || !payload.DType(st).Valid() {
-				return nil, attrErr(n, "stash_type %d is not an element type", st)
-			}
-			a.StashType = payload.DType(st)
 			return a, nil
 		},
 	})
@@ -69,4 +58,23 @@ func (a *LayerNormAttrs) Infer(c *InferCtx) error {
 		}
 	}
 	return nil
+}
+
+// normAttrs reads the attributes LayerNormalization and RMSNormalization
+// share: axis (default -1), epsilon (1e-5) and stash_type (float32).
+func normAttrs(n *Node) (axis int64, eps float32, stash payload.DType, err error) {
+	if axis, err = n.Int("axis", -1); err != nil {
+		return 0, 0, 0, err
+	}
+	if eps, err = n.Float("epsilon", 1e-5); err != nil {
+		return 0, 0, 0, err
+	}
+	st, err := n.Int("stash_type", int64(payload.Float32))
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if st < 1 || st > int64(payload.BF16) || !payload.DType(st).Valid() {
+		return 0, 0, 0, attrErr(n, "stash_type %d is not an element type", st)
+	}
+	return axis, eps, payload.DType(st), nil
 }

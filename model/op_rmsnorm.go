@@ -12,20 +12,9 @@ func init() {
 		Bind: func(n *Node, opset int64) (Rule, error) {
 			a := &RMSNormAttrs{}
 			var err error
-			if a.Axis, err = n.Int("axis", -1); err != nil {
+			if a.Axis, a.Epsilon, a.StashType, err = normAttrs(n); err != nil {
 				return nil, err
 			}
-			if a.Epsilon, err = n.Float("epsilon", 1e-5); err != nil {
-				return nil, err
-			}
-			st, err := n.Int("stash_type", int64(payload.Float32))
-			if err != nil {
-				return nil, err
-			}
-			if st < 1 || st > int64(payload.BF16) || !payload.DType(st).Valid() {
-				return nil, attrErr(n, "stash_type %d is not an element type", st)
-			}
-			a.StashType = payload.DType(st)
 			return a, nil
 		},
 	})
