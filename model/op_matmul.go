@@ -34,15 +34,41 @@ type MatMulAttrs struct {
 // Infer implements Rule.
 func (a *MatMulAttrs) Infer(c *InferCtx) error {
 	c.SetType(0, c.DType(0))
-	x, ok1 := c.Dims(0)
-	y, ok2 := c.Dims(1)
+	n, err := matmulDims(c, 0, 1)
+	if err != nil || n == unknownN {
+		return err
+	}
+	if a.Bias {
+		if bd, ok := c.Dims(2); ok {
+			k, known, err := c.Numel(bd)
+			if err != nil {
+				return err
+			}
+			if known && dimsConflict(k, n) {
+				return c.Errorf("fused bias %v, want %d elements", bd, n)
+			}
+		}
+	}
+	return nil
+}
+
+// unknownN is what matmulDims returns when an operand's rank is unknown.
+const unknownN = -2
+
+// matmulDims sets output 0's dims to the numpy matmul of inputs ia and
+// ib (MatMul's, MatMulInteger's, QLinearMatMul's) and returns the
+// product's columns N; unknownN, with the output unranked, when either
+// rank is unknown.
+func matmulDims(c *InferCtx, ia, ib int) (int, error) {
+	x, ok1 := c.Dims(ia)
+	y, ok2 := c.Dims(ib)
 	if !ok1 || !ok2 {
 		c.SetUnranked(0)
-		return nil
+		return unknownN, nil
 	}
 	ra, rb := len(x), len(y)
 	if ra == 0 || rb == 0 {
-		return c.Errorf("operands %v and %v: a scalar operand does not multiply", x, y)
+		return 0, c.Errorf("operands %v and %v: a scalar operand does not multiply", x, y)
 	}
 	ka := x[ra-1]
 	kb, n := y[0], 1
@@ -50,7 +76,7 @@ func (a *MatMulAttrs) Infer(c *InferCtx) error {
 		kb, n = y[rb-2], y[rb-1]
 	}
 	if dimsConflict(ka, kb) {
-		return c.Errorf("shapes %v and %v do not multiply (K is %d and %d)", x, y, ka, kb)
+		return 0, c.Errorf("shapes %v and %v do not multiply (K is %d and %d)", x, y, ka, kb)
 	}
 	na, nb := max(ra-2, 0), max(rb-2, 0)
 	r := max(na, nb)
@@ -65,7 +91,7 @@ func (a *MatMulAttrs) Infer(c *InferCtx) error {
 		}
 		d, ok := bcastDim(da, db)
 		if !ok {
-			return c.Errorf("batch dims of %v and %v do not broadcast", x, y)
+			return 0, c.Errorf("batch dims of %v and %v do not broadcast", x, y)
 		}
 		out[i] = d
 	}
@@ -77,16 +103,5 @@ func (a *MatMulAttrs) Infer(c *InferCtx) error {
 	if rb > 1 {
 		out[i] = n
 	}
-	if a.Bias {
-		if bd, ok := c.Dims(2); ok {
-			k, known, err := c.Numel(bd)
-			if err != nil {
-				return err
-			}
-			if known && dimsConflict(k, n) {
-				return c.Errorf("fused bias %v, want %d elements", bd, n)
-			}
-		}
-	}
-	return nil
+	return n, nil
 }

@@ -1,0 +1,230 @@
+package cpu
+
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// MatMulInteger and QLinearMatMul: the 8-bit operands, less their zero
+// points, are widened to int32 and multiplied exactly with int32
+// accumulation by MatMul's planning and int32 GEMM; QLinearMatMul then
+// requantizes the products.
+
+// readQ8 widens the int8 or uint8 elements of t into dst.
+func readQ8(dst []int32, t *tensor) {
+	if t.dt == payload.Int8 {
+		for i, v := range elems[int8](t)[:len(dst)] {
+			dst[i] = int32(v)
+		}
+		return
+	}
+	for i, v := range t.data[:len(dst)] {
+		dst[i] = int32(v)
+	}
+}
+
+// q8 reports whether dt is int8 or uint8.
+func q8(dt payload.DType) bool { return dt == payload.Int8 || dt == payload.Uint8 }
+
+// growI32 returns n int32s from *buf, grown only when too small.
+func growI32(buf *[]int32, n int) []int32 {
+	if cap(*buf) < n {
+		*buf = make([]int32, n, n+4)
+	}
+	return (*buf)[:n]
+}
+
+// zeroPoints reads a zero point input (nil: none) of one value or of n
+// (one per row or column) into buf; it returns nil for no zero point.
+func zeroPoints(nd *model.Node, t *tensor, n int, what string, buf *[]int32) ([]int32, error) {
+	if t == nil {
+		return nil, nil
+	}
+	c := t.numel()
+	if c != 1 && c != n {
+		return nil, shapeErr(nd, "%s of shape %v: want one value or %d", what, t.shape, n)
+	}
+	z := growI32(buf, c)
+	readQ8(z, t)
+	return z, nil
+}
+
+// qmatmulKernel runs MatMulInteger (qlinear false) and QLinearMatMul.
+type qmatmulKernel struct {
+	mm matmulKernel // plans the product; its n names the node
+	// ia and ib are the inputs A and B; each one's zero point is the
+	// input two places on.
+	ia, ib  int
+	qlinear bool
+	pair    [2]*tensor
+	// Scratch: the widened operands less their zero points, the zero
+	// points, the int32 products of QLinearMatMul, its per-column
+	// multipliers and scales.
+	a32, b32, za, zb, acc []int32
+	mult                  []float32
+	sc                    []float64
+}
+
+func (k *qmatmulKernel) shape(in, out []*tensor) error {
+	k.pair[0], k.pair[1] = in[k.ia], in[k.ib]
+	return k.mm.shape(k.pair[:], out)
+}
+
+func (k *qmatmulKernel) run(in, out []*tensor) error {
+	a, b := in[k.ia], in[k.ib]
+	m, n, kk := k.mm.m, k.mm.nn, k.mm.k
+	za, err := zeroPoints(k.mm.n, optIn(in, k.ia+2), m, "A's zero point", &k.za)
+	if err != nil {
+		return err
+	}
+	zb, err := zeroPoints(k.mm.n, optIn(in, k.ib+2), n, "B's zero point", &k.zb)
+	if err != nil {
+		return err
+	}
+	a32 := growI32(&k.a32, a.numel())
+	readQ8(a32, a)
+	subRows(a32, za, kk, m)
+	b32 := growI32(&k.b32, b.numel())
+	readQ8(b32, b)
+	subCols(b32, zb, n)
+	if !k.qlinear {
+		matmulRun(&k.mm, gemmNaive[int32], a32, b32, out[0].i32())
+		return nil
+	}
+	acc := growI32(&k.acc, out[0].numel())
+	matmulRun(&k.mm, gemmNaive[int32], a32, b32, acc)
+	return k.requant(in, out[0], acc, n)
+}
+
+// subRows subtracts from each row of the m×k matrices in v its zero
+// point: z[0] for all, or z[r] for row r.
+func subRows(v, z []int32, k, m int) {
+	switch {
+	case z == nil:
+	case len(z) == 1:
+		for i := range v {
+			v[i] -= z[0]
+		}
+	default:
+		for i := range v {
+			v[i] -= z[(i/max(k, 1))%m]
+		}
+	}
+}
+
+// subCols subtracts from each column of the matrices with n columns in v
+// its zero point: z[0] for all, or z[j] for column j.
+func subCols(v, z []int32, n int) {
+	switch {
+	case z == nil:
+	case len(z) == 1:
+		for i := range v {
+			v[i] -= z[0]
+		}
+	default:
+		for i := range v {
+			v[i] -= z[i%n]
+		}
+	}
+}
+
+// requant writes QLinearMatMul's output from the int32 products acc, n
+// columns a row: acc * (a_scale * b_scale / y_scale), in float32 as ONNX
+// Runtime's requantization computes it, rounded half to even, plus
+// y_zero_point, saturated.
+func (k *qmatmulKernel) requant(in []*tensor, y *tensor, acc []int32, n int) error {
+	sa, sb, sy, zy := in[1], in[4], in[6], in[7]
+	if sa.numel() != 1 || sy.numel() != 1 || zy.numel() != 1 {
+		return shapeErr(k.mm.n, "a_scale %v, y_scale %v and y_zero_point %v: want one value each", sa.shape, sy.shape, zy.shape)
+	}
+	if c := sb.numel(); c != 1 && c != n {
+		return shapeErr(k.mm.n, "b_scale of shape %v: want one value or %d", sb.shape, n)
+	}
+	mult := requantScales(&k.mult, &k.sc, sa, sb, sy)
+	var z [1]int32
+	readQ8(z[:], zy)
+	requantize(y, acc, mult, n, 1, float64(z[0]))
+	return nil
+}
+
+// requantScales returns in *mult the multipliers x_scale * w_scale[i] /
+// y_scale, in float32, in the order ONNX Runtime computes them.
+func requantScales(mult *[]float32, sc *[]float64, sx, sw, sy *tensor) []float32 {
+	nw := sw.numel()
+	s := growF64(sc, nw+2)
+	readFloats(s[:1], sx)
+	readFloats(s[1:2], sy)
+	readFloats(s[2:], sw)
+	out := (*mult)[:0]
+	if cap(out) < nw {
+		out = make([]float32, 0, nw+4)
+	}
+	x, yv := float32(s[0]), float32(s[1])
+	for _, w := range s[2:] {
+		out = append(out, x*float32(w)/yv)
+	}
+	*mult = out
+	return out
+}
+
+// requantize writes y, int8 or uint8, from the int32 values acc: value i
+// uses multiplier mult[(i/inner)%len(mult)] (one multiplier: all).
+func requantize(y *tensor, acc []int32, mult []float32, period, inner int, zp float64) {
+	lo, hi, _ := quantRange(y.dt)
+	s8 := y.dt == payload.Int8
+	i8 := elems[int8](y)
+	for i, v := range acc {
+		m := mult[0]
+		if len(mult) > 1 {
+			m = mult[(i/inner)%period]
+		}
+		r := roundClamp(float64(float32(v)*m), zp, lo, hi)
+		if s8 {
+			i8[i] = int8(r)
+		} else {
+			y.data[i] = uint8(r)
+		}
+	}
+}
+
+func init() {
+	register("MatMulInteger", func(c *buildCtx) (kernel, error) {
+		if !q8(c.inType(0)) || !q8(c.inType(1)) {
+			return nil, c.unsupported("operands of element types %s and %s (supported: int8, uint8)", c.inType(0), c.inType(1))
+		}
+		for i := 2; i < 4; i++ {
+			if t := c.inType(i); t != payload.Undefined && t != c.inType(i-2) {
+				return nil, c.invalid("zero point %d of type %s for an operand of type %s", i-2, t, c.inType(i-2))
+			}
+		}
+		return &qmatmulKernel{mm: matmulKernel{n: c.n, dt: payload.Int32}, ia: 0, ib: 1}, nil
+	})
+	register("QLinearMatMul", func(c *buildCtx) (kernel, error) {
+		if err := qlinearTypes(c, 0, 3, 7); err != nil {
+			return nil, err
+		}
+		return &qmatmulKernel{mm: matmulKernel{n: c.n, dt: payload.Int32}, ia: 0, ib: 3, qlinear: true}, nil
+	})
+}
+
+// qlinearTypes checks a QLinear op's types: 8-bit x (input xi), w (wi)
+// and y_zero_point (zi), each zero point of its operand's type, and
+// float32, float16 or bfloat16 scales.
+func qlinearTypes(c *buildCtx, xi, wi, zi int) error {
+	for _, i := range []int{xi, wi, zi} {
+		if !q8(c.inType(i)) {
+			return c.unsupported("%s of element type %s (supported: int8, uint8)", c.op.InputNames[i], c.inType(i))
+		}
+	}
+	for _, i := range []int{xi + 2, wi + 2} {
+		if c.inType(i) != c.inType(i-2) {
+			return c.invalid("%s of element type %s for %s of %s", c.op.InputNames[i], c.inType(i), c.op.InputNames[i-2], c.inType(i-2))
+		}
+	}
+	for _, i := range []int{xi + 1, wi + 1, zi - 1} {
+		if !quantFloat(c.inType(i)) {
+			return c.unsupported("%s of element type %s", c.op.InputNames[i], c.inType(i))
+		}
+	}
+	return nil
+}
