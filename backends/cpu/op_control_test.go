@@ -157,7 +157,10 @@ func TestIfSteadyAllocs(t *testing.T) {
 func TestCheckSubgraphs(t *testing.T) {
 	m := ifModel()
 	then := m.Graph.Nodes[0].Attrs[0].G
-	then.Nodes = append(then.Nodes, onnxbuild.Node{Name: "deep", Op: "NoSuchOp", Inputs: []string{"a"}, Outputs: []string{"unused"}})
+	// deep feeds the branch's first output: a node no output depends on
+	// would be removed at load, as in the main graph.
+	then.Nodes = append(then.Nodes, onnxbuild.Node{Name: "deep", Op: "NoSuchOp", Inputs: []string{"a"}, Outputs: []string{"a2"}})
+	then.Outputs[0] = untyped("a2")
 	art, err := artifacts.FromBytes(m.Encode(), "m.onnx")
 	if err != nil {
 		t.Fatal(err)

@@ -93,6 +93,14 @@ func subgraphGraph(outer, sg *model.Graph) (g *model.Graph, captures []string) {
 // kernel whose captured inputs are caps.
 func compileSub(c *buildCtx, sg *model.Graph, caps []string) (*subRun, error) {
 	g, own := subgraphGraph(c.g, sg)
+	// The subgraph gets the load-time passes the main graph got: its
+	// Constant nodes and what depends only on them fold into constants,
+	// which the kernels then prepare once (packed weights) instead of
+	// on every run.
+	g = g.Clone()
+	if err := optimize(g); err != nil {
+		return nil, model.Within(c.n, sg, err)
+	}
 	for _, in := range sg.Inputs {
 		if in.DType == payload.String {
 			return nil, c.unsupported("string values in subgraphs")
