@@ -257,8 +257,13 @@ func (dynQuantKernel) run(in, out []*tensor) error {
 	for i, v := range x {
 		y[i] = uint8(roundClamp(float64(v/scale), zp, 0, 255))
 	}
-	out[1].f32()[0] = scale
-	out[2].u8()[0] = uint8(zp)
+	// A node may leave out the scale and zero point outputs.
+	if o := optIn(out, 1); o != nil {
+		o.f32()[0] = scale
+	}
+	if o := optIn(out, 2); o != nil {
+		o.u8()[0] = uint8(zp)
+	}
 	return nil
 }
 
