@@ -26,11 +26,10 @@ func init() {
 	})
 }
 
-// OptionalAttrs are an Optional node's (none): lintel holds an optional
-// value that has an element as that element, so with an input the
-// output is the input; without one (an empty optional, typed by the
-// type attribute) the rule refuses, as lintel has no empty optional
-// values yet (see docs/adr/0026-sequences-and-optionals.md).
+// OptionalAttrs are an Optional node's (none): with an input the output
+// is an optional holding it; without one (an empty optional, typed by
+// the type attribute, which lintel does not decode) the rule refuses
+// (see docs/adr/0026-sequences-and-optionals.md).
 type OptionalAttrs struct{}
 
 // Infer implements Rule.
@@ -39,24 +38,29 @@ func (a *OptionalAttrs) Infer(c *InferCtx) error {
 		return c.Errorf("an empty optional (no input) is not supported")
 	}
 	c.Same(0, 0)
+	c.SetKind(0, KindOptional)
+	if c.Kind(0).IsSequence() {
+		c.SetKind(0, KindOptionalSequence)
+	}
 	return nil
 }
 
 // OptionalHasElementAttrs are an OptionalHasElement node's (none). The
-// output is a bool scalar: false when the input is absent (an empty
-// optional from opset 18), true for a tensor, which is always present.
+// output is a bool scalar: false when the input is absent (from opset
+// 18) or an optional with no element, true otherwise.
 type OptionalHasElementAttrs struct{}
 
 // Infer implements Rule.
 func (a *OptionalHasElementAttrs) Infer(c *InferCtx) error {
 	c.SetType(0, payload.Bool)
 	c.OutDims(0, 0)
+	c.SetKind(0, KindTensor)
 	return nil
 }
 
-// OptionalGetElementAttrs are an OptionalGetElement node's (none). On a
-// tensor (opset 18) or an optional holding one, the output is that
-// tensor.
+// OptionalGetElementAttrs are an OptionalGetElement node's (none): the
+// output is the element of an optional (a tensor or a sequence); a
+// tensor or sequence input (opset 18) passes through.
 type OptionalGetElementAttrs struct{}
 
 // Infer implements Rule.
@@ -65,5 +69,9 @@ func (a *OptionalGetElementAttrs) Infer(c *InferCtx) error {
 		return c.Errorf("input 0 is required")
 	}
 	c.Same(0, 0)
+	c.SetKind(0, KindTensor)
+	if c.Kind(0).IsSequence() {
+		c.SetKind(0, KindSequence)
+	}
 	return nil
 }

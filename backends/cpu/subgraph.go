@@ -117,6 +117,9 @@ func compileSub(c *buildCtx, sg *model.Graph, caps []string) (*subRun, error) {
 			return nil, c.unsupported("string values in subgraphs")
 		}
 	}
+	if p.hasContainers() {
+		return nil, c.unsupported("sequence or optional values as subgraph inputs or outputs")
+	}
 	s := &subRun{p: p, x: newExec(p), formal: len(sg.Inputs), from: make([]int, len(own))}
 	for j, name := range own {
 		s.from[j] = -1
