@@ -25,6 +25,7 @@ var containerOps = map[string]bool{
 	"SequenceErase": true, "SequenceAt": true, "SequenceLength": true,
 	"SplitToSequence": true, "ConcatFromSequence": true, "Optional": true,
 	"OptionalHasElement": true, "OptionalGetElement": true, "Identity": true,
+	"If": true, "Loop": true,
 }
 
 // checkKinds refuses a node that takes or gives a sequence or optional
@@ -110,7 +111,7 @@ func (t *tensor) copyFrom(src *tensor) {
 // items, or its bytes); none carries over.
 func copyValue(out, in *tensor) {
 	out.none = in.none
-	if in.seq {
+	if in.seq || out.seq {
 		out.setLen(len(in.items))
 		for i, it := range in.items {
 			out.items[i].copyFrom(it)
@@ -222,4 +223,25 @@ func writeValue(d *payload.Dynamic, t *tensor, name string) {
 		writeValue(e, it, "")
 		e.Items = nil
 	}
+}
+
+// bindValue sets graph input i of a subgraph's executor to the sequence
+// or optional value t of the outer graph, viewing its elements.
+func (x *exec) bindValue(i int, t *tensor) error {
+	v := &x.p.values[x.p.inputs[i]]
+	if t.seq != v.vk.IsSequence() || (t.none && !v.vk.IsOptional()) {
+		return errs.New(errs.TypeMismatch, "%s: input %q is a value of kind %s, given another kind", x.p.label, v.name, v.vk)
+	}
+	if !t.none && t.dt != v.dt {
+		return errs.New(errs.TypeMismatch, "%s: input %q: element type %s, want %s", x.p.label, v.name, t.dt, v.dt)
+	}
+	d := &x.vals[x.p.inputs[i]]
+	d.none = t.none
+	d.shape = append(d.shape[:0], t.shape...)
+	d.data = t.data
+	// The items are the outer value's, capped so that nothing appends
+	// into its array.
+	d.items = t.items[:len(t.items):len(t.items)]
+	x.bound[i] = true
+	return nil
 }
