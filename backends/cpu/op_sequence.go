@@ -319,6 +319,12 @@ func newSeqKernel(c *buildCtx, op string, seqIn bool) (*seqKernel, error) {
 	if seqIn && (len(c.in) == 0 || !c.in[0].Kind.IsSequence()) {
 		return nil, c.unsupported("input 0 is not a sequence")
 	}
+	switch op {
+	case "SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceErase", "SplitToSequence":
+		if len(c.out) == 0 || !c.out[0].Kind.IsSequence() {
+			return nil, c.unsupported("output 0 is not known to be a sequence")
+		}
+	}
 	return &seqKernel{n: c.n, op: op}, nil
 }
 

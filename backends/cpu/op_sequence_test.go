@@ -263,3 +263,47 @@ func TestSequenceModel(t *testing.T) {
 		t.Error("sequence inputs through payload.Tensor: got no error, want a refusal")
 	}
 }
+
+// TestLoopCarriesSequence runs a Loop whose body appends x to a carried
+// sequence three times.
+func TestLoopCarriesSequence(t *testing.T) {
+	body := onnxbuild.Graph{
+		Inputs: []onnxbuild.Value{
+			onnxbuild.Input("i", payload.Int64),
+			onnxbuild.Input("c", payload.Bool),
+			{Name: "s_in", DType: payload.Float32, NoShape: true, Kind: "tensor sequence"},
+		},
+		Outputs: []onnxbuild.Value{
+			onnxbuild.Input("c_out", payload.Bool),
+			{Name: "s_out", DType: payload.Float32, NoShape: true, Kind: "tensor sequence"},
+		},
+		Nodes: []onnxbuild.Node{
+			{Op: "Identity", Inputs: []string{"c"}, Outputs: []string{"c_out"}},
+			{Op: "SequenceInsert", Inputs: []string{"s_in", "x"}, Outputs: []string{"s_out"}},
+		},
+	}
+	g := onnxbuild.Graph{
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("m", payload.Int64), onnxbuild.Input("x", payload.Float32, 2)},
+		Outputs: []onnxbuild.Value{{Name: "n", DType: payload.Int64, Shape: []int64{}}, {Name: "cat", DType: payload.Float32, NoShape: true}},
+		Nodes: []onnxbuild.Node{
+			{Op: "SequenceEmpty", Outputs: []string{"s0"}},
+			{Op: "Loop", Inputs: []string{"m", "", "s0"}, Outputs: []string{"s"}, Attrs: []onnxbuild.Attr{onnxbuild.AGraph("body", body)}},
+			{Op: "SequenceLength", Inputs: []string{"s"}, Outputs: []string{"n"}},
+			{Op: "ConcatFromSequence", Inputs: []string{"s"}, Outputs: []string{"cat"}, Attrs: []onnxbuild.Attr{onnxbuild.AInt("axis", 0)}},
+		},
+	}
+	m := loadMulti(t, onnxbuild.Model{Opset: 18, Graph: g})
+	feed := &payload.Multi{Tensors: []payload.Dynamic{
+		payload.DynamicOf("m", payload.Tensor[int64]{Shape: []int{}, Data: []int64{3}}),
+		payload.DynamicOf("x", payload.Tensor[float32]{Shape: []int{2}, Data: []float32{1, 2}}),
+	}}
+	var out payload.Multi
+	if err := m.InferOne(feed, &out); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := payload.Typed[int64](out.Tensors[0])
+	cat, _ := payload.Typed[float32](out.Tensors[1])
+	if len(n.Data) != 1 || n.Data[0] != 3 || !slices.Equal(cat.Data, []float32{1, 2, 1, 2, 1, 2}) {
+		t.Errorf("got length %v and concatenation %v, want [3] and [1 2 1 2 1 2]", n.Data, cat.Data)
+	}
+}
