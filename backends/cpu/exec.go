@@ -245,6 +245,7 @@ func (x *exec) release() {
 	}
 	for i := range x.vals {
 		x.vals[i].data = nil
+		x.vals[i].items = nil
 	}
 }
 
