@@ -82,8 +82,10 @@ func (d *decoder) decodeValueInfo(b []byte, io, main bool) (vi model.ValueInfo, 
 // decodeType decodes a TypeProto into vi. It returns the name of the type
 // when it is not a tensor ("" for a tensor): "none" when the TypeProto
 // sets no type, "unknown" when it sets only fields lintel does not know.
-// It does not descend into sequence, map or optional types, which nest
-// without bound.
+// A sequence of tensors, an optional tensor and an optional sequence of
+// tensors set vi.Kind and describe the element tensor in vi; other
+// sequence and optional types (of maps, of sequences...) are returned by
+// name, as are maps.
 func (d *decoder) decodeType(b []byte, vi *model.ValueInfo) (kind string, err error) {
 	kind = "none"
 	for len(b) > 0 {
@@ -103,7 +105,16 @@ func (d *decoder) decodeType(b []byte, vi *model.ValueInfo) (kind string, err er
 			}
 			d.pop()
 			kind = ""
-		case 4, 5, 9, 8, 7:
+		case 4, 9:
+			var p []byte
+			if p, err = d.bytes(&b, wt, typeNames[num]); err != nil {
+				return "", err
+			}
+			kind = typeNames[num]
+			if vi.Kind == model.KindTensor && d.decodeContainer(p, num == 9, vi) {
+				kind = ""
+			}
+		case 5, 8, 7:
 			if _, err = d.bytes(&b, wt, typeNames[num]); err != nil {
 				return "", err
 			}
@@ -239,4 +250,69 @@ func (d *decoder) decodeDim(b []byte) (dim int, param string, err error) {
 		}
 	}
 	return dim, param, nil
+}
+
+// decodeContainer decodes a TypeProto.Sequence (optional false) or
+// TypeProto.Optional into vi, and reports whether lintel runs the type: a
+// sequence of tensors, an optional tensor, or an optional sequence of
+// tensors (docs/adr/0026-sequences-and-optionals.md). Errors in the
+// nested types leave it false, for the caller to refuse the type.
+func (d *decoder) decodeContainer(b []byte, optional bool, vi *model.ValueInfo) bool {
+	elem, ok := protoField(b, 1)
+	if !ok {
+		return false
+	}
+	var inner model.ValueInfo
+	if optional {
+		if seq, ok := protoField(elem, 4); ok {
+			if !d.decodeContainer(seq, false, &inner) {
+				return false
+			}
+			vi.DType, vi.Shape, vi.RankKnown, vi.DimParams = inner.DType, inner.Shape, inner.RankKnown, inner.DimParams
+			vi.Kind = model.KindOptionalSequence
+			return true
+		}
+	}
+	t, ok := protoField(elem, 1)
+	if !ok {
+		return false
+	}
+	if err := d.decodeTensorType(t, &inner); err != nil {
+		return false
+	}
+	vi.DType, vi.Shape, vi.RankKnown, vi.DimParams = inner.DType, inner.Shape, inner.RankKnown, inner.DimParams
+	vi.Kind = model.KindSequence
+	if optional {
+		vi.Kind = model.KindOptional
+	}
+	return true
+}
+
+// protoField returns the bytes of the last length-delimited field num of
+// message b, and false when b has none or does not parse.
+func protoField(b []byte, num protowire.Number) ([]byte, bool) {
+	var out []byte
+	found := false
+	for len(b) > 0 {
+		n, wt, k := protowire.ConsumeTag(b)
+		if k < 0 {
+			return nil, false
+		}
+		b = b[k:]
+		if n == num && wt == protowire.BytesType {
+			v, k := protowire.ConsumeBytes(b)
+			if k < 0 {
+				return nil, false
+			}
+			out, found = v, true
+			b = b[k:]
+			continue
+		}
+		k = protowire.ConsumeFieldValue(n, wt, b)
+		if k < 0 {
+			return nil, false
+		}
+		b = b[k:]
+	}
+	return out, found
 }

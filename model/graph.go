@@ -14,6 +14,48 @@ type ValueInfo struct {
 	// DimParams names the symbolic dimensions the file gave, "" elsewhere.
 	// It is nil or as long as Shape.
 	DimParams []string
+	// Kind says whether the value is a tensor (the zero value), a
+	// sequence of tensors or an optional; DType, Shape and DimParams then
+	// describe the element tensor (the shape is often unknown).
+	Kind ValueKind
+}
+
+// ValueKind is the kind of an ONNX value: see
+// docs/adr/0026-sequences-and-optionals.md.
+type ValueKind uint8
+
+// The kinds of value.
+const (
+	// KindTensor is a tensor.
+	KindTensor ValueKind = iota
+	// KindSequence is a sequence of tensors of one element type.
+	KindSequence
+	// KindOptional is an optional tensor: a tensor or none.
+	KindOptional
+	// KindOptionalSequence is an optional sequence of tensors.
+	KindOptionalSequence
+)
+
+// IsSequence reports whether a value of kind k holds a sequence when it
+// holds anything.
+func (k ValueKind) IsSequence() bool { return k == KindSequence || k == KindOptionalSequence }
+
+// IsOptional reports whether a value of kind k may hold none.
+func (k ValueKind) IsOptional() bool { return k == KindOptional || k == KindOptionalSequence }
+
+// String returns "tensor", "sequence", "optional" or "optional sequence".
+func (k ValueKind) String() string {
+	switch k {
+	case KindTensor:
+		return "tensor"
+	case KindSequence:
+		return "sequence"
+	case KindOptional:
+		return "optional"
+	case KindOptionalSequence:
+		return "optional sequence"
+	}
+	return "unknown kind"
 }
 
 // Node is one operator application.

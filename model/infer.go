@@ -94,7 +94,7 @@ func inferGraph(g *Graph, outer *scope, depth int) error {
 func (g *Graph) mergeValue(n *Node, name string, inf ValueInfo) error {
 	decl := g.Values[name]
 	if decl == nil {
-		v := ValueInfo{Name: name, DType: inf.DType, RankKnown: inf.RankKnown}
+		v := ValueInfo{Name: name, DType: inf.DType, RankKnown: inf.RankKnown, Kind: inf.Kind}
 		if inf.RankKnown {
 			v.Shape = copyDims(inf.Shape)
 			if v.Shape == nil {
@@ -121,7 +121,7 @@ func (g *Graph) mergeValue(n *Node, name string, inf ValueInfo) error {
 	case dt != inf.DType:
 		return errs.New(errs.InvalidArtifact, "%s: declared element type %s, inferred %s", where(), dt, inf.DType)
 	}
-	out := ValueInfo{Name: name, DType: dt}
+	out := ValueInfo{Name: name, DType: dt, Kind: max(decl.Kind, inf.Kind)}
 	switch {
 	case !inf.RankKnown:
 		out.Shape, out.RankKnown, out.DimParams = decl.Shape, decl.RankKnown, decl.DimParams

@@ -21,6 +21,7 @@ func inferRule(sc *scope, n *Node, opset int64, op *Op, rule Rule, depth int) ([
 			continue
 		}
 		c.SetInput(i, v.DType, v.Shape, v.RankKnown)
+		c.SetInputKind(i, v.Kind)
 	}
 	for _, i := range op.At(opset).Values {
 		if err := setConstValues(c, sc, n, i); err != nil {
@@ -38,7 +39,7 @@ func inferRule(sc *scope, n *Node, opset int64, op *Op, rule Rule, depth int) ([
 	outs := make([]ValueInfo, len(n.Outputs))
 	for j := range outs {
 		o := c.Out(j)
-		outs[j].DType = o.DType
+		outs[j].DType, outs[j].Kind = o.DType, o.Kind
 		if o.Ranked {
 			outs[j].Shape, outs[j].RankKnown = copyDims(o.Dims), true
 			if outs[j].Shape == nil {

@@ -16,6 +16,9 @@ type Value struct {
 	Ranked bool
 	// Present is false for an absent optional input or output.
 	Present bool
+	// Kind is the kind of value (a tensor unless set); DType and Dims
+	// describe a sequence's or optional's element tensor.
+	Kind ValueKind
 
 	ints    []int64
 	floats  []float64
@@ -81,9 +84,19 @@ func (c *InferCtx) Errorf(format string, args ...any) error {
 // change until Infer returns. It clears the input's contents.
 func (c *InferCtx) SetInput(i int, dt payload.DType, dims []int, ranked bool) {
 	v := &c.in[i]
-	v.DType, v.Dims, v.Ranked, v.Present = dt, dims, ranked, true
+	v.DType, v.Dims, v.Ranked, v.Present, v.Kind = dt, dims, ranked, true, KindTensor
 	v.hasInts, v.hasFlts = false, false
 }
+
+// SetInputKind records input i's kind of value, set after SetInput
+// (which records a tensor).
+func (c *InferCtx) SetInputKind(i int, k ValueKind) { c.in[i].Kind = k }
+
+// Kind returns input i's kind of value (KindTensor when absent).
+func (c *InferCtx) Kind(i int) ValueKind { return c.In(i).Kind }
+
+// SetKind sets output j's kind of value.
+func (c *InferCtx) SetKind(j int, k ValueKind) { c.out[j].Kind = k }
 
 // SetAbsent marks input i as not given.
 func (c *InferCtx) SetAbsent(i int) { c.in[i] = Value{} }
@@ -201,9 +214,11 @@ func (c *InferCtx) SetUnknownDims(j, r int) {
 	}
 }
 
-// Same sets output j to input i's type and shape.
+// Same sets output j to input i's type (kind of value included) and
+// shape.
 func (c *InferCtx) Same(j, i int) {
 	c.SetType(j, c.DType(i))
+	c.out[j].Kind = c.In(i).Kind
 	if d, ok := c.Dims(i); ok {
 		c.SetDims(j, d)
 	} else {

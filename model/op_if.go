@@ -78,6 +78,7 @@ func (a *IfAttrs) Infer(c *InferCtx) error {
 			}
 		}
 		c.SetType(j, v.DType)
+		c.SetKind(j, max(t.Kind, e.Kind))
 		if v.RankKnown {
 			c.SetDims(j, v.Shape)
 		} else {

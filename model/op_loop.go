@@ -84,6 +84,7 @@ func (a *LoopAttrs) Infer(c *InferCtx) error {
 			return c.Errorf("loop-carried value %d is %s, but the body gives %s", i, init.DType, a.Body.Outputs[1+i].DType)
 		}
 		c.SetType(i, v.DType)
+		c.SetKind(i, max(c.Kind(2+i), a.Body.Outputs[1+i].Kind))
 		if v.RankKnown {
 			c.SetDims(i, v.Shape)
 		} else {

@@ -200,6 +200,7 @@ func refineInput(n *Node, sg *Graph, i int, v ValueInfo) error {
 	case in.DType != v.DType:
 		return errs.New(errs.InvalidArtifact, "node %q (%s): subgraph input %q is declared %s, but the node gives it %s", n.Label(), n.OpType, in.Name, in.DType, v.DType)
 	}
+	in.Kind = max(in.Kind, v.Kind)
 	if !in.RankKnown && v.RankKnown {
 		in.Shape, in.RankKnown, in.DimParams = copyDims(v.Shape), true, nil
 		if in.Shape == nil {
@@ -210,6 +211,7 @@ func refineInput(n *Node, sg *Graph, i int, v ValueInfo) error {
 		if d.DType == payload.Undefined {
 			d.DType = in.DType
 		}
+		d.Kind = max(d.Kind, in.Kind)
 		if !d.RankKnown && in.RankKnown {
 			d.Shape, d.RankKnown = copyDims(in.Shape), true
 		}
@@ -222,7 +224,7 @@ func refineInput(n *Node, sg *Graph, i int, v ValueInfo) error {
 // the dims where both agree, -1 where they differ, an unknown rank where
 // the ranks differ.
 func MergeTypes(a, b ValueInfo) (ValueInfo, bool) {
-	out := ValueInfo{Name: a.Name, DType: a.DType}
+	out := ValueInfo{Name: a.Name, DType: a.DType, Kind: max(a.Kind, b.Kind)}
 	switch {
 	case a.DType == payload.Undefined:
 		out.DType = b.DType

@@ -9,12 +9,20 @@ import (
 // Dynamic is one tensor of a multi-tensor payload: its element type is a
 // run-time value. Data holds the elements' bytes in host byte order,
 // row-major; Typed views them as a typed slice without copying.
+//
+// A model input or output whose ONNX type is a sequence of tensors is a
+// Dynamic whose Items (non-nil, possibly empty) hold the elements, with
+// its own DType, Shape and Data unused; an optional one with no element
+// has DType Undefined and Items nil (see
+// docs/adr/0026-sequences-and-optionals.md). Only payload.Multi carries
+// them, and not through batches.
 type Dynamic struct {
 	Name  string
 	DType DType
 	Shape []int
 	Data  []byte
 	Place memclass.Class
+	Items []Dynamic
 }
 
 // Multi is the payload of a model with several inputs or outputs, of mixed

@@ -4,6 +4,7 @@ import (
 	"github.com/lintel-ml/lintel/backends/internal/meta"
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/memclass"
+	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 	"github.com/x448/float16"
 )
@@ -28,6 +29,9 @@ func (m *Model[In, Out]) bindTypes() error {
 	outDT, multiOut, ok := payloadKind[Out]()
 	if !ok {
 		return errs.New(errs.Unsupported, "%s: output payload type %T: use payload.Tensor[E] or payload.Multi", p.label, *new(Out))
+	}
+	if err := p.checkContainerIO(multiIn, multiOut); err != nil {
+		return err
 	}
 	if multiIn {
 		m.view = viewMulti[In]
@@ -57,6 +61,12 @@ func (m *Model[In, Out]) bindTypes() error {
 // bind sets every model input from in.
 func (m *Model[In, Out]) bind(in *In) error {
 	for j := range m.prog.inputs {
+		if m.prog.values[m.prog.inputs[j]].vk != model.KindTensor {
+			if err := m.x.setValueInput(j, in); err != nil {
+				return err
+			}
+			continue
+		}
 		dt, shape, data, err := m.view(m.x, in, j)
 		if err != nil {
 			return err
@@ -293,6 +303,11 @@ func writeMulti[Out any](x *exec, out *Out, item, count int) {
 	for i := range n {
 		t := x.output(i)
 		d := &p.Tensors[i]
+		if x.p.values[x.p.outputs[i]].vk != model.KindTensor {
+			writeValue(d, t, x.p.values[x.p.outputs[i]].name)
+			continue
+		}
+		d.Items = nil
 		var data []byte
 		d.Shape, data = chunk(t, item, count, d.Shape)
 		d.Name = x.p.values[x.p.outputs[i]].name

@@ -50,6 +50,7 @@ func newExec(p *program) *exec {
 		v := &p.values[i]
 		t := &x.vals[i]
 		t.dt = v.dt
+		t.seq = v.vk.IsSequence()
 		r := v.rank
 		if r < 0 {
 			r = 4
@@ -244,6 +245,7 @@ func (x *exec) release() {
 	}
 	for i := range x.vals {
 		x.vals[i].data = nil
+		x.vals[i].items = nil
 	}
 }
 

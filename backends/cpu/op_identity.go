@@ -24,7 +24,12 @@ func (k *identityKernel) run(in, out []*tensor) error {
 }
 
 func init() {
-	register("Identity", func(c *buildCtx) (kernel, error) { return &identityKernel{n: c.n}, nil })
+	register("Identity", func(c *buildCtx) (kernel, error) {
+		if len(c.in) > 0 && c.in[0].Kind != model.KindTensor {
+			return newSeqKernel(c, "copy", false)
+		}
+		return &identityKernel{n: c.n}, nil
+	})
 	register("Dropout", func(c *buildCtx) (kernel, error) {
 		if c.rule.(*model.DropoutAttrs).Training {
 			return nil, c.unsupported("training mode (is_test=0, the default before opset 7) is not supported")

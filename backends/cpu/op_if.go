@@ -31,7 +31,7 @@ func buildIf(c *buildCtx) (kernel, error) {
 			return nil, err
 		}
 		for j := range c.out {
-			if got, want := s.outType(j), c.out[j].DType; got != want {
+			if got, want := s.outType(j), c.out[j].DType; got != want && want != payload.Undefined {
 				return nil, c.invalid("branch output %d is %s, the node's output %s", j, got, want)
 			}
 		}
@@ -78,6 +78,10 @@ func (k *ifKernel) run(in, out []*tensor) error {
 		return shapeErr(k.n, "no branch has run")
 	}
 	for j, o := range out {
+		if src := k.taken.x.output(j); src.seq || src.none || o.seq {
+			copyValue(o, src)
+			continue
+		}
 		copy(o.data, k.taken.x.output(j).data)
 	}
 	return nil

@@ -129,6 +129,11 @@ func buildLoop(c *buildCtx) (kernel, error) {
 			return nil, c.invalid("output %d is %s, the body gives %s", j, want, got)
 		}
 	}
+	for j := range a.Scans {
+		if s.p.values[s.p.outputs[1+a.Carried+j]].vk != model.KindTensor {
+			return nil, c.unsupported("scan output %d is a value of kind %s", j, s.p.values[s.p.outputs[1+a.Carried+j]].vk)
+		}
+	}
 	k.iter = tensor{dt: payload.Int64, shape: []int{}, data: alignedBytes(8)}
 	k.cond = tensor{dt: payload.Bool, shape: []int{}, data: alignedBytes(1)}
 	k.state = make([]tensor, a.Carried)
@@ -237,6 +242,10 @@ func (k *loopKernel) shape(in, out []*tensor) error {
 func (k *loopKernel) run(in, out []*tensor) error {
 	nc := k.a.Carried
 	for i := range nc {
+		if f := k.final[i]; f.seq || f.none || out[i].seq {
+			copyValue(out[i], f)
+			continue
+		}
 		copy(out[i].data, k.final[i].data)
 	}
 	for j := range k.scans {

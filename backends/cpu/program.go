@@ -26,7 +26,9 @@ type valueInfo struct {
 	rank  int   // static rank, -1 when unknown
 	shape []int // static shape (-1 for unknown dims), nil when rank unknown
 	kind  int
-	slot  int // planned buffer, for kindComputed
+	// vk is the ONNX kind of value: tensor, sequence or optional.
+	vk   model.ValueKind
+	slot int // planned buffer, for kindComputed
 	// alias is, for kindAlias, the value whose bytes this one views.
 	alias int
 	c     *model.Tensor // for kindConst
@@ -99,6 +101,7 @@ func compileWith(g *model.Graph, opts compute.Options, label string, sh *shared,
 			if vi.dt == payload.Undefined {
 				vi.dt = t.DType
 			}
+			vi.vk = t.Kind
 			if t.RankKnown {
 				vi.rank = len(t.Shape)
 				vi.shape = t.Shape
@@ -113,6 +116,7 @@ func compileWith(g *model.Graph, opts compute.Options, label string, sh *shared,
 			return nil, errs.New(errs.Unsupported, "%s: input %q has element type %s", label, in.Name, in.DType)
 		}
 		i := add(in.Name, valueInfo{kind: kindInput, dt: in.DType, rank: -1})
+		p.values[i].vk = in.Kind
 		if in.RankKnown {
 			p.values[i].rank = len(in.Shape)
 			p.values[i].shape = in.Shape
@@ -158,6 +162,9 @@ func compileWith(g *model.Graph, opts compute.Options, label string, sh *shared,
 				return nil, errs.New(errs.Unsupported, "node %q (%s): element type of output %q is unknown or unsupported (%s)", n.Label(), n.OpType, name, vi.DType)
 			}
 			c.out = append(c.out, vi)
+		}
+		if err := checkKinds(c); err != nil {
+			return nil, err
 		}
 		k, err := buildKernel(c)
 		if err != nil {
@@ -210,13 +217,13 @@ func compileWith(g *model.Graph, opts compute.Options, label string, sh *shared,
 		p.outputs = append(p.outputs, vi)
 	}
 	p.plan()
-	p.stackable = p.analyzeStacking()
+	p.stackable = p.analyzeStacking() && !p.hasContainers()
 	return p, nil
 }
 
 // staticInfo returns what a builder may know of a value statically.
 func staticInfo(g *model.Graph, v *valueInfo) model.ValueInfo {
-	vi := model.ValueInfo{Name: v.name, DType: v.dt}
+	vi := model.ValueInfo{Name: v.name, DType: v.dt, Kind: v.vk}
 	if v.rank >= 0 {
 		vi.RankKnown = true
 		vi.Shape = v.shape

@@ -117,6 +117,9 @@ func compileSub(c *buildCtx, sg *model.Graph, caps []string) (*subRun, error) {
 			return nil, c.unsupported("string values in subgraphs")
 		}
 	}
+	if p.hasContainers() && c.n.OpType != "If" && c.n.OpType != "Loop" {
+		return nil, c.unsupported("sequence or optional values as subgraph inputs or outputs")
+	}
 	s := &subRun{p: p, x: newExec(p), formal: len(sg.Inputs), from: make([]int, len(own))}
 	for j, name := range own {
 		s.from[j] = -1
@@ -136,8 +139,7 @@ func compileSub(c *buildCtx, sg *model.Graph, caps []string) (*subRun, error) {
 // inputs in.
 func (s *subRun) bindCaptures(in []*tensor) error {
 	for j, k := range s.from {
-		t := in[k]
-		if err := s.x.setInput(s.formal+j, t.dt, t.shape, t.data); err != nil {
+		if err := s.bind(s.formal+j, in[k]); err != nil {
 			return err
 		}
 	}
@@ -146,6 +148,9 @@ func (s *subRun) bindCaptures(in []*tensor) error {
 
 // bind sets formal input i to t.
 func (s *subRun) bind(i int, t *tensor) error {
+	if t.seq || t.none || s.p.values[s.p.inputs[i]].vk != model.KindTensor {
+		return s.x.bindValue(i, t)
+	}
 	return s.x.setInput(i, t.dt, t.shape, t.data)
 }
 
@@ -162,6 +167,12 @@ func setShape(t *tensor, shape []int) { copy(t.resize(len(shape)), shape) }
 // holdCopy copies src into the kernel-owned tensor dst, growing dst's
 // aligned buffer only when too small.
 func holdCopy(dst, src *tensor) {
+	if src.seq || src.none || dst.seq {
+		dst.dt, dst.seq = src.dt, src.seq
+		setShape(dst, src.shape)
+		copyValue(dst, src)
+		return
+	}
 	dst.dt = src.dt
 	setShape(dst, src.shape)
 	n := len(src.data)

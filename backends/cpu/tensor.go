@@ -13,6 +13,12 @@ type tensor struct {
 	dt    payload.DType
 	shape []int
 	data  []byte
+	// items are the elements of a sequence value (seq), each a tensor of
+	// element type dt, and none marks an optional value with no element;
+	// see seq.go.
+	items []*tensor
+	seq   bool
+	none  bool
 }
 
 // numel returns the product of the shape (1 for a scalar), or -1 when a

@@ -205,12 +205,24 @@ func runTest(nt *nodeTest) outcome {
 		return outcome{fail: fmt.Sprintf("Init: %v", err)}
 	}
 	meta := m.Metadata()
+	kinds := map[string]model.ValueKind{}
+	for _, v := range append(append([]model.ValueInfo{}, art.Graph().Inputs...), art.Graph().Outputs...) {
+		kinds[v.Name] = v.Kind
+	}
+	inKinds := make([]model.ValueKind, len(meta.Inputs))
+	for k, in := range meta.Inputs {
+		inKinds[k] = kinds[in.Name]
+	}
+	outKinds := make([]model.ValueKind, len(meta.Outputs))
+	for k, o := range meta.Outputs {
+		outKinds[k] = kinds[o.Name]
+	}
 	for si, set := range nt.sets {
-		ins, err := decodeAll(set.inputs, "input", si)
+		ins, err := decodeAll(set.inputs, inKinds, "input", si)
 		if err != nil {
 			return outcome{fail: err.Error()}
 		}
-		wants, err := decodeAll(set.outputs, "output", si)
+		wants, err := decodeAll(set.outputs, outKinds, "output", si)
 		if err != nil {
 			return outcome{fail: err.Error()}
 		}
@@ -223,7 +235,8 @@ func runTest(nt *nodeTest) outcome {
 		// ONNX's runner feeds inputs by position.
 		feeds := make([]payload.Dynamic, len(ins))
 		for k, in := range ins {
-			feeds[k] = payload.Dynamic{Name: meta.Inputs[k].Name, DType: in.DType, Shape: in.Shape, Data: in.Raw}
+			feeds[k] = in.dynamic()
+			feeds[k].Name = meta.Inputs[k].Name
 		}
 		var out payload.Multi
 		if err := m.InferOne(&payload.Multi{Tensors: feeds}, &out); err != nil {
@@ -271,38 +284,111 @@ func reason(label string, err error) string {
 	return s
 }
 
-// decodeAll decodes the serialized tensors of one data set.
-func decodeAll(files [][]byte, kind string, set int) ([]*model.Tensor, error) {
-	ts := make([]*model.Tensor, len(files))
+// value is one decoded input or output: a tensor, a sequence's
+// elements (seq), or an optional with no element (none).
+type value struct {
+	t     *model.Tensor
+	items []*model.Tensor
+	seq   bool
+	none  bool
+}
+
+// dynamic returns v as a payload carries it (see payload.Dynamic).
+func (v value) dynamic() payload.Dynamic {
+	switch {
+	case v.none:
+		return payload.Dynamic{}
+	case v.seq:
+		items := make([]payload.Dynamic, len(v.items))
+		for i, t := range v.items {
+			items[i] = payload.Dynamic{DType: t.DType, Shape: t.Shape, Data: t.Raw}
+		}
+		return payload.Dynamic{Items: items}
+	}
+	return payload.Dynamic{DType: v.t.DType, Shape: v.t.Shape, Data: v.t.Raw}
+}
+
+// decodeAll decodes the serialized values of one data set; kinds are the
+// model's kinds of value for them, which say how each file is encoded
+// (TensorProto, SequenceProto or OptionalProto).
+func decodeAll(files [][]byte, kinds []model.ValueKind, kind string, set int) ([]value, error) {
+	vs := make([]value, len(files))
 	for k, b := range files {
-		t, err := artifacts.DecodeTensor(b, fmt.Sprintf("test_data_set_%d/%s_%d.pb", set, kind, k))
+		label := fmt.Sprintf("test_data_set_%d/%s_%d.pb", set, kind, k)
+		vk := model.KindTensor
+		if k < len(kinds) {
+			vk = kinds[k]
+		}
+		var err error
+		switch vk {
+		case model.KindSequence:
+			vs[k].seq = true
+			vs[k].items, err = artifacts.DecodeSequence(b, label)
+		case model.KindOptional, model.KindOptionalSequence:
+			vs[k].t, vs[k].items, err = artifacts.DecodeOptional(b, label)
+			vs[k].seq = vs[k].items != nil
+			vs[k].none = vs[k].t == nil && vs[k].items == nil
+		default:
+			vs[k].t, err = artifacts.DecodeTensor(b, label)
+		}
 		if err != nil {
 			return nil, err
 		}
-		ts[k] = t
 	}
-	return ts, nil
+	return vs, nil
 }
 
 // compareAll compares a run's outputs with the expected ones, in order.
-func compareAll(out payload.Multi, wants []*model.Tensor, abs float64) string {
+func compareAll(out payload.Multi, wants []value, abs float64) string {
 	if len(out.Tensors) != len(wants) {
 		return fmt.Sprintf("%d outputs, want %d", len(out.Tensors), len(wants))
 	}
 	for i, w := range wants {
-		if msg := compare(out.Tensors[i], w, abs); msg != "" {
+		if msg := compareValue(out.Tensors[i], w, abs); msg != "" {
 			return fmt.Sprintf("output %d (%s): %s", i, out.Tensors[i].Name, msg)
 		}
 	}
 	return ""
 }
 
+// compareValue compares one output with its expected value.
+func compareValue(got payload.Dynamic, want value, abs float64) string {
+	switch {
+	case want.none:
+		if got.DType != payload.Undefined || got.Items != nil {
+			return "an element, want an optional with none"
+		}
+		return ""
+	case want.seq:
+		if got.Items == nil {
+			return "not a sequence, want one"
+		}
+		if len(got.Items) != len(want.items) {
+			return fmt.Sprintf("a sequence of %d tensors, want %d", len(got.Items), len(want.items))
+		}
+		for j, w := range want.items {
+			if msg := compare(got.Items[j], w, abs); msg != "" {
+				return fmt.Sprintf("element %d: %s", j, msg)
+			}
+		}
+		return ""
+	}
+	if got.Items != nil {
+		return "a sequence, want a tensor"
+	}
+	return compare(got, want.t, abs)
+}
+
 // batchable reports whether a data set can also run through InferBatch
-// as items that stack along the first axis: every input and output has
-// rank 1 or more and all share their first dimension.
-func batchable(ins, outs []*model.Tensor) bool {
+// as items that stack along the first axis: every input and output is a
+// tensor of rank 1 or more and all share their first dimension.
+func batchable(ins, outs []value) bool {
 	first := -1
-	for _, t := range append(append([]*model.Tensor{}, ins...), outs...) {
+	for _, v := range append(append([]value{}, ins...), outs...) {
+		if v.t == nil || v.seq {
+			return false
+		}
+		t := v.t
 		if len(t.Shape) == 0 || (first >= 0 && t.Shape[0] != first) {
 			return false
 		}

@@ -45,7 +45,9 @@ type Value struct {
 	// Kind, when set, writes a TypeProto of another kind instead of a
 	// tensor type: "sequence", "map", "opaque", "sparse_tensor" or
 	// "optional" (each with an empty body), or "untyped" for a TypeProto
-	// with no field at all. DType and Shape are then ignored.
+	// with no field at all. DType and Shape are then ignored. The kinds
+	// "tensor sequence", "optional tensor" and "optional tensor sequence"
+	// write those types, of elements of type DType and shape Shape.
 	Kind string
 }
 
@@ -386,7 +388,7 @@ func le32(b []byte) uint32 {
 }
 
 func (v *Value) encode() []byte {
-	if v.Kind != "" {
+	if v.Kind != "" && !wrapped[v.Kind] {
 		var typ []byte
 		if f, ok := typeFields[v.Kind]; ok {
 			typ = appendBytes(typ, f, nil)
@@ -422,10 +424,19 @@ func (v *Value) encode() []byte {
 	}
 	var typ []byte
 	typ = appendBytes(typ, 1, tt)
+	if v.Kind == "tensor sequence" || v.Kind == "optional tensor sequence" {
+		typ = appendBytes(nil, 4, appendBytes(nil, 1, typ))
+	}
+	if v.Kind == "optional tensor" || v.Kind == "optional tensor sequence" {
+		typ = appendBytes(nil, 9, appendBytes(nil, 1, typ))
+	}
 	var b []byte
 	b = appendString(b, 1, v.Name)
 	return appendBytes(b, 2, typ)
 }
+
+// wrapped are the kinds of Value that wrap a tensor type.
+var wrapped = map[string]bool{"tensor sequence": true, "optional tensor": true, "optional tensor sequence": true}
 
 func itoa(i int) string {
 	if i == 0 {

@@ -131,6 +131,18 @@ func checkGraph(g *model.Graph, label, name string) error {
 			return errs.New(errs.Unsupported, "%s: input %q has element type %s", label, in.Name, in.DType)
 		}
 	}
+	for _, vs := range [][]model.ValueInfo{g.Inputs, g.Outputs} {
+		for _, v := range vs {
+			if v.Kind != model.KindTensor {
+				return errs.New(errs.Unsupported, "%s: %q is a value of kind %s, which the %s backend does not run", label, v.Name, v.Kind, name)
+			}
+		}
+	}
+	for _, v := range g.Values {
+		if v.Kind != model.KindTensor {
+			return errs.New(errs.Unsupported, "%s: %q is a value of kind %s, which the %s backend does not run", label, v.Name, v.Kind, name)
+		}
+	}
 	hostOps := map[string]bool{}
 	for _, op := range cpu.SupportedOps() {
 		hostOps[op] = true
