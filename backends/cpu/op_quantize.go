@@ -24,6 +24,16 @@ type quantMap struct {
 	outer, axis, inner, bs, oS, aS, iS int
 }
 
+// planQuantIn is planQuant on a node's inputs: x, its scale and its
+// optional zero point.
+func planQuantIn(n *model.Node, q *model.Quant, in []*tensor) (quantMap, error) {
+	nz := -1
+	if z := optIn(in, 2); z != nil {
+		nz = z.numel()
+	}
+	return planQuant(n, q, in[0].shape, in[1].shape, nz)
+}
+
 // planQuant maps a scale of dims s onto an input of dims x as q says,
 // with a zero point of nz elements (-1: none).
 func planQuant(n *model.Node, q *model.Quant, x, s []int, nz int) (quantMap, error) {
@@ -136,12 +146,8 @@ type quantizeKernel struct {
 }
 
 func (k *quantizeKernel) shape(in, out []*tensor) error {
-	nz := -1
-	if z := optIn(in, 2); z != nil {
-		nz = z.numel()
-	}
 	var err error
-	k.m, err = planQuant(k.n, &k.a.Quant, in[0].shape, in[1].shape, nz)
+	k.m, err = planQuantIn(k.n, &k.a.Quant, in)
 	return err
 }
 
@@ -197,12 +203,8 @@ type dequantizeKernel struct {
 }
 
 func (k *dequantizeKernel) shape(in, out []*tensor) error {
-	nz := -1
-	if z := optIn(in, 2); z != nil {
-		nz = z.numel()
-	}
 	var err error
-	k.m, err = planQuant(k.n, &k.a.Quant, in[0].shape, in[1].shape, nz)
+	k.m, err = planQuantIn(k.n, &k.a.Quant, in)
 	return err
 }
 
