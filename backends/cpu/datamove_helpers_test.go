@@ -82,54 +82,18 @@ func runDMCases(t *testing.T, cases []dmCase) {
 	}
 }
 
-// dmNoAllocs builds c's kernel, runs it once to size its buffers, then
+// dmNoAllocs builds c's kernel (outputs of input 0's type unless
+// c.outTypes says otherwise), runs it once to size its buffers, then
 // fails if running the shape rule, the kernel's shaper and the kernel
 // again allocates.
 func dmNoAllocs(t *testing.T, name string, c nodeCase, ins ...*tensor) {
 	t.Helper()
-	g := model.NewGraph()
-	g.Opset = c.opset
-	if g.Opset == 0 {
-		g.Opset = 17
+	types := append([]payload.DType(nil), c.outTypes...)
+	for len(types) < len(c.node.Outputs) {
+		types = append(types, ins[0].dt)
 	}
-	n := c.node
-	bc := &buildCtx{g: g, n: n, opset: g.Opset}
-	for i, in := range ins {
-		vi := model.ValueInfo{}
-		if in != nil {
-			vi = model.ValueInfo{Name: n.Input(i), DType: in.dt, Shape: in.shape, RankKnown: true}
-		}
-		bc.in = append(bc.in, vi)
-	}
-	outs := make([]*tensor, len(n.Outputs))
-	for i := range n.Outputs {
-		dt := ins[0].dt
-		if i < len(c.outTypes) {
-			dt = c.outTypes[i]
-		}
-		bc.out = append(bc.out, model.ValueInfo{Name: n.Outputs[i], DType: dt})
-		outs[i] = &tensor{dt: dt}
-	}
-	k, err := buildKernel(bc)
-	if err != nil {
-		t.Fatalf("%s: building: %v", name, err)
-	}
-	sh := newOutShaper(bc, k)
-	step := func() {
-		if err := sh.shapes(ins, outs); err != nil {
-			t.Fatalf("%s: shapes: %v", name, err)
-		}
-		for _, o := range outs {
-			if need := o.numel() * o.dt.Size(); len(o.data) != need {
-				o.data = alignedBytes(need)
-			}
-		}
-		if err := k.run(ins, outs); err != nil {
-			t.Fatalf("%s: run: %v", name, err)
-		}
-	}
-	step()
-	if a := testing.AllocsPerRun(20, step); a != 0 {
+	c.outTypes = types
+	if a := steadyAllocs(t, c, ins...); a != 0 {
 		t.Errorf("%s: got %v allocations per run, want 0", name, a)
 	}
 }

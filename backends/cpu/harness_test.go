@@ -26,10 +26,10 @@ type nodeCase struct {
 	consts []int
 }
 
-// runNode builds the node's kernel and runs it once on ins, as the
-// executor would. It returns the outputs or the first error.
-func runNode(tb testing.TB, c nodeCase, ins ...*tensor) ([]*tensor, error) {
-	tb.Helper()
+// caseCtx returns the build context of c's node over inputs of ins'
+// types and shapes (none of them constant), at c's opset (17 when 0),
+// its outputs of c.outTypes (float32 where not given).
+func caseCtx(c nodeCase, ins []*tensor) *buildCtx {
 	g := model.NewGraph()
 	g.Opset = c.opset
 	if g.Opset == 0 {
@@ -44,16 +44,25 @@ func runNode(tb testing.TB, c nodeCase, ins ...*tensor) ([]*tensor, error) {
 		}
 		bc.in = append(bc.in, vi)
 	}
-	for _, i := range c.consts {
-		t := ins[i]
-		g.Initializers[n.Input(i)] = &model.Tensor{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), Raw: t.data}
-	}
 	for i := range n.Outputs {
 		dt := payload.Float32
 		if i < len(c.outTypes) {
 			dt = c.outTypes[i]
 		}
 		bc.out = append(bc.out, model.ValueInfo{Name: n.Outputs[i], DType: dt})
+	}
+	return bc
+}
+
+// runNode builds the node's kernel and runs it once on ins, as the
+// executor would. It returns the outputs or the first error.
+func runNode(tb testing.TB, c nodeCase, ins ...*tensor) ([]*tensor, error) {
+	tb.Helper()
+	bc := caseCtx(c, ins)
+	n, g := c.node, bc.g
+	for _, i := range c.consts {
+		t := ins[i]
+		g.Initializers[n.Input(i)] = &model.Tensor{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), Raw: t.data}
 	}
 	if _, ok := registry[n.OpType]; !ok {
 		tb.Fatalf("op %s not registered", n.OpType)

@@ -3,7 +3,6 @@ package cpu
 import (
 	"testing"
 
-	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -22,28 +21,10 @@ func steadyAllocs(tb testing.TB, c nodeCase, ins ...*tensor) float64 {
 // does on each call, and returns the outputs, reused from call to call.
 func newStepper(tb testing.TB, c nodeCase, ins ...*tensor) func() []*tensor {
 	tb.Helper()
-	g := model.NewGraph()
-	g.Opset = c.opset
-	if g.Opset == 0 {
-		g.Opset = 17
-	}
-	n := c.node
-	bc := &buildCtx{g: g, n: n, opset: g.Opset}
-	for i, t := range ins {
-		vi := model.ValueInfo{}
-		if t != nil {
-			vi = model.ValueInfo{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), RankKnown: true}
-		}
-		bc.in = append(bc.in, vi)
-	}
-	outs := make([]*tensor, len(n.Outputs))
-	for i := range n.Outputs {
-		dt := payload.Float32
-		if i < len(c.outTypes) {
-			dt = c.outTypes[i]
-		}
-		bc.out = append(bc.out, model.ValueInfo{Name: n.Outputs[i], DType: dt})
-		outs[i] = &tensor{dt: dt}
+	bc := caseCtx(c, ins)
+	outs := make([]*tensor, len(bc.out))
+	for i, o := range bc.out {
+		outs[i] = &tensor{dt: o.DType}
 	}
 	k, err := buildKernel(bc)
 	if err != nil {
