@@ -15,6 +15,16 @@ func TestModels(t *testing.T) {
 	}{
 		{"mlp", MLP}, {"gemm", Gemm}, {"encoder", Encoder}, {"cnn", CNN},
 	}
+	for _, f := range Forms {
+		cases = append(cases, struct {
+			name  string
+			build func() []byte
+		}{"bert_" + f.String(), func() []byte { return BERTEncoder.Encoder(f) }},
+			struct {
+				name  string
+				build func() []byte
+			}{"llama_" + f.String(), func() []byte { return LlamaDecoder.Decoder(f) }})
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := c.build()
