@@ -15,7 +15,9 @@ import (
 // heads that read it with the packed SGEMM, then softcap, bias and
 // softmax row by row in place, then the scores times V with the SGEMM
 // again, straight into Y (3-D inputs are read and written with strides:
-// no transposes); see compute. The descriptor's rule
+// no transposes); see compute. Long rows with no qk output run tiled
+// instead, with an online softmax, so that no sequence×sequence matrix
+// is held (op_attention_tiled.go). The descriptor's rule
 // (model.AttentionAttrs) has checked the shapes.
 //
 // It follows ONNX's reference and the backend test suite where ONNX
@@ -194,6 +196,8 @@ type attnWorker struct {
 	s    []float32
 	kq   []float32
 	ends []int
+	// mx and sum are the tiled path's running maxima and sums.
+	mx, sum []float32
 }
 
 // attnFewRows is the most query rows per unit for which the scores are
@@ -281,13 +285,21 @@ func (k *attentionKernel) runPart(part int) {
 	}
 	m := cl.group * s.sq
 	tl := s.tl
-	sc := growF32(&w.s, m*tl)
+	tiled := cl.attnTiled(m, tl)
+	var sc []float32
+	if !tiled {
+		sc = growF32(&w.s, m*tl)
+	}
 	perB := s.hq / cl.group
 	grp := max(s.hq/max(s.hkv, 1), 1)
 	mode := k.a.Mode
 	for u := part * cl.units / cl.parts; u < (part+1)*cl.units/cl.parts; u++ {
 		b, h0 := u/perB, (u%perB)*cl.group
 		kh := h0 / grp
+		if tiled {
+			k.tiledUnit(w, gc, b, h0, kh, m)
+			continue
+		}
 		qa := cl.q.at(b, h0)
 		for _, g := range cl.segs[:cl.nseg] {
 			ka := g.k.at(b, kh)
@@ -438,34 +450,9 @@ func (m *attnBias) init(k *attentionKernel, s attnShape, in []*tensor, mask []fl
 // of attn_mask, and are set to -inf when fill is set (the softmax
 // clears them either way).
 func (m *attnBias) apply(row []float32, b, h, i int, fill bool) int {
-	ninf := float32(math.Inf(-1))
-	n := min(m.mlen, len(row))
-	if m.mf != nil {
-		mr := m.mf[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]:][:n]
-		for j, v := range mr {
-			row[j] += v
-		}
-	} else if m.mb != nil {
-		mr := m.mb[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]:][:n]
-		for j, v := range mr {
-			if !v {
-				row[j] = ninf
-			}
-		}
-	}
-	end := len(row)
-	if m.causal {
-		off := m.off
-		if m.offs != nil {
-			off = int(max(min(m.offs[b], int64(len(row))), -int64(len(row)))) - m.sq
-		}
-		end = min(end, max(i+off+1, 0))
-	}
-	if m.nonpad != nil {
-		end = min(end, int(max(min(m.nonpad[b], int64(len(row))), 0)))
-	}
-	end = min(end, max(n, 0))
+	end := m.applyAt(row, b, h, i, 0, len(row))
 	if fill {
+		ninf := float32(math.Inf(-1))
 		for j := end; j < len(row); j++ {
 			row[j] = ninf
 		}

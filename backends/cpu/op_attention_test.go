@@ -24,6 +24,9 @@ type attnCase struct {
 	softcap, scale                   float32
 	mode                             int64
 	half                             bool
+	// noQK leaves the qk output out, so that long rows run the tiled
+	// online-softmax path.
+	noQK bool
 }
 
 // attnVal is a deterministic test value for element i of input salt.
@@ -97,6 +100,9 @@ func (c attnCase) inputs() (*model.Node, []*tensor) {
 	}
 	n := node("Attention", names, attrs...)
 	n.Outputs = []string{"y", "pk2", "pv2", "qk"}
+	if c.noQK {
+		n.Outputs = n.Outputs[:3]
+	}
 	return n, ins
 }
 
@@ -289,6 +295,13 @@ var attnCases = []attnCase{
 	{name: "3-D no keys", rank: 3, b: 2, hq: 2, hkv: 2, sq: 2, skv: 0, d: 4, dv: 4},
 	{name: "3-D no keys with past", rank: 3, b: 1, hq: 2, hkv: 1, sq: 2, skv: 0, d: 4, dv: 4, past: 2, causal: true},
 	{name: "empty query", rank: 3, b: 1, hq: 2, hkv: 2, sq: 0, skv: 3, d: 4, dv: 4},
+	// Rows longer than attnTileCols, more than attnFewRows of them, no
+	// qk output: the tiled path, over past and new keys, several key
+	// tiles and query blocks.
+	{name: "tiled 4-D causal past", rank: 4, b: 1, hq: 2, hkv: 1, sq: 70, skv: 70, d: 16, dv: 8, past: 300, causal: true, noQK: true},
+	{name: "tiled 3-D grouped float mask", rank: 3, b: 2, hq: 4, hkv: 2, sq: 65, skv: 530, d: 8, dv: 8, mask: []int{65, 530}, noQK: true},
+	{name: "tiled bool mask nonpad softcap", rank: 4, b: 3, hq: 2, hkv: 2, sq: 20, skv: 600, d: 4, dv: 4, mask: []int{3, 1, 20, 600}, maskBool: true, nonpad: []int64{600, 270, 0}, softcap: 0.5, noQK: true},
+	{name: "tiled short mask", rank: 4, b: 1, hq: 1, hkv: 1, sq: 12, skv: 520, d: 4, dv: 4, mask: []int{12, 300}, noQK: true},
 }
 
 func TestAttention(t *testing.T) {
@@ -300,12 +313,12 @@ func TestAttention(t *testing.T) {
 			if c.half {
 				dt, tol = payload.Float16, 4e-3
 			}
-			outs, err := runNode(t, nodeCase{node: n, opset: 24, outTypes: []payload.DType{dt, dt, dt, dt}}, ins...)
+			outs, err := runNode(t, nodeCase{node: n, opset: 24, outTypes: []payload.DType{dt, dt, dt, dt}[:len(n.Outputs)]}, ins...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			y, pk, pv, qk := c.ref(ins)
-			for j, want := range [][]float64{y, pk, pv, qk} {
+			for j, want := range [][]float64{y, pk, pv, qk}[:len(n.Outputs)] {
 				got := attnF64(outs[j])
 				if len(got) != len(want) {
 					t.Fatalf("output %d: got %d values, want %d", j, len(got), len(want))
@@ -368,8 +381,18 @@ func TestAttentionErrors(t *testing.T) {
 	}
 }
 
+// attnCaseNamed returns the case of attnCases with that name.
+func attnCaseNamed(name string) attnCase {
+	for _, c := range attnCases {
+		if c.name == name {
+			return c
+		}
+	}
+	panic("no attention case " + name)
+}
+
 func TestAttentionSteadyNoAllocs(t *testing.T) {
-	for _, c := range []attnCase{attnCases[3], attnCases[12], attnCases[14]} {
+	for _, c := range []attnCase{attnCases[3], attnCases[12], attnCases[14], attnCaseNamed("tiled bool mask nonpad softcap")} {
 		n, ins := c.inputs()
 		n.Outputs = n.Outputs[:1]
 		dt := payload.Float32
@@ -391,6 +414,7 @@ func TestAttentionThreads(t *testing.T) {
 		{name: "4-D past mask", rank: 4, b: 2, hq: 4, hkv: 4, sq: 16, skv: 48, d: 32, dv: 32, past: 16, mask: []int{2, 1, 16, 64}, causal: true},
 		{name: "3-D grouped", rank: 3, b: 2, hq: 8, hkv: 2, sq: 16, skv: 64, d: 32, dv: 16, mask: []int{16, 64}, maskBool: true},
 		{name: "decode grouped", rank: 4, b: 3, hq: 8, hkv: 2, sq: 1, skv: 1, d: 64, dv: 64, past: 511, softcap: 2},
+		{name: "tiled", rank: 4, b: 2, hq: 4, hkv: 2, sq: 80, skv: 300, d: 16, dv: 16, causal: true, noQK: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
