@@ -39,6 +39,12 @@ type ortRunner struct {
 
 func loadORT(t *testing.T, c benchCase, input []float32, outShape []int) *ortRunner {
 	t.Helper()
+	return loadORTThreads(t, c, input, outShape, 1)
+}
+
+// loadORTThreads is loadORT with threads intra-op threads.
+func loadORTThreads(t *testing.T, c benchCase, input []float32, outShape []int, threads int) *ortRunner {
+	t.Helper()
 	ins, outs, err := ort.GetInputOutputInfoWithONNXData(c.onnx)
 	if err != nil {
 		t.Fatalf("ort.GetInputOutputInfoWithONNXData: %v", err)
@@ -62,7 +68,7 @@ func loadORT(t *testing.T, c benchCase, input []float32, outShape []int) *ortRun
 		t.Fatalf("ort.NewSessionOptions: %v", err)
 	}
 	defer opts.Destroy()
-	if err := opts.SetIntraOpNumThreads(1); err != nil {
+	if err := opts.SetIntraOpNumThreads(threads); err != nil {
 		t.Fatalf("opts.SetIntraOpNumThreads: %v", err)
 	}
 	if err := opts.SetInterOpNumThreads(1); err != nil {
