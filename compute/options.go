@@ -40,6 +40,32 @@ type Options struct {
 	// costs nothing. The CPU backend supports it; the GPU backends
 	// ignore it.
 	Profile bool
+	// Carries are model outputs that the model keeps and feeds to one of
+	// its own inputs on the next call: a decoder's present.N.key to its
+	// past_key_values.N.key, a recurrent model's state. A carried input
+	// is no longer given by the caller and a carried output no longer
+	// returned; the first call after loading (or ResetCarries) reads
+	// zeros of the input's declared shape, its free dims 0. Each call
+	// writes the value where the next reads it, without a copy. The CPU
+	// backend supports it (for one sequence: InferBatch is refused); the
+	// GPU backends refuse a non-empty list. See docs/streaming.md.
+	Carries []Carry
+	// MaxSequence is the largest size a carried value's growing dim
+	// reaches, such as a decoder's cache length: the CPU backend
+	// allocates each carried value at that size once, and appends the
+	// keys and values of an Attention node's present outputs in place
+	// (no copy of the cache per call). A call that would grow a carried
+	// value beyond it fails with ErrResourceUnavailable. 0 lets carried
+	// values grow as needed, in two buffers written in turn.
+	MaxSequence int
+}
+
+// Carry names one model output carried to a model input (Options.Carries).
+type Carry struct {
+	// Output is the graph output a call writes.
+	Output string
+	// Input is the graph input the next call reads it from.
+	Input string
 }
 
 // DefaultMaxTensorBytes is the tensor size cap when Options leaves it 0.

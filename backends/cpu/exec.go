@@ -34,6 +34,8 @@ type exec struct {
 	ctx  context.Context
 	// prof records node times when compute.Options.Profile is set.
 	prof *profiler
+	// carry holds the carried values (compute.Options.Carries).
+	carry []carryState
 }
 
 func newExec(p *program) *exec {
@@ -43,6 +45,7 @@ func newExec(p *program) *exec {
 	if p.opts.Profile {
 		x.prof = newProfiler(p)
 	}
+	x.carry = newCarryStates(p)
 	if m := p.opts.MaxTensorBytes; m > 0 && m < int64(x.maxBytes) {
 		x.maxBytes = int(m)
 	}
@@ -140,6 +143,7 @@ func (x *exec) run() (err error) {
 			return errs.New(errs.ShapeMismatch, "%s: input %q was not given", x.p.label, x.p.values[x.p.inputs[i]].name)
 		}
 	}
+	x.loadCarries()
 	for si = range x.p.steps {
 		if x.done != nil {
 			select {
@@ -164,6 +168,7 @@ func (x *exec) run() (err error) {
 	if x.prof != nil {
 		x.prof.calls++
 	}
+	x.storeCarries()
 	for i := range x.bound {
 		x.bound[i] = false
 	}
@@ -207,6 +212,12 @@ func (x *exec) step(si int) error {
 			continue
 		}
 		v := st.out[j]
+		if v >= 0 && x.p.values[v].carry >= 0 {
+			if err := x.carryOut(x.p.values[v].carry, need, o); err != nil {
+				return err
+			}
+			continue
+		}
 		if v < 0 {
 			if cap(o.data) < need {
 				o.data = alignedBytes(need)

@@ -116,6 +116,9 @@ func (m *Model[In, Out]) InferBatchContext(ctx context.Context, in batch.Batch[I
 	if len(out) != in.Len() {
 		return errs.New(errs.ShapeMismatch, "%s: batch of %d inputs but %d outputs", m.label, in.Len(), len(out))
 	}
+	if len(m.prog.carries) > 0 {
+		return errs.New(errs.Unsupported, "%s: InferBatch on a model with carried values (compute.Options.Carries), which hold one sequence: call InferOne", m.label)
+	}
 	if err := m.watch(ctx); err != nil {
 		return err
 	}
@@ -175,6 +178,21 @@ func (m *Model[In, Out]) Reset() error {
 		return err
 	}
 	m.x = newExec(m.prog)
+	return nil
+}
+
+// ResetCarries starts a new sequence: every carried value
+// (compute.Options.Carries) goes back to zeros of its input's declared
+// shape, its free dims 0. The buffers are kept.
+func (m *Model[In, Out]) ResetCarries() error {
+	if err := m.enter(); err != nil {
+		return err
+	}
+	defer m.leave()
+	if err := m.ready(); err != nil {
+		return err
+	}
+	m.x.resetCarries()
 	return nil
 }
 

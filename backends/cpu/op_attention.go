@@ -43,6 +43,11 @@ type attentionKernel struct {
 	// wide holds the float16 inputs and outputs widened, by the index
 	// of attnBuf*.
 	wide [attnBufs][]float32
+	// inPlace[kv] is set when present_key (kv 0) or present_value (1)
+	// is a carried value kept in place (compute.Options.Carries): that
+	// output's bytes are the past input's, MaxSequence rows per head,
+	// and the call appends the new rows after the past ones.
+	inPlace [2]bool
 }
 
 // The buffers of a float16 call, in attentionKernel.wide.
@@ -174,19 +179,22 @@ type attnSeg struct {
 
 // attnCall is one call's state, read by runPart.
 type attnCall struct {
-	s      attnShape
-	q, y   attnMat
-	qk     []float32
-	segs   [2]attnSeg
-	nseg   int
-	bias   attnBias
-	scale  float32
-	group  int // query heads per unit
-	qld    int // row strides of a unit's Q and Y rows
-	yld    int
-	units  int
-	parts  int
-	single *gemmCtx // the SGEMM context of a one-part call
+	s     attnShape
+	q, y  attnMat
+	qk    []float32
+	segs  [2]attnSeg
+	nseg  int
+	bias  attnBias
+	scale float32
+	group int // query heads per unit
+	qld   int // row strides of a unit's Q and Y rows
+	yld   int
+	units int
+	parts int
+	// capRows is the rows per head of an in-place cache (the scratch is
+	// sized for them once), 0 otherwise.
+	capRows int
+	single  *gemmCtx // the SGEMM context of a one-part call
 }
 
 // attnWorker is one part's scratch: its scores and, when the call is
@@ -232,7 +240,15 @@ func (k *attentionKernel) compute(s attnShape, in []*tensor, q, kd, vd, mask, pk
 		if dv == nil {
 			dv = growF32(&k.kv[1], s.b*s.hkv*s.tl*s.dv)
 		}
-		cl.segs[0] = attnSeg{k: attnConcat(dk, pk, km, s.b, s.hkv, s.past, s.skv, s.d), v: attnConcat(dv, pv, vm, s.b, s.hkv, s.past, s.skv, s.dv), rows: s.tl}
+		ck, cv := attnConcat, attnConcat
+		if k.inPlace[0] {
+			ck = attnAppend
+			cl.capRows = len(dk) / max(s.b*s.hkv*s.d, 1)
+		}
+		if k.inPlace[1] {
+			cv = attnAppend
+		}
+		cl.segs[0] = attnSeg{k: ck(dk, pk, km, s.b, s.hkv, s.past, s.skv, s.d), v: cv(dv, pv, vm, s.b, s.hkv, s.past, s.skv, s.dv), rows: s.tl}
 		cl.nseg = 1
 	case pk != nil:
 		cl.segs[0] = attnSeg{k: attnLayout(pk, 4, s.hkv, s.past, s.d), v: attnLayout(pv, 4, s.hkv, s.past, s.dv), rows: s.past}
@@ -285,10 +301,17 @@ func (k *attentionKernel) runPart(part int) {
 	}
 	m := cl.group * s.sq
 	tl := s.tl
+	if r := cl.capRows; r > 0 {
+		// An in-place cache grows a row a call: pack for its full size
+		// once.
+		w := max(s.d, s.dv)
+		gc.reserve(r, w)
+		gc.reserve(w, r)
+	}
 	tiled := cl.attnTiled(m, tl)
 	var sc []float32
 	if !tiled {
-		sc = growF32(&w.s, m*tl)
+		sc = growF32(&w.s, m*max(tl, cl.capRows))[:m*tl]
 	}
 	perB := s.hq / cl.group
 	grp := max(s.hq/max(s.hkv, 1), 1)
@@ -312,7 +335,7 @@ func (k *attentionKernel) runPart(part int) {
 			// instead, which reads K row by row, and transpose the
 			// small result, scaling it (alpha 1 keeps K's packing a
 			// plain copy).
-			kq := growF32(&w.kq, g.rows*m)
+			kq := growF32(&w.kq, max(g.rows, cl.capRows)*m)
 			gc.sgemm(false, true, g.rows, m, s.d, 1, ka, g.k.ld, qa, cl.qld, 0, kq, m)
 			for r := range m {
 				dst := sc[r*tl+g.col0:][:g.rows]
@@ -363,6 +386,23 @@ func (k *attentionKernel) runPart(part int) {
 			gc.sgemm(false, false, m, s.dv, g.rows, 1, sc[g.col0:], tl, g.v.at(b, kh), g.v.ld, beta, ya, cl.yld)
 		}
 	}
+}
+
+// attnAppend writes the new rows of src after the np past ones of each
+// head in dst, a carried cache whose heads hold len(dst)/(batch·heads)
+// rows each, and returns its layout; past is dst itself and is not read.
+func attnAppend(dst, past []float32, src attnMat, batch, heads, np, seq, d int) attnMat {
+	rows := len(dst) / max(batch*heads*d, 1)
+	m := attnMat{data: dst, bs: heads * rows * d, hs: rows * d, ld: d}
+	for b := range batch {
+		for h := range heads {
+			c, s := m.at(b, h), src.at(b, h)
+			for i := range seq {
+				copy(c[(np+i)*d:(np+i+1)*d], s[i*src.ld:])
+			}
+		}
+	}
+	return m
 }
 
 // attnConcat writes past (4-D, nil when absent) then the new rows of

@@ -31,6 +31,10 @@ type valueInfo struct {
 	slot int // planned buffer, for kindComputed
 	// alias is, for kindAlias, the value whose bytes this one views.
 	alias int
+	// carry is the index in program.carries of the carried output whose
+	// buffers this value is written to, -1 for none (such a value has no
+	// slot).
+	carry int
 	c     *model.Tensor // for kindConst
 }
 
@@ -71,6 +75,9 @@ type program struct {
 	// share holds the read-only state instances of one artifact share;
 	// the program keeps it alive.
 	share *shared
+	// carries are compute.Options.Carries, taken out of inputs and
+	// outputs.
+	carries []carry
 }
 
 // compile builds kernels for every node of g (sorted and optimized) and
@@ -79,6 +86,9 @@ type program struct {
 func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*program, error) {
 	pool := newWorkerPool(opts.Threads)
 	p, err := compileWith(g, opts, label, sh, newGemmCtx(pool))
+	if err == nil {
+		err = p.applyCarries()
+	}
 	if err != nil {
 		pool.close()
 		return nil, err
@@ -97,6 +107,7 @@ func compileWith(g *model.Graph, opts compute.Options, label string, sh *shared,
 		vi.name = name
 		vi.alias = -1
 		vi.slot = -1
+		vi.carry = -1
 		if t := g.Values[name]; t != nil {
 			if vi.dt == payload.Undefined {
 				vi.dt = t.DType
@@ -269,13 +280,13 @@ func (p *program) plan() {
 	var free []int
 	dying := make([][]int, len(p.steps)+1)
 	for i, l := range last {
-		if l >= 0 && p.values[i].kind == kindComputed {
+		if l >= 0 && p.values[i].kind == kindComputed && p.values[i].carry < 0 {
 			dying[l] = append(dying[l], i)
 		}
 	}
 	for si, st := range p.steps {
 		for _, v := range st.out {
-			if v < 0 || p.values[v].kind != kindComputed {
+			if v < 0 || p.values[v].kind != kindComputed || p.values[v].carry >= 0 {
 				continue
 			}
 			if len(free) > 0 {
@@ -302,8 +313,26 @@ func (p *program) metadata(orig *model.Graph) compute.ModelMetadata {
 		PreferredOutput: memclass.Host,
 		AcceptedInput:   memclass.HostAccessible,
 	}
-	md.Inputs, md.MaxInputBytes = meta.Tensors(orig.Inputs, nil)
-	md.Outputs, md.MaxOutputBytes = meta.Tensors(p.g.Outputs, p.g.Values)
+	ins, outs := orig.Inputs, p.g.Outputs
+	if len(p.carries) > 0 {
+		// Carried values are neither given nor returned.
+		carried := map[string]bool{}
+		for _, c := range p.carries {
+			carried[p.values[c.in].name], carried[p.values[c.out].name] = true, true
+		}
+		drop := func(vs []model.ValueInfo) []model.ValueInfo {
+			var kept []model.ValueInfo
+			for _, v := range vs {
+				if !carried[v.Name] {
+					kept = append(kept, v)
+				}
+			}
+			return kept
+		}
+		ins, outs = drop(ins), drop(outs)
+	}
+	md.Inputs, md.MaxInputBytes = meta.Tensors(ins, nil)
+	md.Outputs, md.MaxOutputBytes = meta.Tensors(outs, p.g.Values)
 	return md
 }
 

@@ -116,6 +116,14 @@ func roundUp(n, m int) int { return (n + m - 1) / m * m }
 // packedBSize is the length of op(B), k×n, packed.
 func packedBSize(k, n int) int { return k * roundUp(n, gemmNR) }
 
+// reserve grows the scratch that packs op(B) to hold a k×n operand, so
+// that products up to that size allocate nothing.
+func (g *gemmCtx) reserve(k, n int) {
+	if need := packedBSize(k, n); len(g.b) < need {
+		g.b = make([]float32, need)
+	}
+}
+
 // packedASize is the length of op(A), m×k, packed.
 func packedASize(m, k int) int { return m * k }
 

@@ -15,6 +15,11 @@ import (
 // A model whose shapes depend on its inputs' values (a graph input read
 // as a shape or an index bound) may refuse zeros; warm it with InferOne
 // on a real input instead.
+//
+// With carried values (compute.Options.Carries) a set may also give the
+// carried inputs' shapes, after the others, in the order of the
+// carries; they are zeros for that run. Warm leaves every carried value
+// at its first state, as ResetCarries does.
 func (m *Model[In, Out]) Warm(shapes ...[][]int) error {
 	if err := m.enter(); err != nil {
 		return err
@@ -24,11 +29,16 @@ func (m *Model[In, Out]) Warm(shapes ...[][]int) error {
 		return err
 	}
 	x := m.x
+	defer x.resetCarries()
 	for _, set := range shapes {
-		if len(set) != len(m.prog.inputs) {
-			return errs.New(errs.ShapeMismatch, "%s: Warm: %d shapes for %d inputs", m.label, len(set), len(m.prog.inputs))
+		ni, nc := len(m.prog.inputs), len(m.prog.carries)
+		if len(set) != ni && (nc == 0 || len(set) != ni+nc) {
+			return errs.New(errs.ShapeMismatch, "%s: Warm: %d shapes for %d inputs", m.label, len(set), ni)
 		}
-		for j, shape := range set {
+		if err := x.warmCarries(set[ni:]); err != nil {
+			return err
+		}
+		for j, shape := range set[:ni] {
 			dt := m.prog.values[m.prog.inputs[j]].dt
 			n := payload.NumElems(shape)
 			if n < 0 || n > x.maxBytes/max(dt.Size(), 1) {

@@ -58,6 +58,9 @@ func Load[In, Out any](cfg *Config, opts compute.Options, art *artifacts.Artifac
 	if err := CheckWeightType(cfg.Name, opts.WeightType); err != nil {
 		return nil, err
 	}
+	if len(opts.Carries) > 0 {
+		return nil, errs.New(errs.Unsupported, "%s: carried values (compute.Options.Carries) are not supported on this backend; feed each output back as an input", cfg.Name)
+	}
 	label := art.Label()
 	g := art.Graph().Clone()
 	if err := model.Optimize(g, cpu.Evaluate); err != nil {
