@@ -8,8 +8,9 @@ package cpu
 // a few positions per call, as streaming audio models do on each chunk
 // (Silero VAD's STFT and encoder give 4, 2 and 1), most of every panel is
 // padding and the kernel does up to gemmNR/N times the work. conv1dShort
-// runs such convolutions transposed instead: the windows (N×K) times the
-// filters' transpose (K×M, packed once as B), into an N×M product with
+// runs such convolutions transposed instead: the windows (N×K, written
+// straight into the packed layout of A) times the filters' transpose
+// (K×M, packed once as B), into an N×M product with
 // the bias by column and the fused activation, then transposed into the
 // M×N output. The products sum the same terms in the same order, so the
 // outputs are those of the im2col path.
@@ -25,7 +26,7 @@ const conv1dShortMaxN = gemmNR / 2
 type conv1dShort struct {
 	wt     []float32
 	wtFrom []float32 // the filters wt was packed from
-	cols   []float32 // N×kdim
+	cols   []float32 // N×kdim, packed as A
 	prod   []float32 // N×M
 	ep     gemmEpilogue
 }
@@ -69,7 +70,7 @@ func (s *conv1dShort) run(k *convKernel, xg, wg, bg, yg []float32, pa gemmA) boo
 		}
 		ep = &s.ep
 	}
-	k.gc.runFused(n, m, kdim, 1, gemmA{data: cols, ld: kdim}, gemmB{packed: s.wt}, 0, prod, m, ep)
+	k.gc.runFused(n, m, kdim, 1, gemmA{packed: cols}, gemmB{packed: s.wt}, 0, prod, m, ep)
 	s.ep.bias = nil
 	for j := range n {
 		row := prod[j*m : (j+1)*m]
@@ -80,31 +81,45 @@ func (s *conv1dShort) run(k *convKernel, xg, wg, bg, yg []float32, pa gemmA) boo
 	return true
 }
 
-// windows1d writes the windows of x (channels rows of g.in[2] values) one
-// output position per row of cols: position j's row holds, channel by
-// channel, the g.k[2] taps of its window, zero where they fall in the
-// padding.
+// windows1d writes the windows of x (channels rows of g.in[2] values)
+// into cols as the packed SGEMM's A (packA's layout, see prepackA): one
+// row per output position holding, channel by channel, the g.k[2] taps of
+// its window, zero where they fall in the padding. In that layout the
+// rows of a micro-panel (gemmMR positions) are adjacent for each step,
+// so it walks the steps and writes each step's positions in a run.
 func windows1d(g *geom, x []float32, channels int, cols []float32) {
 	iw, n, kw := g.in[2], g.out[2], g.k[2]
 	s, d, pb := g.s[2], g.d[2], g.pb[2]
 	kdim := channels * kw
-	for j := range n {
-		row := cols[j*kdim : (j+1)*kdim]
-		start := j*s - pb
-		inside := start >= 0 && start+(kw-1)*d < iw
+	for ir := 0; ir < n; ir += gemmMR {
+		r := min(gemmMR, n-ir)
+		// Step p of block [p0, p0+kcb) goes to p0*n + ir*kcb + (p-p0)*r:
+		// o walks it, left counts the block's steps to go.
+		p0, kcb := 0, min(gemmKC, kdim)
+		o, left := ir*kcb, kcb
 		for c := range channels {
 			xc := x[c*iw : (c+1)*iw]
-			dst := row[c*kw : (c+1)*kw]
-			if inside && d == 1 {
-				copy(dst, xc[start:start+kw])
-				continue
-			}
-			for t := range dst {
-				p := start + t*d
-				if p >= 0 && p < iw {
-					dst[t] = xc[p]
+			for t := range kw {
+				dst := cols[o : o+r]
+				q := ir*s + t*d - pb
+				if q >= 0 && q+(r-1)*s < iw {
+					for i := range dst {
+						dst[i] = xc[q+i*s]
+					}
 				} else {
-					dst[t] = 0
+					for i := range dst {
+						if p := q + i*s; uint(p) < uint(iw) {
+							dst[i] = xc[p]
+						} else {
+							dst[i] = 0
+						}
+					}
+				}
+				o += r
+				if left--; left == 0 {
+					p0 += gemmKC
+					kcb = min(gemmKC, kdim-p0)
+					o, left = p0*n+ir*kcb, kcb
 				}
 			}
 		}
