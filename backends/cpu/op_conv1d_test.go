@@ -22,13 +22,16 @@ func conv1dCases() []directCase {
 		{xs: []int{1, 300, 8}, ws: []int{9, 300, 2}, strides: []int64{1}, act: model.ActRelu, direct: true},
 		// Not taken: rows the direct kernels take, more positions than
 		// conv1dShortMaxN, more
-		// positions than channels, groups, 2-D, a single tap.
+		// positions than channels, groups, 2-D.
 		{xs: []int{2, 3, 9}, ws: []int{21, 3, 3}, dils: []int64{2}, pads: []int64{2, 1}, bias: true},
 		{xs: []int{1, 4, 12}, ws: []int{16, 4, 3}, bias: true},
 		{xs: []int{1, 4, 6}, ws: []int{3, 4, 3}, bias: true},
 		{xs: []int{1, 4, 6}, ws: []int{16, 2, 3}, group: 2},
 		{xs: []int{1, 4, 3, 6}, ws: []int{16, 4, 3, 3}},
-		{xs: []int{1, 4, 6}, ws: []int{16, 4, 1}, strides: []int64{2}},
+		// Pointwise and strided 1×1 filters.
+		{xs: []int{1, 258, 8}, ws: []int{16, 258, 1}, bias: true, direct: true},
+		{xs: []int{1, 16, 8}, ws: []int{16, 16, 1}, strides: []int64{2}, bias: true, act: model.ActRelu, direct: true},
+		{xs: []int{1, 64, 1}, ws: []int{1, 64, 1}, bias: true, act: model.ActSigmoid, direct: true},
 	}
 }
 
