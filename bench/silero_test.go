@@ -225,7 +225,9 @@ func loadAvg() string {
 
 // TestSileroVsORT times one chunk (512 samples, state carried) of each
 // Silero model on one thread in lintel and in ONNX Runtime, interleaved,
-// and logs the medians, the ratios and the load average. Both stream the
+// and logs the medians, the ratios and the load average: on the wall
+// clock, then on the thread's CPU time (interleaveCPU), which a loaded
+// machine disturbs less. Both stream the
 // same audio; it checks that their probabilities agree and that lintel's
 // chunk allocates nothing.
 func TestSileroVsORT(t *testing.T) {
@@ -251,12 +253,19 @@ func TestSileroVsORT(t *testing.T) {
 			if got := testing.AllocsPerRun(50, func() { l.step(t) }); got != 0 {
 				t.Errorf("got %v allocations per chunk, want 0", got)
 			}
-			ts := interleave([]func(){func() { l.step(t) }, func() { o.step(t) }}, rounds, 20*time.Millisecond)
-			rows = append(rows, []string{f.name + " chunk (512 samples)", us(ts[0]), us(ts[1]), fmt.Sprintf("%.2f×", float64(ts[0])/float64(ts[1])), fmt.Sprintf("%.1e", worst)})
+			runners := []func(){func() { l.step(t) }, func() { o.step(t) }}
+			ts := interleave(runners, rounds, 20*time.Millisecond)
+			row := []string{f.name + " chunk (512 samples)", us(ts[0]), us(ts[1]), fmt.Sprintf("%.2f×", float64(ts[0])/float64(ts[1]))}
+			if cs, ok := interleaveCPU(runners, rounds, 100); ok {
+				row = append(row, us(cs[0]), us(cs[1]), fmt.Sprintf("%.2f×", float64(cs[0])/float64(cs[1])))
+			} else {
+				row = append(row, "n/a", "n/a", "n/a")
+			}
+			rows = append(rows, append(row, fmt.Sprintf("%.1e", worst)))
 		})
 	}
 	t.Logf("lintel kernels: %s; %d rounds; load average %s before, %s after\n%s", kernelInfo(), rounds, before, loadAvg(),
-		table([]string{"case (one thread)", "lintel", "ONNX Runtime", "lintel / ORT", "max |diff|"}, rows))
+		table([]string{"case (one thread)", "lintel", "ONNX Runtime", "lintel / ORT", "lintel CPU", "ORT CPU", "CPU ratio", "max |diff|"}, rows))
 }
 
 // BenchmarkSilero times one chunk of each Silero model on one thread in
