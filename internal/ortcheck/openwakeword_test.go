@@ -179,14 +179,12 @@ func (s *owwStages) pushEmbedding(e []float32) {
 // inputs view the stages' buffers, and each model writes one reused
 // output payload.
 type owwLintel struct {
-	mel, emb, det    *lintelModel
-	st               *owwStages
-	melIn, embIn     payload.Multi
-	detIn            payload.Multi
-	melOut, embOut   payload.Multi
-	detOut           payload.Multi
-	melName, embName string
-	detName          string
+	mel, emb, det  *lintelModel
+	st             *owwStages
+	melIn, embIn   payload.Multi
+	detIn          payload.Multi
+	melOut, embOut payload.Multi
+	detOut         payload.Multi
 }
 
 // step runs one chunk through the three models.
