@@ -32,13 +32,14 @@ type conv1dShort struct {
 }
 
 // takes reports whether conv1dShort runs geometry g with the filters pa:
-// constant float32 filters (packed at load), one group, one spatial dim
-// of at most conv1dShortMaxN outputs, and at least as many output
-// channels as positions. Pointwise filters qualify too: their windows
-// are the input itself, whose few columns would also fill panels.
+// constant float32 filters (packed at load), one group, some input
+// channels, one spatial dim of at most conv1dShortMaxN outputs, and at
+// least as many output channels as positions. Pointwise filters qualify
+// too: their windows are the input itself, whose few columns would also
+// fill panels.
 func (s *conv1dShort) takes(k *convKernel, g *geom, pa gemmA) bool {
 	n := g.out[2]
-	return pa.packed != nil && k.group == 1 && g.nd == 1 && n <= conv1dShortMaxN && k.outC >= n
+	return pa.packed != nil && k.group == 1 && g.nd == 1 && n <= conv1dShortMaxN && k.outC >= n && k.inC > 0
 }
 
 // run convolves one image xg (k.inC channels) with the filters wg (M×kdim)

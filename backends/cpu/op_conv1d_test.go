@@ -28,6 +28,7 @@ func conv1dCases() []directCase {
 		{xs: []int{1, 4, 6}, ws: []int{3, 4, 3}, bias: true},
 		{xs: []int{1, 4, 6}, ws: []int{16, 2, 3}, group: 2},
 		{xs: []int{1, 4, 3, 6}, ws: []int{16, 4, 3, 3}},
+		{xs: []int{1, 0, 4}, ws: []int{16, 0, 3}, bias: true},
 		// Pointwise and strided 1×1 filters.
 		{xs: []int{1, 258, 8}, ws: []int{16, 258, 1}, bias: true, direct: true},
 		{xs: []int{1, 16, 8}, ws: []int{16, 16, 1}, strides: []int64{2}, bias: true, act: model.ActRelu, direct: true},
