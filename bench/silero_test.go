@@ -19,25 +19,48 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// Silero VAD v5 (MIT, github.com/snakers4/silero-vad) at 16 kHz, as npm
-// @ricky0123/vad-web ships it (`make ort-deps`): each call takes the
-// last 64 samples of the call before and 512 new ones, and the state.
+// The Silero voice activity detectors (MIT, github.com/snakers4/silero-vad)
+// at 16 kHz, as npm @ricky0123/vad-web ships them (`make ort-deps`): each
+// call takes sileroChunk new samples, after the context last samples of
+// the call before, and the state the call before returned.
 const (
-	sileroChunk   = 512
-	sileroContext = 64
-	sileroRate    = 16000
+	sileroChunk = 512
+	sileroRate  = 16000
 )
 
-// sileroModel reads Silero VAD v5 from the npm prefix.
-func sileroModel(tb testing.TB) []byte {
+// sileroFile is one Silero model and how it streams.
+type sileroFile struct {
+	name, file string
+	context    int
+	// states pairs each state input with the output that feeds it on
+	// the next call.
+	states []sileroState
+}
+
+type sileroState struct {
+	in, out string
+	shape   []int
+}
+
+// sileroFiles are the Silero models vad-web ships: the legacy one (v4,
+// LSTM state h and c), and v5 and v6 (one state, 64 samples of context).
+var sileroFiles = []sileroFile{
+	{"silero_vad_legacy", "silero_vad_legacy.onnx", 0, []sileroState{{"h", "hn", []int{2, 1, 64}}, {"c", "cn", []int{2, 1, 64}}}},
+	{"silero_vad_v5", "silero_vad_v5.onnx", 64, []sileroState{{"state", "stateN", []int{2, 1, 128}}}},
+	{"silero_vad_v6", "silero_vad_v6.onnx", 64, []sileroState{{"state", "stateN", []int{2, 1, 128}}}},
+}
+
+// sileroModel reads one Silero model from the npm prefix; it skips when
+// the file is absent.
+func sileroModel(tb testing.TB, f sileroFile) []byte {
 	tb.Helper()
 	dir := os.Getenv("LINTEL_NPM_DIR")
 	if dir == "" {
 		dir = filepath.Join("..", ".cache", "npm")
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@ricky0123", "vad-web", "dist", "silero_vad_v5.onnx"))
+	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@ricky0123", "vad-web", "dist", f.file))
 	if err != nil {
-		tb.Fatalf("%v (run `make ort-deps` or set LINTEL_NPM_DIR)", err)
+		tb.Skipf("%v (run `make ort-deps` or set LINTEL_NPM_DIR)", err)
 	}
 	return b
 }
@@ -53,9 +76,10 @@ func sileroAudio() []float32 {
 	return x
 }
 
-// sileroLintel streams the model on lintel, one thread, two output
+// sileroLintel streams a model on lintel, one thread, two output
 // payloads written in turn (docs/streaming.md).
 type sileroLintel struct {
+	f     sileroFile
 	m     *backends.Model[payload.Multi, payload.Multi]
 	in    payload.Multi
 	outs  [2]payload.Multi
@@ -65,9 +89,9 @@ type sileroLintel struct {
 	pos   int
 }
 
-func loadSileroLintel(tb testing.TB, model []byte) *sileroLintel {
+func loadSileroLintel(tb testing.TB, f sileroFile, model []byte) *sileroLintel {
 	tb.Helper()
-	art, err := artifacts.FromBytes(model, "silero_vad_v5")
+	art, err := artifacts.FromBytes(model, f.name)
 	if err != nil {
 		tb.Fatalf("artifacts.FromBytes: %v", err)
 	}
@@ -76,14 +100,16 @@ func loadSileroLintel(tb testing.TB, model []byte) *sileroLintel {
 		err = m.Init()
 	}
 	if err != nil {
-		tb.Fatalf("loading Silero VAD v5: %v", err)
+		tb.Fatalf("loading %s: %v", f.name, err)
 	}
 	tb.Cleanup(func() { _ = m.Close() })
-	s := &sileroLintel{m: m, audio: make([]float32, sileroContext+sileroChunk), src: sileroAudio()}
+	s := &sileroLintel{f: f, m: m, audio: make([]float32, f.context+sileroChunk), src: sileroAudio()}
 	s.in.Tensors = []payload.Dynamic{
 		payload.DynamicOf("input", payload.Tensor[float32]{Shape: []int{1, len(s.audio)}, Data: s.audio}),
-		payload.DynamicOf("state", payload.NewTensor[float32](2, 1, 128)),
 		payload.DynamicOf("sr", payload.Tensor[int64]{Shape: []int{}, Data: []int64{sileroRate}}),
+	}
+	for _, st := range f.states {
+		s.in.Tensors = append(s.in.Tensors, payload.DynamicOf(st.in, payload.NewTensor[float32](st.shape...)))
 	}
 	return s
 }
@@ -94,60 +120,73 @@ func (s *sileroLintel) step(tb testing.TB) float32 {
 		s.pos = 0
 	}
 	copy(s.audio, s.audio[sileroChunk:])
-	copy(s.audio[sileroContext:], s.src[s.pos:s.pos+sileroChunk])
+	copy(s.audio[s.f.context:], s.src[s.pos:s.pos+sileroChunk])
 	s.pos += sileroChunk
 	out := &s.outs[s.next]
 	if err := s.m.InferOne(&s.in, out); err != nil {
 		tb.Fatalf("lintel: %v", err)
 	}
-	st := out.Get("stateN")
-	s.in.Tensors[1].Shape, s.in.Tensors[1].Data = st.Shape, st.Data
+	for i, st := range s.f.states {
+		d := out.Get(st.out)
+		s.in.Tensors[2+i].Shape, s.in.Tensors[2+i].Data = d.Shape, d.Data
+	}
 	s.next ^= 1
 	p, _ := payload.FromBytes[float32](out.Get("output").Data)
 	return p[0]
 }
 
-// sileroORT streams the model on ONNX Runtime (default graph
+// sileroORT streams a model on ONNX Runtime (default graph
 // optimisations, one thread), its tensors bound once; each call copies
-// the state output into the state input (1 KiB).
+// the state outputs into the state inputs (1 KiB).
 type sileroORT struct {
-	s                  *ort.AdvancedSession
-	audio, state, prob *ort.Tensor[float32]
-	stateN             *ort.Tensor[float32]
-	src                []float32
-	pos                int
+	f           sileroFile
+	s           *ort.AdvancedSession
+	audio, prob *ort.Tensor[float32]
+	stIn, stOut []*ort.Tensor[float32]
+	src         []float32
+	pos         int
 }
 
-func loadSileroORT(tb testing.TB, model []byte) *sileroORT {
+func loadSileroORT(tb testing.TB, f sileroFile, model []byte) *sileroORT {
 	tb.Helper()
-	r := &sileroORT{src: sileroAudio()}
+	r := &sileroORT{f: f, src: sileroAudio()}
 	var err error
 	must := func(err error) {
 		if err != nil {
 			tb.Fatal(err)
 		}
 	}
-	r.audio, err = ort.NewEmptyTensor[float32](ort.NewShape(1, sileroContext+sileroChunk))
-	must(err)
-	r.state, err = ort.NewEmptyTensor[float32](ort.NewShape(2, 1, 128))
+	r.audio, err = ort.NewEmptyTensor[float32](ort.NewShape(1, int64(f.context+sileroChunk)))
 	must(err)
 	r.prob, err = ort.NewEmptyTensor[float32](ort.NewShape(1, 1))
 	must(err)
-	r.stateN, err = ort.NewEmptyTensor[float32](ort.NewShape(2, 1, 128))
-	must(err)
 	sr, err := ort.NewScalar(int64(sileroRate))
 	must(err)
+	inNames, outNames := []string{"input", "sr"}, []string{"output"}
+	ins, outs := []ort.Value{r.audio, sr}, []ort.Value{r.prob}
+	for _, st := range f.states {
+		shape := make([]int64, len(st.shape))
+		for i, d := range st.shape {
+			shape[i] = int64(d)
+		}
+		in, err := ort.NewEmptyTensor[float32](ort.NewShape(shape...))
+		must(err)
+		out, err := ort.NewEmptyTensor[float32](ort.NewShape(shape...))
+		must(err)
+		r.stIn, r.stOut = append(r.stIn, in), append(r.stOut, out)
+		inNames, outNames = append(inNames, st.in), append(outNames, st.out)
+		ins, outs = append(ins, in), append(outs, out)
+	}
 	opts, err := ort.NewSessionOptions()
 	must(err)
 	defer opts.Destroy()
 	must(opts.SetIntraOpNumThreads(1))
 	must(opts.SetInterOpNumThreads(1))
-	r.s, err = ort.NewAdvancedSessionWithONNXData(model, []string{"input", "state", "sr"}, []string{"output", "stateN"},
-		[]ort.Value{r.audio, r.state, sr}, []ort.Value{r.prob, r.stateN}, opts)
+	r.s, err = ort.NewAdvancedSessionWithONNXData(model, inNames, outNames, ins, outs, opts)
 	must(err)
 	tb.Cleanup(func() {
 		r.s.Destroy()
-		for _, v := range []ort.Value{r.audio, r.state, r.prob, r.stateN, sr} {
+		for _, v := range append(ins, outs...) {
 			v.Destroy()
 		}
 	})
@@ -160,12 +199,14 @@ func (r *sileroORT) step(tb testing.TB) float32 {
 	}
 	a := r.audio.GetData()
 	copy(a, a[sileroChunk:])
-	copy(a[sileroContext:], r.src[r.pos:r.pos+sileroChunk])
+	copy(a[r.f.context:], r.src[r.pos:r.pos+sileroChunk])
 	r.pos += sileroChunk
 	if err := r.s.Run(); err != nil {
 		tb.Fatalf("ONNX Runtime: %v", err)
 	}
-	copy(r.state.GetData(), r.stateN.GetData())
+	for i := range r.stIn {
+		copy(r.stIn[i].GetData(), r.stOut[i].GetData())
+	}
 	return r.prob.GetData()[0]
 }
 
@@ -182,58 +223,73 @@ func loadAvg() string {
 	return strings.Join(f[:3], " ")
 }
 
-// TestSileroVsORT times one Silero VAD v5 chunk (512 samples, state
-// carried) on one thread in lintel and in ONNX Runtime, interleaved, and
-// logs the medians, the ratio and the load average. Both stream the same
-// audio; it checks that their probabilities agree and that lintel's
+// TestSileroVsORT times one chunk (512 samples, state carried) of each
+// Silero model on one thread in lintel and in ONNX Runtime, interleaved,
+// and logs the medians, the ratios and the load average: on the wall
+// clock, then on the thread's CPU time (interleaveCPU), which a loaded
+// machine disturbs less. Both stream the
+// same audio; it checks that their probabilities agree and that lintel's
 // chunk allocates nothing.
 func TestSileroVsORT(t *testing.T) {
 	if err := initORT(); err != nil {
 		t.Fatalf("initORT: %v", err)
 	}
-	model := sileroModel(t)
-	l, o := loadSileroLintel(t, model), loadSileroORT(t, model)
-	var worst float64
-	for k := range 40 {
-		got, want := l.step(t), o.step(t)
-		d := math.Abs(float64(got - want))
-		worst = max(worst, d)
-		if !(d <= 1e-4) {
-			t.Fatalf("chunk %d: probability %v, ONNX Runtime %v", k, got, want)
-		}
-	}
-	if got := testing.AllocsPerRun(50, func() { l.step(t) }); got != 0 {
-		t.Errorf("got %v allocations per chunk, want 0", got)
-	}
 	rounds := envInt("BENCH_ROUNDS", 21)
 	before := loadAvg()
-	ts := interleave([]func(){func() { l.step(t) }, func() { o.step(t) }}, rounds, 20*time.Millisecond)
+	var rows [][]string
+	for _, f := range sileroFiles {
+		t.Run(f.name, func(t *testing.T) {
+			model := sileroModel(t, f)
+			l, o := loadSileroLintel(t, f, model), loadSileroORT(t, f, model)
+			var worst float64
+			for k := range 40 {
+				got, want := l.step(t), o.step(t)
+				d := math.Abs(float64(got - want))
+				worst = max(worst, d)
+				if !(d <= 1e-4) {
+					t.Fatalf("chunk %d: probability %v, ONNX Runtime %v", k, got, want)
+				}
+			}
+			if got := testing.AllocsPerRun(50, func() { l.step(t) }); got != 0 {
+				t.Errorf("got %v allocations per chunk, want 0", got)
+			}
+			runners := []func(){func() { l.step(t) }, func() { o.step(t) }}
+			ts := interleave(runners, rounds, 20*time.Millisecond)
+			row := []string{f.name + " chunk (512 samples)", us(ts[0]), us(ts[1]), fmt.Sprintf("%.2f×", float64(ts[0])/float64(ts[1]))}
+			if cs, ok := interleaveCPU(runners, rounds, 100); ok {
+				row = append(row, us(cs[0]), us(cs[1]), fmt.Sprintf("%.2f×", float64(cs[0])/float64(cs[1])))
+			} else {
+				row = append(row, "n/a", "n/a", "n/a")
+			}
+			rows = append(rows, append(row, fmt.Sprintf("%.1e", worst)))
+		})
+	}
 	t.Logf("lintel kernels: %s; %d rounds; load average %s before, %s after\n%s", kernelInfo(), rounds, before, loadAvg(),
-		table([]string{"case (one thread)", "lintel", "ONNX Runtime", "lintel / ORT", "max |diff|"},
-			[][]string{{"silero_vad_v5 chunk (512 samples)", us(ts[0]), us(ts[1]), fmt.Sprintf("%.2f×", float64(ts[0])/float64(ts[1])), fmt.Sprintf("%.1e", worst)}}))
+		table([]string{"case (one thread)", "lintel", "ONNX Runtime", "lintel / ORT", "lintel CPU", "ORT CPU", "CPU ratio", "max |diff|"}, rows))
 }
 
-// BenchmarkSileroV5 times one Silero VAD v5 chunk on one thread in lintel
-// and in ONNX Runtime.
-func BenchmarkSileroV5(b *testing.B) {
+// BenchmarkSilero times one chunk of each Silero model on one thread in
+// lintel and in ONNX Runtime.
+func BenchmarkSilero(b *testing.B) {
 	if err := initORT(); err != nil {
 		b.Fatalf("initORT: %v", err)
 	}
-	model := sileroModel(b)
-	b.Run("lintel", func(b *testing.B) {
-		l := loadSileroLintel(b, model)
-		l.step(b)
-		l.step(b)
-		b.ReportAllocs()
-		for b.Loop() {
+	for _, f := range sileroFiles {
+		b.Run(f.name+"/lintel", func(b *testing.B) {
+			l := loadSileroLintel(b, f, sileroModel(b, f))
 			l.step(b)
-		}
-	})
-	b.Run("onnxruntime", func(b *testing.B) {
-		o := loadSileroORT(b, model)
-		o.step(b)
-		for b.Loop() {
+			l.step(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				l.step(b)
+			}
+		})
+		b.Run(f.name+"/onnxruntime", func(b *testing.B) {
+			o := loadSileroORT(b, f, sileroModel(b, f))
 			o.step(b)
-		}
-	})
+			for b.Loop() {
+				o.step(b)
+			}
+		})
+	}
 }

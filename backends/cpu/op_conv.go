@@ -48,6 +48,7 @@ type convKernel struct {
 	row    []float32
 	ints   []int
 	pad    []float32
+	short  conv1dShort // short 1-D convolutions (op_conv1d.go)
 }
 
 func init() {
@@ -332,6 +333,9 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 // filters), then the bias bg (nil: none) and the fused activation, block
 // by block.
 func (k *convKernel) conv32(xg, wg, bg, yg []float32, pa gemmA, pointwise bool) {
+	if k.short.run(k, xg, wg, bg, yg, pa) {
+		return
+	}
 	g := &k.g
 	outSz := size3(g.out)
 	cg, mg := k.inC/k.group, k.outC/k.group

@@ -25,7 +25,7 @@ var containerOps = map[string]bool{
 	"SequenceErase": true, "SequenceAt": true, "SequenceLength": true,
 	"SplitToSequence": true, "ConcatFromSequence": true, "Optional": true,
 	"OptionalHasElement": true, "OptionalGetElement": true, "Identity": true,
-	"If": true, "Loop": true,
+	"If": true, "Loop": true, "SequenceMap": true,
 }
 
 // checkKinds refuses a node that takes or gives a sequence or optional

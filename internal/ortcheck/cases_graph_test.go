@@ -81,3 +81,44 @@ var graphCases = []tc{
 }
 
 func TestGraphs(t *testing.T) { runCases(t, graphCases) }
+
+// seqMapBody adds its two inputs and squares the sum; it also gives the
+// sum's shape.
+var seqMapBody = onnxbuild.Graph{
+	Name: "body",
+	Inputs: []onnxbuild.Value{
+		{Name: "a", DType: F32, NoShape: true},
+		{Name: "b", DType: F32, NoShape: true},
+	},
+	Outputs: []onnxbuild.Value{
+		{Name: "sq", DType: F32, NoShape: true},
+		{Name: "shape", DType: I64, NoShape: true},
+	},
+	Nodes: []onnxbuild.Node{
+		nd("Add", names("a", "b"), names("sum")),
+		nd("Mul", names("sum", "sum"), names("sq")),
+		nd("Shape", names("sum"), names("shape")),
+	},
+}
+
+// sequenceCases run SequenceMap between SplitToSequence and
+// ConcatFromSequence, so that the graph's inputs and outputs are tensors.
+var sequenceCases = []tc{
+	// One sequence and one tensor passed whole to every run of the body.
+	graph("SequenceMap/sequence_and_tensor_17", 17, []onnxbuild.Node{
+		nd("SplitToSequence", names("x"), names("s"), ai("axis", 0), ai("keepdims", 0)),
+		nd("SequenceMap", names("s", "t"), names("m", "shapes"), onnxbuild.AGraph("body", seqMapBody)),
+		nd("ConcatFromSequence", names("m"), names("y0"), ai("axis", 0), ai("new_axis", 1)),
+		nd("ConcatFromSequence", names("shapes"), names("y1"), ai("axis", 0)),
+	}, f32(5, 3).as("x"), f32(3).as("t")).outs(F32, I64),
+	// Two sequences iterated in step, of elements of different lengths.
+	graph("SequenceMap/two_sequences_17", 17, []onnxbuild.Node{
+		nd("SplitToSequence", names("x", "split"), names("s"), ai("axis", 1)),
+		nd("SplitToSequence", names("z", "split"), names("u"), ai("axis", 1)),
+		nd("SequenceMap", names("s", "u"), names("m", "shapes"), onnxbuild.AGraph("body", seqMapBody)),
+		nd("ConcatFromSequence", names("m"), names("y0"), ai("axis", 1)),
+		nd("ConcatFromSequence", names("shapes"), names("y1"), ai("axis", 0)),
+	}, f32(2, 7).as("x"), f32(2, 7).as("z"), i64(3, 1, 3).as("split")).outs(F32, I64),
+}
+
+func TestSequenceMap(t *testing.T) { runCases(t, sequenceCases) }
