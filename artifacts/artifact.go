@@ -56,6 +56,8 @@ type Artifact struct {
 	digest [32]byte
 	// backing holds the mapping data views, for Open; nil otherwise.
 	backing *model.Backing
+	// maps are the mapped regions backing releases.
+	maps *fileMaps
 }
 
 // Label returns the path or label the artifact was opened with.

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"sync"
-	"sync/atomic"
 )
 
 // fileMaps holds the read-only mappings of one artifact's files: the
@@ -14,9 +13,6 @@ type fileMaps struct {
 	mu      sync.Mutex
 	regions [][]byte
 }
-
-// released counts the mapping sets released, for tests.
-var released atomic.Int64
 
 // read returns the bytes of regular file f, mapped where this system
 // maps files (mapRegion) and read into the heap otherwise, refusing a
@@ -50,7 +46,6 @@ func (m *fileMaps) release() {
 		unmapRegion(b)
 	}
 	m.regions = nil
-	released.Add(1)
 }
 
 // mapped reports whether any region is mapped.

@@ -59,6 +59,9 @@ func Open(path string, opts ...Option) (*Artifact, error) {
 	if root != nil {
 		root.Close()
 	}
+	if a != nil {
+		a.maps = maps
+	}
 	if err != nil && maps != nil {
 		// Nothing decoded escapes a failed load: unmap now.
 		maps.release()
