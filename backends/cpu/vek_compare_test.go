@@ -24,12 +24,11 @@ import (
 // vekPair is one lintel kernel and the vek32 routine that does its work,
 // each a closure over the same inputs and its own output.
 type vekPair struct {
-	name          string
-	lintel, vek   func()
-	lout, vout    []float32
-	lscal, vscal  *float32 // reductions: the result, in place of an output
-	tol           float64  // allowed |lintel − vek|, relative to max(1, |lintel|)
-	nanPropagates bool     // lintel's result is NaN where an input is
+	name         string
+	lintel, vek  func()
+	lout, vout   []float32
+	lscal, vscal *float32 // reductions: the result, in place of an output
+	tol          float64  // allowed |lintel − vek|, relative to max(1, |lintel|)
 }
 
 // vekInputs are the operands of one size: a in [-4, 4), b in [0.5, 1.5)
