@@ -23,7 +23,7 @@ FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
+.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare bench-sweep lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
 
 all: test
 
@@ -93,6 +93,15 @@ bench:
 ## libopenblas-dev), and Threads=2 against 1, interleaved, medians.
 bench-compare: ort-deps
 	CGO_ENABLED=1 $(GO) test -count=1 -tags ort,openblas -run 'Vs|ThreadsSpeedup' -v ./bench
+
+## bench-sweep: single-op models over a grid of geometries (Conv, MatMul,
+## Gemm, pooling, elementwise, Softmax, LayerNormalization, Resize), each
+## on one thread against ONNX Runtime, interleaved, medians; logs the
+## worst 15 and the median ratios and writes bench/sweep.md and
+## bench/sweep.csv. BENCH_SWEEP_ROUNDS and BENCH_SWEEP_RUN (a substring
+## of the case names) narrow it.
+bench-sweep: ort-deps
+	BENCH_SWEEP=1 CGO_ENABLED=1 $(GO) test -count=1 -timeout 60m -tags ort -run 'TestSweepVsORT' -v ./bench
 
 ## lint: gofmt, go vet and staticcheck, with and without the ort tag.
 lint: fmt-check vet staticcheck

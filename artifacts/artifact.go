@@ -11,6 +11,16 @@
 //     nearest node, which the lintel command prints.
 //   - Initializer bytes alias the file's bytes where alignment allows; the
 //     artifact's bytes must not be modified while it is in use.
+//   - Open maps the file (and its external data files) read-only where
+//     the system can (Linux and macOS) instead of reading it into the
+//     heap, so a model's weights cost their file's pages once, shared
+//     with the page cache. The mapping lives as long as anything views
+//     it: the artifact, its graph and tensors, and every model built
+//     from them hold its model.Backing, and it is unmapped by the garbage
+//     collector once none is reachable. An artifact needs no Close.
+//     While mapped, the file must not be truncated or rewritten in place
+//     (replace it by renaming a new file over it instead); where that
+//     cannot be promised, open it WithoutMapping.
 //   - External data is read only from inside the model's folder (Open) or
 //     the given fs.FS (FromFS).
 //   - An Artifact is immutable once returned and safe to share between
@@ -44,6 +54,10 @@ type Artifact struct {
 	graph  *model.Graph
 	data   []byte
 	digest [32]byte
+	// backing holds the mapping data views, for Open; nil otherwise.
+	backing *model.Backing
+	// maps are the mapped regions backing releases.
+	maps *fileMaps
 }
 
 // Label returns the path or label the artifact was opened with.

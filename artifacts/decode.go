@@ -16,6 +16,9 @@ type decoder struct {
 	label string
 	lim   Limits
 	ext   *extResolver
+	// backing, when set, holds the mapped file bytes that tensors view;
+	// every graph and tensor decoded gets it.
+	backing *model.Backing
 
 	stack      []frame
 	depth      int   // subgraph nesting of the graph being decoded
@@ -301,6 +304,7 @@ func (d *decoder) appendVarints(dst []int64, p []byte, field string) ([]int64, e
 // newGraph returns an empty graph carrying the model's opsets.
 func (d *decoder) newGraph() *model.Graph {
 	g := model.NewGraph()
+	g.Backing = d.backing
 	g.Opset = d.opset
 	for k, v := range d.opsets {
 		g.Opsets[k] = v

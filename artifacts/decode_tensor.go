@@ -74,7 +74,7 @@ func typedField(dt payload.DType) (field, per int) {
 // decodeTensor decodes a TensorProto into a constant tensor, reading
 // external data if the tensor has some.
 func (d *decoder) decodeTensor(b []byte) (*model.Tensor, error) {
-	t := &model.Tensor{}
+	t := &model.Tensor{Backing: d.backing}
 	var (
 		dtype    int64
 		raw      []byte

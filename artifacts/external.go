@@ -22,6 +22,8 @@ type extResolver struct {
 	refuse string
 	limit  int64
 	files  map[string][]byte
+	// maps, when set, maps the files instead of reading them (Open).
+	maps *fileMaps
 }
 
 // read returns the bytes of the external data file at location loc.
@@ -40,7 +42,7 @@ func (r *extResolver) read(loc string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := readLimited(f, r.limit)
+	b, err := r.maps.read(f, r.limit)
 	if err != nil {
 		return nil, err
 	}

@@ -14,23 +14,33 @@ import (
 	"github.com/lintel-ml/lintel/model"
 )
 
-// Open reads and decodes the ONNX model file at path. The whole file is
-// read into memory; initializers alias those bytes where alignment allows.
-// External data is read from files in the model's folder (or below it):
-// absolute locations, ".." and symbolic links that lead out of the folder
-// are refused.
+// Open reads and decodes the ONNX model file at path. On Linux and macOS
+// the file is mapped read-only, elsewhere (or WithoutMapping) read into
+// memory; initializers view those bytes where alignment allows, and the
+// mapping lives until nothing built from the artifact is reachable (see
+// the package rules). External data is read (or mapped) from files in
+// the model's folder (or below it): absolute locations, ".." and
+// symbolic links that lead out of the folder are refused.
 func Open(path string, opts ...Option) (*Artifact, error) {
 	o := collect(opts)
+	var maps *fileMaps
+	if canMap && !o.noMap {
+		maps = &fileMaps{}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidArtifact, err, "%s", path)
 	}
-	data, err := readLimited(f, o.limits.MaxFileBytes)
+	data, err := maps.read(f, o.limits.MaxFileBytes)
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidArtifact, err, "%s", path)
 	}
+	var backing *model.Backing
+	if maps != nil {
+		backing = model.NewBacking(maps.release)
+	}
 	var root *os.Root
-	ext := &extResolver{limit: o.limits.MaxFileBytes}
+	ext := &extResolver{limit: o.limits.MaxFileBytes, maps: maps}
 	ext.open = func(name string) (fs.File, error) {
 		if root == nil {
 			r, err := os.OpenRoot(filepath.Dir(path))
@@ -45,9 +55,16 @@ func Open(path string, opts ...Option) (*Artifact, error) {
 		}
 		return f, nil
 	}
-	a, err := load(data, path, o, ext)
+	a, err := load(data, path, o, ext, backing)
 	if root != nil {
 		root.Close()
+	}
+	if a != nil {
+		a.maps = maps
+	}
+	if err != nil && maps != nil {
+		// Nothing decoded escapes a failed load: unmap now.
+		maps.release()
 	}
 	return a, err
 }
@@ -68,7 +85,7 @@ func FromBytes(data []byte, label string, opts ...Option) (*Artifact, error) {
 	} else {
 		ext.refuse = "the model has external data: give FromBytes WithExternalData"
 	}
-	return load(data, label, o, ext)
+	return load(data, label, o, ext, nil)
 }
 
 // FromFS reads and decodes the ONNX model file name in fsys, such as an
@@ -92,12 +109,12 @@ func FromFS(fsys fs.FS, name string, opts ...Option) (*Artifact, error) {
 	dir := path.Dir(name)
 	ext := &extResolver{limit: o.limits.MaxFileBytes}
 	ext.open = func(loc string) (fs.File, error) { return openConfined(fsys, dir, loc) }
-	return load(data, name, o, ext)
+	return load(data, name, o, ext, nil)
 }
 
 // load checks the digest, decodes the model, sorts its nodes and infers
-// its value types.
-func load(data []byte, label string, o options, ext *extResolver) (*Artifact, error) {
+// its value types. backing, when set, holds the mapping data is in.
+func load(data []byte, label string, o options, ext *extResolver, backing *model.Backing) (*Artifact, error) {
 	digest := sha256.Sum256(data)
 	if o.digest != "" {
 		want, err := hex.DecodeString(strings.TrimSpace(o.digest))
@@ -108,7 +125,7 @@ func load(data []byte, label string, o options, ext *extResolver) (*Artifact, er
 			return nil, errs.New(errs.InvalidArtifact, "%s: SHA-256 is %x, want %s", label, digest, strings.ToLower(o.digest))
 		}
 	}
-	d := &decoder{label: label, lim: o.limits, ext: ext}
+	d := &decoder{label: label, lim: o.limits, ext: ext, backing: backing}
 	g, err := d.decodeModel(data)
 	if err != nil {
 		return nil, err
@@ -119,7 +136,7 @@ func load(data []byte, label string, o options, ext *extResolver) (*Artifact, er
 	if err := model.InferTypes(g); err != nil {
 		return nil, labeled(label, err)
 	}
-	return &Artifact{label: label, format: FormatONNX, graph: g, data: data, digest: digest}, nil
+	return &Artifact{label: label, format: FormatONNX, graph: g, data: data, digest: digest, backing: backing}, nil
 }
 
 // labeled puts label in front of err's message, keeping its kind.

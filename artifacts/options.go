@@ -69,6 +69,7 @@ type options struct {
 	limits Limits
 	digest string
 	extFS  fs.FS
+	noMap  bool
 }
 
 // Option configures Open, FromBytes and FromFS.
@@ -87,6 +88,12 @@ func WithDigest(sha256hex string) Option { return func(o *options) { o.digest = 
 // tensor's location is resolved inside fsys. Without it FromBytes refuses
 // models with external data. Open and FromFS ignore it.
 func WithExternalData(fsys fs.FS) Option { return func(o *options) { o.extFS = fsys } }
+
+// WithoutMapping makes Open read the model file and its external data
+// into the heap instead of mapping them, for files that may be truncated
+// or rewritten in place while the model is in use. FromBytes and FromFS
+// never map.
+func WithoutMapping() Option { return func(o *options) { o.noMap = true } }
 
 func collect(opts []Option) options {
 	var o options

@@ -105,6 +105,13 @@ type Graph struct {
 	Doc             string
 	// Metadata is the file's metadata_props.
 	Metadata map[string]string
+
+	// Backing, when set, holds the memory outside Go's heap that the
+	// constants' Raw bytes (initializers and tensor attributes, subgraphs
+	// included) may view: a mapping of the model file. Clone shares it.
+	// A backend that keeps the graph it compiled keeps that memory alive;
+	// see Backing.
+	Backing *Backing
 }
 
 // NewGraph returns an empty graph with its maps made.

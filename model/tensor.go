@@ -16,6 +16,10 @@ type Tensor struct {
 	// of payload.EncodeStrings. It may alias the artifact's bytes: never
 	// write to it.
 	Raw []byte
+	// Backing, when set, holds the memory outside Go's heap that Raw
+	// views (a mapping of the model file); see Backing for how long that
+	// memory lives. Nil when Raw is on Go's heap.
+	Backing *Backing
 }
 
 // NumElems returns the number of elements, or -1 on overflow.

@@ -3,6 +3,7 @@ package cpu
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -293,6 +294,46 @@ func TestIsNaNIsInf(t *testing.T) {
 		}
 		if d := cmp.Diff(c.want, outs[0].bools()); d != "" {
 			t.Errorf("%s %v: %s", c.n.OpType, c.n.Attrs, d)
+		}
+	}
+}
+
+// TestReluFloat32Bits checks the float32 Relu bit for bit against its
+// rule, v > 0 ? v : 0 (NaN and −0 give +0), at lengths around the AVX
+// loop's 8 lanes, into a separate output and in place.
+func TestReluFloat32Bits(t *testing.T) {
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1)), 0, 1e-45, -1e-45}
+	r := rand.New(rand.NewPCG(41, 42))
+	k := &unaryKernel{op: uRelu, dt: payload.Float32}
+	for _, n := range []int{0, 1, 7, 8, 9, 31, 64, 1000} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(r.Float64()*4 - 2)
+			if i%5 == 0 {
+				x[i] = special[(i/5)%len(special)]
+			}
+		}
+		want := make([]float32, n)
+		for i, v := range x {
+			if v > 0 {
+				want[i] = v
+			}
+		}
+		for _, inPlace := range []bool{false, true} {
+			src := append([]float32(nil), x...)
+			xt := mk([]int{n}, src)
+			ot := mk([]int{n}, make([]float32, n))
+			if inPlace {
+				ot = xt
+			}
+			if err := k.run([]*tensor{xt}, []*tensor{ot}); err != nil {
+				t.Fatalf("n=%d in place=%v: %v", n, inPlace, err)
+			}
+			for i, got := range ot.f32() {
+				if math.Float32bits(got) != math.Float32bits(want[i]) {
+					t.Errorf("n=%d in place=%v: Relu(%v) = %v (%#x), want %v (%#x)", n, inPlace, x[i], got, math.Float32bits(got), want[i], math.Float32bits(want[i]))
+				}
+			}
 		}
 	}
 }
