@@ -40,6 +40,9 @@ func buildKernel(c *buildCtx) (kernel, error) {
 // naming its domain or op when the backend has none.
 func builderOf(n *model.Node) (builder, error) {
 	if n.Domain != "" && n.Domain != "ai.onnx" {
+		if model.IsEwNode(n) {
+			return buildElementwise, nil
+		}
 		if customOf(n) != nil {
 			return buildCustom, nil
 		}
