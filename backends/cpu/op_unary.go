@@ -44,11 +44,7 @@ type unaryKernel struct {
 func (k *unaryKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
-		if k.op == uSigmoid {
-			d, x := out[0].f32(), in[0].f32()
-			for i, v := range x[:len(d)] {
-				d[i] = sigmoid32(v)
-			}
+		if unaryVec32(k, out[0].f32(), in[0].f32()) {
 			return nil
 		}
 		unaryFloat(k, out[0].f32(), in[0].f32())
@@ -77,6 +73,36 @@ func (k *unaryKernel) run(in, out []*tensor) error {
 		}
 	}
 	return nil
+}
+
+// unaryVec32 runs the float32 ops that have a vector loop (ewstep.go,
+// epilogue.go): block by block, a copy of x then the loop in place, both
+// in L1. It reports false for the other ops.
+func unaryVec32(k *unaryKernel, d, x []float32) bool {
+	switch k.op {
+	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish:
+	default:
+		return false
+	}
+	x = x[:len(d)]
+	for b0 := 0; b0 < len(d); b0 += ewBlock {
+		b1 := min(b0+ewBlock, len(d))
+		blk := d[b0:b1]
+		copy(blk, x[b0:b1])
+		switch k.op {
+		case uSigmoid:
+			sigmoid32s(blk)
+		case uRelu:
+			actRelu32(blk)
+		case uLeakyRelu:
+			leakyRelu32(blk, float32(k.a))
+		case uHardSigmoid:
+			actHardSigmoid32(blk, float32(k.a), float32(k.b))
+		case uHardSwish:
+			actHardSwish32(blk)
+		}
+	}
+	return true
 }
 
 // unaryFloat applies k's operation to x.
