@@ -41,7 +41,7 @@ func TestFuseElementwise(t *testing.T) {
 			wantOps: []string{EwOpType}, want: &EwProgram{Inputs: 1, Steps: []EwStep{
 				{Op: "Sub", X: 0, Y: -1, ConstFirst: true, K: []float32{0.5}}, {Op: "Relu", X: 1, Y: -1, K: []float32{0, 0}}}}},
 		{name: "second input of a known shape", inputs: []ValueInfo{vin("x", f32, 2, 4), vin("z", f32, 2, 4)},
-			nodes: []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Add", []string{"z", "e"}, []string{"y"})},
+			nodes:   []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Add", []string{"z", "e"}, []string{"y"})},
 			wantOps: []string{EwOpType}, want: &EwProgram{Inputs: 2, Steps: []EwStep{
 				{Op: "Exp", X: 0, Y: -1, K: []float32{0, 0}}, {Op: "Add", X: 1, Y: 2}}}},
 		{name: "second input of an unknown dim", inputs: []ValueInfo{vin("x", f32, -1, 4), vin("z", f32, -1, 4)},
