@@ -13,6 +13,17 @@ func init() {
 		Bind:     bindElementwise,
 		NoFold:   true,
 	})
+	// FuseLayerNorm's node below opset 17: LayerNormalization as opset
+	// 17 defines it.
+	RegisterOp(&Op{
+		Domain:     EwDomain,
+		Type:       "LayerNormalization",
+		Versions:   []Version{{Since: 1, MinIn: 2, MaxIn: 3, MaxOut: 1}},
+		InputNames: []string{"X", "Scale", "B"},
+		Bind: func(n *Node, _ int64) (Rule, error) {
+			return LookupOp("", "LayerNormalization").Bind(n, 17)
+		},
+	})
 }
 
 // ElementwiseAttrs is the rule of a node FuseElementwise wrote: its

@@ -43,6 +43,9 @@ func builderOf(n *model.Node) (builder, error) {
 		if model.IsEwNode(n) {
 			return buildElementwise, nil
 		}
+		if n.Domain == model.EwDomain && n.OpType == "LayerNormalization" {
+			return registry[n.OpType], nil
+		}
 		if customOf(n) != nil {
 			return buildCustom, nil
 		}
