@@ -193,3 +193,31 @@ func TestCompileEwSlots(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEwProgram times the epilogue programs of PP-OCRv4's
+// HardSwish tail and openWakeWord's LeakyRelu and Max on a 64 Ki-element
+// plane.
+func BenchmarkEwProgram(b *testing.B) {
+	progs := map[string]*model.EwProgram{
+		"PaddleHardSwish": {Inputs: 1, Steps: []model.EwStep{
+			{Op: "Mul", X: 0, Y: -1, K: []float32{1.1}}, {Op: "Add", X: 1, Y: -1, K: []float32{0.1}},
+			{Op: "Add", X: 2, Y: -1, K: []float32{3}}, {Op: "Clip", X: 3, Y: -1, K: []float32{0, 6}},
+			{Op: "Mul", X: 2, Y: 4}, {Op: "Div", X: 5, Y: -1, K: []float32{6}},
+			{Op: "Mul", X: 6, Y: -1, K: []float32{0.9}}, {Op: "Add", X: 7, Y: -1, K: []float32{-0.1}}}},
+		"LeakyReluMax": {Inputs: 1, Steps: []model.EwStep{
+			{Op: "LeakyRelu", X: 0, Y: -1, K: []float32{0.2, 0}}, {Op: "Max", X: 1, Y: -1, K: []float32{-0.5}}}},
+	}
+	for name, p := range progs {
+		c, err := compileEw(p, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := fuseRand(rand.New(rand.NewPCG(1, 2)), 64<<10, 8)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(4 * len(d)))
+			for b.Loop() {
+				c.run(d, nil, 0, len(d))
+			}
+		})
+	}
+}
