@@ -7,7 +7,7 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// FuseLayerNorm replaces the float32 layer normalisation that exporters
+// FuseNorms replaces the float32 layer normalisation that exporters
 // spell out, ReduceMean(x) → Sub(x, mean) → Pow(d, 2) (or Mul(d, d)) →
 // ReduceMean → Add(eps) → Sqrt → Div(d, ·), then an optional Mul by a
 // constant scale and Add of a constant bias, both of the normalised
@@ -15,9 +15,12 @@ import (
 // axes. Below opset 17, where ONNX has no LayerNormalization, the node
 // is the one of EwDomain, which binds as opset 17's. Only values used by
 // nothing else and not graph outputs are absorbed; the node takes the
-// last one's output. Run it before FuseActivations. g must be sorted, and
+// last one's output. It replaces likewise the RMS normalisation
+// Pow(x, 2) → ReduceMean → Add(eps) → Sqrt → Div(x, ·), then an optional
+// Mul by a constant scale, with one RMSNormalization node (EwDomain's
+// below opset 23). Run it before FuseActivations. g must be sorted, and
 // typed by InferTypes.
-func FuseLayerNorm(g *Graph) error {
+func FuseNorms(g *Graph) error {
 	if g == nil {
 		return errs.New(errs.InvalidArtifact, "nil graph")
 	}
@@ -27,10 +30,17 @@ func FuseLayerNorm(g *Graph) error {
 		if n == nil {
 			return errs.New(errs.InvalidArtifact, "nil node")
 		}
-		if f.removed[n] || n.OpType != "ReduceMean" || !isDefaultDomain(n.Domain) {
+		if f.removed[n] || !isDefaultDomain(n.Domain) {
 			continue
 		}
-		nodes, ln := f.layerNorm(n)
+		var nodes []*Node
+		var ln *Node
+		switch n.OpType {
+		case "ReduceMean":
+			nodes, ln = f.layerNorm(n)
+		case "Pow":
+			nodes, ln = f.rmsNorm(n)
+		}
 		if ln == nil {
 			continue
 		}
@@ -151,28 +161,11 @@ func (f *fuser) layerNorm(mean *Node) ([]*Node, *Node) {
 			}
 		}
 	}
-	for _, c := range nodes[:len(nodes)-1] {
-		for _, u := range f.users[c.Outputs[0]] {
-			if u == nil {
-				return nil, nil // a graph output
-			}
-		}
-	}
-	if f.g.Opset > 0 && f.g.Opset < 7 {
-		for _, c := range nodes {
-			if c.Has("broadcast") {
-				return nil, nil
-			}
-		}
+	if !f.normTail(nodes) {
+		return nil, nil
 	}
 	if scale == "" {
-		scale = f.freshName(mean.Outputs[0] + "_scale")
-		ones := make([]float32, payload.NumElems(dims))
-		for i := range ones {
-			ones[i] = 1
-		}
-		f.g.Initializers[scale] = NewTensor(scale, xv.Shape[rank-k:], ones)
-		f.g.Values[scale] = &ValueInfo{Name: scale, DType: payload.Float32, Shape: append([]int(nil), xv.Shape[rank-k:]...), RankKnown: true}
+		scale = f.ones(mean.Outputs[0]+"_scale", dims)
 	}
 	last := nodes[len(nodes)-1]
 	ln := &Node{Name: last.Name, OpType: "LayerNormalization", Inputs: []string{x, scale},
@@ -185,6 +178,109 @@ func (f *fuser) layerNorm(mean *Node) ([]*Node, *Node) {
 		ln.Domain = EwDomain
 	}
 	return nodes, ln
+}
+
+// rmsNorm matches the RMS normalisation from Pow(x, 2) and returns its
+// nodes, in order, and the node replacing them; nil when it does not
+// match.
+func (f *fuser) rmsNorm(sq *Node) ([]*Node, *Node) {
+	if len(sq.Inputs) != 2 || !f.isF32(sq.Outputs[0]) {
+		return nil, nil
+	}
+	x := sq.Inputs[0]
+	xv := f.g.Values[x]
+	if xv == nil || xv.DType != payload.Float32 || !xv.RankKnown {
+		return nil, nil
+	}
+	if v, ok := f.scalar(sq.Inputs[1]); !ok || v != 2 {
+		return nil, nil
+	}
+	rank := len(xv.Shape)
+	mean := f.lnNext(sq.Outputs[0], "ReduceMean")
+	if mean == nil {
+		return nil, nil
+	}
+	k, ok := f.meanAxes(mean, rank)
+	if !ok {
+		return nil, nil
+	}
+	add := f.lnNext(mean.Outputs[0], "Add")
+	if add == nil || len(add.Inputs) != 2 {
+		return nil, nil
+	}
+	eps, ok := f.scalar(otherInput(add, mean.Outputs[0]))
+	if !ok {
+		return nil, nil
+	}
+	sqrt := f.lnNext(add.Outputs[0], "Sqrt")
+	if sqrt == nil {
+		return nil, nil
+	}
+	div := f.lnNext(sqrt.Outputs[0], "Div")
+	if div == nil || len(div.Inputs) != 2 || div.Inputs[0] != x || div.Inputs[1] != sqrt.Outputs[0] {
+		return nil, nil
+	}
+	dims := xv.Shape[rank-k:]
+	for _, dim := range dims {
+		if dim < 1 {
+			return nil, nil
+		}
+	}
+	nodes := []*Node{sq, mean, add, sqrt, div}
+	var scale string
+	if mul := f.lnNext(div.Outputs[0], "Mul"); mul != nil && len(mul.Inputs) == 2 {
+		if s := otherInput(mul, div.Outputs[0]); f.lnParam(s, dims, rank) {
+			scale = s
+			nodes = append(nodes, mul)
+		}
+	}
+	if !f.normTail(nodes) {
+		return nil, nil
+	}
+	if scale == "" {
+		scale = f.ones(mean.Outputs[0]+"_scale", dims)
+	}
+	last := nodes[len(nodes)-1]
+	rn := &Node{Name: last.Name, OpType: "RMSNormalization", Inputs: []string{x, scale},
+		Outputs: []string{last.Outputs[0]},
+		Attrs:   []Attr{{Name: "axis", Type: AttrInt, I: int64(-k)}, {Name: "epsilon", Type: AttrFloat, F: eps}}}
+	if f.g.Opset > 0 && f.g.Opset < 23 {
+		rn.Domain = EwDomain
+	}
+	return nodes, rn
+}
+
+// normTail reports whether every value of nodes but the last's is used
+// only by the next nodes (never a graph output), and no node uses
+// legacy broadcasting.
+func (f *fuser) normTail(nodes []*Node) bool {
+	for _, c := range nodes[:len(nodes)-1] {
+		for _, u := range f.users[c.Outputs[0]] {
+			if u == nil {
+				return false
+			}
+		}
+	}
+	if f.g.Opset > 0 && f.g.Opset < 7 {
+		for _, c := range nodes {
+			if c.Has("broadcast") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ones adds a constant of shape dims filled with 1, named after base.
+func (f *fuser) ones(base string, dims []int) string {
+	name := f.freshName(base)
+	v := make([]float32, payload.NumElems(dims))
+	for i := range v {
+		v[i] = 1
+	}
+	f.g.Initializers[name] = NewTensor(name, dims, v)
+	f.g.Values[name] = &ValueInfo{Name: name, DType: payload.Float32, Shape: append([]int(nil), dims...), RankKnown: true}
+	return name
 }
 
 // meanAxes returns how many trailing axes ReduceMean n reduces (its

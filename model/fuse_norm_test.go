@@ -27,9 +27,9 @@ func lnNodes(axes []int64, scale, bias string) []*Node {
 	return ns
 }
 
-// TestFuseLayerNorm checks which spelled-out layer normalisations
+// TestFuseNorms checks which spelled-out layer normalisations
 // become one LayerNormalization node.
-func TestFuseLayerNorm(t *testing.T) {
+func TestFuseNorms(t *testing.T) {
 	consts := []*Tensor{
 		NewTensor("two", []int{}, []float32{2}), NewTensor("eps", []int{}, []float32{1e-5}),
 		floats("g", 1, 2, 3, 4), floats("b", 4, 3, 2, 1), NewTensor("g12", []int{3, 4}, make([]float32, 12)),
@@ -52,8 +52,9 @@ func TestFuseLayerNorm(t *testing.T) {
 		{name: "two axes, no scale", nodes: lnNodes([]int64{1, 2}, "", ""), wantOps: []string{"LayerNormalization"}, axis: -2, newScale: true},
 		{name: "scale of two axes", nodes: lnNodes([]int64{-2, -1}, "g12", ""), wantOps: []string{"LayerNormalization"}, axis: -2, inputs: []string{"x", "g12"}},
 		{name: "not the last axis", nodes: lnNodes([]int64{1}, "", ""), wantOps: []string{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div"}},
+		// With d an output, what follows it is still d's RMS normalisation.
 		{name: "centred value is an output", nodes: lnNodes([]int64{-1}, "", ""), extra: []string{"d"},
-			wantOps: []string{"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div"}},
+			wantOps: []string{"ReduceMean", "Sub", "RMSNormalization"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -68,8 +69,8 @@ func TestFuseLayerNorm(t *testing.T) {
 			if err := InferTypes(g); err != nil {
 				t.Fatalf("InferTypes: %v", err)
 			}
-			if err := FuseLayerNorm(g); err != nil {
-				t.Fatalf("FuseLayerNorm: %v", err)
+			if err := FuseNorms(g); err != nil {
+				t.Fatalf("FuseNorms: %v", err)
 			}
 			var ops []string
 			for _, n := range g.Nodes {
@@ -98,6 +99,76 @@ func TestFuseLayerNorm(t *testing.T) {
 				}
 			} else if !slices.Equal(n.Inputs, c.inputs) {
 				t.Errorf("inputs %v, want %v", n.Inputs, c.inputs)
+			}
+			if _, _, err := BindNode(n, OpsetOf(g, n.Domain)); err != nil {
+				t.Fatalf("BindNode: %v", err)
+			}
+			if err := InferTypes(g); err != nil {
+				t.Fatalf("InferTypes after fusing: %v", err)
+			}
+		})
+	}
+}
+
+// TestFuseRMSNorm checks the RMS normalisation pattern.
+func TestFuseRMSNorm(t *testing.T) {
+	consts := []*Tensor{NewTensor("two", []int{}, []float32{2}), NewTensor("eps", []int{}, []float32{1e-6}), floats("g", 1, 2, 3, 4), ints("last", -1)}
+	rms := func(scale bool, opset int64) []*Node {
+		mean := nd("ReduceMean", []string{"p"}, []string{"m"}, aIs("axes", -1))
+		if opset >= 18 {
+			mean = nd("ReduceMean", []string{"p", "last"}, []string{"m"})
+		}
+		ns := []*Node{
+			nd("Pow", []string{"x", "two"}, []string{"p"}),
+			mean,
+			nd("Add", []string{"m", "eps"}, []string{"me"}),
+			nd("Sqrt", []string{"me"}, []string{"s"}),
+			nd("Div", []string{"x", "s"}, []string{"n"}),
+		}
+		if scale {
+			ns = append(ns, nd("Mul", []string{"g", "n"}, []string{"ns"}))
+		}
+		ns[len(ns)-1].Outputs[0] = "y"
+		return ns
+	}
+	for _, c := range []struct {
+		name    string
+		opset   int64
+		nodes   []*Node
+		extra   []string
+		wantOps []string
+		domain  string
+	}{
+		{name: "scaled", opset: 23, nodes: rms(true, 23), wantOps: []string{"RMSNormalization"}},
+		{name: "opset 13, no scale", opset: 13, nodes: rms(false, 13), wantOps: []string{"RMSNormalization"}, domain: EwDomain},
+		{name: "mean of squares is an output", opset: 13, nodes: rms(true, 13), extra: []string{"m"},
+			wantOps: []string{"Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := graph(c.opset, []ValueInfo{vin("x", f32, 2, 3, 4)}, consts, c.nodes...)
+			g.Outputs = append(g.Outputs, ValueInfo{Name: "x"})
+			for _, e := range c.extra {
+				g.Outputs = append(g.Outputs, ValueInfo{Name: e})
+			}
+			if err := InferTypes(g); err != nil {
+				t.Fatalf("InferTypes: %v", err)
+			}
+			if err := FuseNorms(g); err != nil {
+				t.Fatalf("FuseNorms: %v", err)
+			}
+			var ops []string
+			for _, n := range g.Nodes {
+				ops = append(ops, n.OpType)
+			}
+			if !slices.Equal(ops, c.wantOps) {
+				t.Fatalf("ops %v, want %v", ops, c.wantOps)
+			}
+			if len(ops) != 1 {
+				return
+			}
+			n := g.Nodes[0]
+			if n.Domain != c.domain || n.Outputs[0] != "y" || n.Inputs[0] != "x" {
+				t.Fatalf("node in domain %q, %v → %v, want %q, x → y", n.Domain, n.Inputs, n.Outputs, c.domain)
 			}
 			if _, _, err := BindNode(n, OpsetOf(g, n.Domain)); err != nil {
 				t.Fatalf("BindNode: %v", err)

@@ -13,7 +13,7 @@ func init() {
 		Bind:     bindElementwise,
 		NoFold:   true,
 	})
-	// FuseLayerNorm's node below opset 17: LayerNormalization as opset
+	// FuseNorms's node below opset 17: LayerNormalization as opset
 	// 17 defines it.
 	RegisterOp(&Op{
 		Domain:     EwDomain,
@@ -22,6 +22,17 @@ func init() {
 		InputNames: []string{"X", "Scale", "B"},
 		Bind: func(n *Node, _ int64) (Rule, error) {
 			return LookupOp("", "LayerNormalization").Bind(n, 17)
+		},
+	})
+	// FuseNorms's node below opset 23: RMSNormalization as opset 23
+	// defines it.
+	RegisterOp(&Op{
+		Domain:     EwDomain,
+		Type:       "RMSNormalization",
+		Versions:   []Version{{Since: 1, MinIn: 2, MaxIn: 2, MaxOut: 1}},
+		InputNames: []string{"X", "scale"},
+		Bind: func(n *Node, _ int64) (Rule, error) {
+			return LookupOp("", "RMSNormalization").Bind(n, 23)
 		},
 	})
 }

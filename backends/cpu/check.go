@@ -100,7 +100,7 @@ func optimizeGraph(g *model.Graph) error {
 	if err := model.Optimize(g, evalNode); err != nil {
 		return err
 	}
-	if err := model.FuseLayerNorm(g); err != nil {
+	if err := model.FuseNorms(g); err != nil {
 		return err
 	}
 	if err := model.FuseActivations(g); err != nil {

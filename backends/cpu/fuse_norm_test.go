@@ -31,18 +31,44 @@ func lnModel(r *rand.Rand, opset int64) []byte {
 	return m.Encode()
 }
 
+// rmsModel is an RMS normalisation over x's last dim spelled out.
+func rmsModel(r *rand.Rand, opset int64) []byte {
+	nd := func(op string, in []string, out string, attrs ...onnxbuild.Attr) onnxbuild.Node {
+		return onnxbuild.Node{Name: out, Op: op, Inputs: in, Outputs: []string{out}, Attrs: attrs}
+	}
+	g := onnxbuild.Graph{Name: "rms"}
+	g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 5, 24)}
+	g.Outputs = []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 5, 24)}
+	g.Initializers = []onnxbuild.Tensor{onnxbuild.Scalar("two", float32(2)), onnxbuild.Scalar("eps", float32(1e-6)),
+		onnxbuild.TensorOf("g", []int64{24}, fuseRand(r, 24, 2))}
+	g.Nodes = []onnxbuild.Node{
+		nd("Pow", []string{"x", "two"}, "p"), nd("ReduceMean", []string{"p"}, "m", onnxbuild.AInts("axes", -1)),
+		nd("Add", []string{"m", "eps"}, "me"), nd("Sqrt", []string{"me"}, "s"),
+		nd("Div", []string{"x", "s"}, "n"), nd("Mul", []string{"n", "g"}, "y"),
+	}
+	m := onnxbuild.Model{Opset: opset, Graph: g}
+	return m.Encode()
+}
+
 // TestFusedLayerNormMatchesUnfused checks that the LayerNormalization
-// node FuseLayerNorm writes gives the spelled-out graph's results within
+// and RMSNormalization nodes FuseNorms writes give the spelled-out graph's results within
 // float32 rounding, at an opset with the op and one without.
 func TestFusedLayerNormMatchesUnfused(t *testing.T) {
-	for _, opset := range []int64{9, 17} {
+	for _, c := range []struct {
+		op    string
+		opset int64
+	}{{"LayerNormalization", 9}, {"LayerNormalization", 17}, {"RMSNormalization", 13}} {
+		opset := c.opset
 		r := rand.New(rand.NewPCG(13, uint64(opset)))
 		onnx := lnModel(r, opset)
+		if c.op == "RMSNormalization" {
+			onnx = rmsModel(r, opset)
+		}
 		fused, _ := loadFused(t, onnx, true, 1)
 		plain, _ := loadFused(t, onnx, false, 1)
 		ln := 0
 		for _, n := range fused.prog.g.Nodes {
-			if n.OpType == "LayerNormalization" {
+			if n.OpType == c.op {
 				ln++
 			}
 		}

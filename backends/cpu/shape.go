@@ -43,7 +43,7 @@ func builderOf(n *model.Node) (builder, error) {
 		if model.IsEwNode(n) {
 			return buildElementwise, nil
 		}
-		if n.Domain == model.EwDomain && n.OpType == "LayerNormalization" {
+		if n.Domain == model.EwDomain && (n.OpType == "LayerNormalization" || n.OpType == "RMSNormalization") {
 			return registry[n.OpType], nil
 		}
 		if customOf(n) != nil {
