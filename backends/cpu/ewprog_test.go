@@ -221,3 +221,35 @@ func BenchmarkEwProgram(b *testing.B) {
 		})
 	}
 }
+
+// TestUnaryThreads checks that a large float32 LeakyRelu split across two
+// threads gives the one-thread loop's bits, and allocates nothing.
+func TestUnaryThreads(t *testing.T) {
+	g := onnxbuild.Graph{Name: "leaky"}
+	g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 80000)}
+	g.Outputs = []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 80000)}
+	g.Nodes = []onnxbuild.Node{{Name: "y", Op: "LeakyRelu", Inputs: []string{"x"}, Outputs: []string{"y"},
+		Attrs: []onnxbuild.Attr{onnxbuild.AFloat("alpha", 0.3)}}}
+	m, _ := loadFused(t, (&onnxbuild.Model{Opset: 17, Graph: g}).Encode(), true, 2)
+	r := rand.New(rand.NewPCG(21, 22))
+	x := fuseRand(r, 80000, 5)
+	in := f32t{Shape: []int{1, 80000}, Data: x}
+	var out f32t
+	if err := m.InferOne(&in, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]float32(nil), x...)
+	leakyReluGo(want, 0.3)
+	for i := range want {
+		if !sameF32(out.Data[i], want[i]) {
+			t.Fatalf("element %d is %v, want %v", i, out.Data[i], want[i])
+		}
+	}
+	if got := testing.AllocsPerRun(10, func() {
+		if err := m.InferOne(&in, &out); err != nil {
+			t.Fatal(err)
+		}
+	}); got != 0 {
+		t.Errorf("%v allocations per call, want 0", got)
+	}
+}

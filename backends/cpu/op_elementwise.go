@@ -15,7 +15,7 @@ const ewParallelMin = 32 << 10
 type ewKernel struct {
 	n    *model.Node
 	prog *ewProg
-	gc   *gemmCtx
+	gc   *gemmCtx // the model's, for its pool; nil outside a model
 	// ins, d and parts are the current call's, for runPart.
 	ins   [][]float32
 	d     []float32
@@ -36,7 +36,7 @@ func buildElementwise(c *buildCtx) (kernel, error) {
 	if err != nil {
 		return nil, c.invalid("elementwise program: %v", err)
 	}
-	return &ewKernel{n: c.n, prog: p, gc: c.gemmCtx(), ins: make([][]float32, p.inputs)}, nil
+	return &ewKernel{n: c.n, prog: p, gc: c.gemm, ins: make([][]float32, p.inputs)}, nil
 }
 
 func (k *ewKernel) run(in, out []*tensor) error {
@@ -50,8 +50,8 @@ func (k *ewKernel) run(in, out []*tensor) error {
 	}
 	n := len(d)
 	parts := 1
-	if pool := k.gc.pool; pool != nil {
-		parts = min(pool.size(), n/ewParallelMin)
+	if k.gc != nil && k.gc.pool != nil {
+		parts = min(k.gc.pool.size(), n/ewParallelMin)
 	}
 	if parts <= 1 {
 		k.prog.run(d, k.ins, 0, n)

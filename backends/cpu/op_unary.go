@@ -39,12 +39,42 @@ type unaryKernel struct {
 	dt payload.DType
 	// a and b are the op's float attributes (alpha, beta or gamma).
 	a, b float64
+	// gc holds the model's pool, which large float32 vector loops split
+	// across; d and x are the current call's, for runPart.
+	gc   *gemmCtx
+	d, x []float32
+}
+
+// unaryParts returns how many threads a float32 vector loop over n
+// elements takes.
+func (k *unaryKernel) unaryParts(n int) int {
+	if k.gc == nil || k.gc.pool == nil {
+		return 1
+	}
+	return max(1, min(k.gc.pool.size(), n/ewParallelMin))
+}
+
+// runPart runs one thread's share of the vector loop, whole blocks.
+func (k *unaryKernel) runPart(part int) {
+	n := len(k.d)
+	parts := k.unaryParts(n)
+	blocks := (n + ewBlock - 1) / ewBlock
+	lo := min(part*blocks/parts*ewBlock, n)
+	hi := min((part+1)*blocks/parts*ewBlock, n)
+	unaryVec32(k, k.d[lo:hi], k.x[lo:hi])
 }
 
 func (k *unaryKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
-		if unaryVec32(k, out[0].f32(), in[0].f32()) {
+		d, x := out[0].f32(), in[0].f32()
+		if parts := k.unaryParts(len(d)); parts > 1 && unaryVecOp(k.op) {
+			k.d, k.x = d, x[:len(d)]
+			k.gc.pool.run(k, parts)
+			k.d, k.x = nil, nil
+			return nil
+		}
+		if unaryVec32(k, d, x) {
 			return nil
 		}
 		unaryFloat(k, out[0].f32(), in[0].f32())
@@ -79,9 +109,7 @@ func (k *unaryKernel) run(in, out []*tensor) error {
 // epilogue.go): block by block, a copy of x then the loop in place, both
 // in L1. It reports false for the other ops.
 func unaryVec32(k *unaryKernel, d, x []float32) bool {
-	switch k.op {
-	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish:
-	default:
+	if !unaryVecOp(k.op) {
 		return false
 	}
 	x = x[:len(d)]
@@ -103,6 +131,15 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 		}
 	}
 	return true
+}
+
+// unaryVecOp reports whether op has a float32 vector loop.
+func unaryVecOp(op uop) bool {
+	switch op {
+	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish:
+		return true
+	}
+	return false
 }
 
 // unaryFloat applies k's operation to x.
@@ -303,7 +340,7 @@ func buildUnary(c *buildCtx, s unarySpec, a *model.UnaryAttrs) (kernel, error) {
 	default:
 		return nil, c.unsupported("element type %s", dt)
 	}
-	return &unaryKernel{n: c.n, op: s.op, fn: s.fn, dt: dt, a: float64(a.Alpha), b: float64(a.Beta)}, nil
+	return &unaryKernel{n: c.n, op: s.op, fn: s.fn, dt: dt, a: float64(a.Alpha), b: float64(a.Beta), gc: c.gemm}, nil
 }
 
 func init() {
