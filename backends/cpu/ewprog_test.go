@@ -253,3 +253,37 @@ func TestUnaryThreads(t *testing.T) {
 		t.Errorf("%v allocations per call, want 0", got)
 	}
 }
+
+// TestNamedTailsStandalone checks that each spelled-out activation of
+// progActs, on a graph input rather than after a product, becomes one
+// Elementwise node with the unfused graph's bits.
+func TestNamedTailsStandalone(t *testing.T) {
+	for _, act := range progActs {
+		r := rand.New(rand.NewPCG(31, uint64(len(act))))
+		g := onnxbuild.Graph{Name: "tail"}
+		g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 300)}
+		g.Outputs = []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 300)}
+		g.Nodes, g.Initializers = actTail(act, "x", "y")
+		onnx := (&onnxbuild.Model{Opset: 17, Graph: g}).Encode()
+		fused, _ := loadFused(t, onnx, true, 1)
+		plain, _ := loadFused(t, onnx, false, 1)
+		if n := fused.prog.g.Nodes; len(n) != 1 || !model.IsEwNode(n[0]) {
+			t.Fatalf("%s: %d nodes, want one Elementwise node", act, len(n))
+		}
+		x := fuseRand(r, 600, 8)
+		x[3] = float32(math.NaN())
+		in := f32t{Shape: []int{2, 300}, Data: x}
+		var a, b f32t
+		if err := fused.InferOne(&in, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := plain.InferOne(&in, &b); err != nil {
+			t.Fatal(err)
+		}
+		for i := range a.Data {
+			if !sameF32(a.Data[i], b.Data[i]) {
+				t.Fatalf("%s: element %d is %v fused, %v unfused", act, i, a.Data[i], b.Data[i])
+			}
+		}
+	}
+}

@@ -106,6 +106,18 @@ func actTail(act, x, y string) ([]onnxbuild.Node, []onnxbuild.Tensor) {
 			nd("Add", []string{y + "_e", "one"}, y+"_a"), nd("Mul", []string{x, y + "_a"}, y+"_m"),
 			nd("Mul", []string{y + "_m", "half"}, y),
 		}, []onnxbuild.Tensor{sc("sqrt2", 1.4142135), sc("one", 1), sc("half", 0.5)}
+	case "GeluTanh":
+		return []onnxbuild.Node{
+			nd("Pow", []string{x, "three"}, y+"_p"), nd("Mul", []string{y + "_p", "k"}, y+"_k"),
+			nd("Add", []string{x, y + "_k"}, y+"_a"), nd("Mul", []string{y + "_a", "c"}, y+"_c"),
+			nd("Tanh", []string{y + "_c"}, y+"_t"), nd("Add", []string{y + "_t", "one"}, y+"_o"),
+			nd("Mul", []string{x, y + "_o"}, y+"_m"), nd("Mul", []string{y + "_m", "half"}, y),
+		}, []onnxbuild.Tensor{sc("three", 3), sc("k", 0.044715), sc("c", 0.7978846), sc("one", 1), sc("half", 0.5)}
+	case "HardSigmoidSpelled":
+		return []onnxbuild.Node{
+			nd("Add", []string{x, "three"}, y+"_a"), nd("Clip", []string{y + "_a", "zero", "six"}, y+"_c"),
+			nd("Div", []string{y + "_c", "six"}, y),
+		}, []onnxbuild.Tensor{sc("three", 3), sc("zero", 0), sc("six", 6)}
 	case "SiLU":
 		return []onnxbuild.Node{nd("Sigmoid", []string{x}, y+"_s"), nd("Mul", []string{x, y + "_s"}, y)}, nil
 	case "Mixed":
@@ -121,7 +133,7 @@ func actTail(act, x, y string) ([]onnxbuild.Node, []onnxbuild.Tensor) {
 }
 
 // progActs are the tails that fuse as an elementwise program.
-var progActs = []string{"LeakyReluMax", "PaddleHardSwish", "HardSwishDivMul", "GeluErf", "SiLU", "Mixed"}
+var progActs = []string{"LeakyReluMax", "PaddleHardSwish", "HardSwishDivMul", "GeluErf", "GeluTanh", "HardSigmoidSpelled", "SiLU", "Mixed"}
 
 // fuseModel is a product of kind op (Conv, DepthwiseConv, Gemm, MatMul,
 // MatMulBias) followed by activation act ("" for none).
