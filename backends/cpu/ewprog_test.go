@@ -256,7 +256,8 @@ func TestUnaryThreads(t *testing.T) {
 
 // TestNamedTailsStandalone checks that each spelled-out activation of
 // progActs, on a graph input rather than after a product, becomes one
-// Elementwise node with the unfused graph's bits.
+// Elementwise node with the unfused graph's bits, which InferBatch can
+// still stack.
 func TestNamedTailsStandalone(t *testing.T) {
 	for _, act := range progActs {
 		r := rand.New(rand.NewPCG(31, uint64(len(act))))
@@ -269,6 +270,9 @@ func TestNamedTailsStandalone(t *testing.T) {
 		plain, _ := loadFused(t, onnx, false, 1)
 		if n := fused.prog.g.Nodes; len(n) != 1 || !model.IsEwNode(n[0]) {
 			t.Fatalf("%s: %d nodes, want one Elementwise node", act, len(n))
+		}
+		if !fused.prog.stackable || !plain.prog.stackable {
+			t.Errorf("%s: InferBatch stacks items %v fused, %v unfused, want both", act, fused.prog.stackable, plain.prog.stackable)
 		}
 		x := fuseRand(r, 600, 8)
 		x[3] = float32(math.NaN())
