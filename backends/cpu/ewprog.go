@@ -126,6 +126,9 @@ func compileEw(p *model.EwProgram, inPlace bool) (*ewProg, error) {
 		}
 		busy[dst], slot[reg] = reg, dst
 		out.scratch = max(out.scratch, int(dst))
+		if last[reg] < 0 && s != final {
+			busy[dst] = -1 // a result nothing reads
+		}
 		cs, err := compileEwStep(st)
 		if err != nil {
 			return nil, err

@@ -161,8 +161,17 @@ func TestEpilogueProgramAllocs(t *testing.T) {
 
 // TestCompileEwSlots checks the block assignment of a tree-shaped
 // program: input 0 used three times, and a result that needs a scratch
-// block while it is live.
+// block while it is live; and of a program with a result nothing reads.
 func TestCompileEwSlots(t *testing.T) {
+	dead := &model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Neg", X: 0, Y: -1, K: []float32{0, 0}}, // read by nothing
+		{Op: "Add", X: 0, Y: -1, K: []float32{1}},
+	}}
+	for _, inPlace := range []bool{true, false} {
+		if _, err := compileEw(dead, inPlace); err != nil {
+			t.Errorf("program with an unread result, in place %v: %v", inPlace, err)
+		}
+	}
 	p := &model.EwProgram{Inputs: 1, Steps: []model.EwStep{
 		{Op: "Add", X: 0, Y: -1, K: []float32{3}},     // r1 = x + 3
 		{Op: "Clip", X: 1, Y: -1, K: []float32{0, 6}}, // r2 = clip(r1)
