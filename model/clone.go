@@ -67,6 +67,14 @@ func (n *Node) clone() *Node {
 	if n.Fused != nil {
 		fu := *n.Fused
 		fu.Params = cloneSlice(fu.Params)
+		if fu.Prog != nil {
+			p := *fu.Prog
+			p.Steps = cloneSlice(p.Steps)
+			for i := range p.Steps {
+				p.Steps[i].K = cloneSlice(p.Steps[i].K)
+			}
+			fu.Prog = &p
+		}
 		c.Fused = &fu
 	}
 	if n.Attrs != nil {

@@ -36,6 +36,10 @@ type Fusion struct {
 	// Act is the activation, "" for none; Params are its constants.
 	Act    string
 	Params []float32
+	// Prog is the elementwise program run after Act, nil for none. On a
+	// Conv, Gemm or MatMul it has one input, the node's result; on a node
+	// of EwDomain it is the node's computation.
+	Prog *EwProgram
 }
 
 // FuseActivations folds, for float32 values, the elementwise tail of a
@@ -43,7 +47,8 @@ type Fusion struct {
 // last dim after a MatMul whose B is a constant matrix (as Fusion.Bias),
 // then one activation (Relu, Clip with constant bounds, HardSigmoid,
 // HardSwish, Sigmoid, Tanh, or the Add/Clip/Mul/Div spelling of
-// HardSwish). A node is folded only when its input is used by nothing
+// HardSwish), then any chain or tree of elementwise ops on the result
+// with scalar constants as Fusion.Prog (see FuseElementwise). A node is folded only when its input is used by nothing
 // else and is no graph output; the fused node takes the name of the last
 // folded output. g must be sorted, and typed by InferTypes.
 func FuseActivations(g *Graph) error {
@@ -51,7 +56,7 @@ func FuseActivations(g *Graph) error {
 		return errs.New(errs.InvalidArtifact, "nil graph")
 	}
 	f := newFuser(g)
-	for _, n := range g.Nodes {
+	for i, n := range g.Nodes {
 		if n == nil {
 			return errs.New(errs.InvalidArtifact, "nil node")
 		}
@@ -66,6 +71,7 @@ func FuseActivations(g *Graph) error {
 			continue
 		}
 		f.fuseAct(n)
+		f.fuseProg(n, i)
 	}
 	if len(f.removed) == 0 {
 		return nil

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -48,14 +49,17 @@ func TestFuseActivations(t *testing.T) {
 			nd("Gemm", []string{"x", "w"}, []string{"g"}), nd("HardSigmoid", []string{"g"}, []string{"y"}, aF("alpha", 0.25))},
 			wantOps: []string{"Gemm"}, want: &Fusion{Act: ActHardSigmoid, Params: []float32{0.25, 0.5}}},
 		{name: "hardswish spelled out", nodes: hsw("six"), wantOps: []string{"MatMul"}, want: &Fusion{Act: ActHardSwishDiv6}},
-		{name: "hardswish divided by 5", nodes: hsw("five"), wantOps: []string{"MatMul", "Add", "Clip", "Mul", "Div"}},
+		{name: "hardswish divided by 5 as a program", nodes: hsw("five"), wantOps: []string{"MatMul"}, want: &Fusion{Prog: &EwProgram{Inputs: 1, Steps: []EwStep{
+			{Op: "Add", X: 0, Y: -1, K: []float32{3}}, {Op: "Clip", X: 1, Y: -1, K: []float32{0, 6}},
+			{Op: "Mul", X: 2, Y: 0}, {Op: "Div", X: 3, Y: -1, K: []float32{5}}}}}},
 		{name: "bias along rows", nodes: []*Node{
 			nd("MatMul", []string{"x", "w"}, []string{"m"}), nd("Add", []string{"m", "bcol"}, []string{"y"})},
 			inputs: []ValueInfo{vin("x", f32, 3, 4)}, wantOps: []string{"MatMul", "Add"}},
 		{name: "used twice", nodes: []*Node{
 			nd("Gemm", []string{"x", "w"}, []string{"g"}), nd("Relu", []string{"g"}, []string{"r"}),
 			nd("Add", []string{"g", "r"}, []string{"y"})},
-			wantOps: []string{"Gemm", "Relu", "Add"}},
+			wantOps: []string{"Gemm"}, want: &Fusion{Prog: &EwProgram{Inputs: 1, Steps: []EwStep{
+				{Op: "Relu", X: 0, Y: -1, K: []float32{0, 0}}, {Op: "Add", X: 0, Y: 1}}}}},
 		{name: "graph output", nodes: []*Node{nd("Gemm", []string{"x", "w"}, []string{"g"}), nd("Relu", []string{"g"}, []string{"y"})},
 			extra: []string{"g"}, wantOps: []string{"Gemm", "Relu"}},
 		{name: "clip bound computed", nodes: []*Node{
@@ -100,7 +104,7 @@ func TestFuseActivations(t *testing.T) {
 				t.Fatalf("fusion %+v, want %+v", got, c.want)
 			}
 			if got != nil {
-				if got.Bias != c.want.Bias || got.Act != c.want.Act || !slices.Equal(got.Params, c.want.Params) {
+				if got.Bias != c.want.Bias || got.Act != c.want.Act || !slices.Equal(got.Params, c.want.Params) || !reflect.DeepEqual(got.Prog, c.want.Prog) {
 					t.Fatalf("fusion %+v, want %+v", got, c.want)
 				}
 				if last := g.Nodes[len(g.Nodes)-1]; last.Outputs[0] != "y" {

@@ -9,9 +9,21 @@ func addMulVecAVX(mul bool, d, a, b *float32, n int)
 func addMulScalarAVX(mul bool, d, a *float32, n int, c float32)
 
 // arithRow32 runs float32 Add and Mul rows with a contiguous a and a
-// contiguous or scalar b in AVX, the same IEEE operations as arithRow;
+// contiguous or scalar b, and Sub and Div rows of a row and a scalar
+// (either side), in AVX, the same IEEE operations as arithRow;
 // it reports false, doing nothing, for any other row.
 func arithRow32(op binOp, d, a, b []float32, sa, sb int) bool {
+	if hasAVX && (op == opSub || op == opDiv) && len(d) >= 8 {
+		// x op c and c op x: binConstAVX's IEEE operations.
+		switch {
+		case sa == 1 && sb == 0:
+			binConst32(binConstCode(op, false), d, a, b[0])
+			return true
+		case sa == 0 && sb == 1:
+			binConst32(binConstCode(op, true), d, b, a[0])
+			return true
+		}
+	}
 	if !hasAVX || (op != opAdd && op != opMul) || sa != 1 || (sb != 0 && sb != 1) || len(d) < 8 {
 		return false
 	}

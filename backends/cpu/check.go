@@ -100,7 +100,13 @@ func optimizeGraph(g *model.Graph) error {
 	if err := model.Optimize(g, evalNode); err != nil {
 		return err
 	}
-	return model.FuseActivations(g)
+	if err := model.FuseNorms(g); err != nil {
+		return err
+	}
+	if err := model.FuseActivations(g); err != nil {
+		return err
+	}
+	return model.FuseElementwise(g)
 }
 
 // checkNode runs n's kernel builder as compile would and returns its

@@ -17,6 +17,9 @@ const (
 	actHardSwishDiv6
 	actSigmoid
 	actTanh
+	// actProg runs the activation first (its kind, none included) and
+	// then an elementwise program (model.Fusion.Prog).
+	actProg
 )
 
 // epilogue is the activation a kernel applies to its float32 outputs as
@@ -25,12 +28,33 @@ const (
 type epilogue struct {
 	act    int
 	p0, p1 float32
+	// first and prog are actProg's activation (the kinds above, before
+	// actProg) and program.
+	first int
+	prog  *ewProg
 }
 
 // newEpilogue returns the epilogue of node n's fusion (none when nil),
 // or an error naming the node for an activation the backend lacks.
 func newEpilogue(c *buildCtx, fu *model.Fusion) (epilogue, error) {
-	if fu == nil || fu.Act == "" {
+	if fu == nil {
+		return epilogue{}, nil
+	}
+	e, err := newActEpilogue(c, fu)
+	if err != nil || fu.Prog == nil {
+		return e, err
+	}
+	p, err := compileEw(fu.Prog, true)
+	if err != nil {
+		return e, c.invalid("fused program: %v", err)
+	}
+	e.first, e.act, e.prog = e.act, actProg, p
+	return e, nil
+}
+
+// newActEpilogue returns the epilogue of the fusion's activation alone.
+func newActEpilogue(c *buildCtx, fu *model.Fusion) (epilogue, error) {
+	if fu.Act == "" {
 		return epilogue{}, nil
 	}
 	var e epilogue
@@ -104,6 +128,12 @@ func (e *epilogue) apply(d []float32) {
 		for i, v := range d {
 			d[i] = float32(math.Tanh(float64(v)))
 		}
+	case actProg:
+		if e.first != actNone {
+			f := epilogue{act: e.first, p0: e.p0, p1: e.p1}
+			f.apply(d)
+		}
+		e.prog.run(d, nil, 0, len(d))
 	}
 }
 

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -36,6 +37,23 @@ func TestActivationsMatchGo(t *testing.T) {
 		{"MulConst", func(d []float32) { mulConst32(d, 0.3) }, func(d []float32) { scaleRow(d, 0.3) }},
 		{"AddConstRelu", func(d []float32) { addConstRelu32(d, -0.75) }, func(d []float32) { addConstGo(d, -0.75); actReluGo(d) }},
 		{"AddVecRelu", func(d []float32) { addVecRelu32(d, addend[:len(d)]) }, func(d []float32) { addVecGo(d, addend[:len(d)]); actReluGo(d) }},
+		{"LeakyRelu", func(d []float32) { leakyRelu32(d, 0.2) }, func(d []float32) { leakyReluGo(d, 0.2) }},
+		{"LeakyRelu(-1.5)", func(d []float32) { leakyRelu32(d, -1.5) }, func(d []float32) { leakyReluGo(d, -1.5) }},
+		{"Sigmoid", sigmoid32s, sigmoidGo},
+		{"Max(x,0)", func(d []float32) { ewConst(opMax, d, d, []float32{0}) }, func(d []float32) { arithRow(opMax, d, d, []float32{0}, 1, 0) }},
+		{"Max(x,-0)", func(d []float32) { ewConst(opMax, d, d, []float32{negZero}) }, func(d []float32) { arithRow(opMax, d, d, []float32{negZero}, 1, 0) }},
+		{"Min(x,0)", func(d []float32) { ewConst(opMin, d, d, []float32{0}) }, func(d []float32) { arithRow(opMin, d, d, []float32{0}, 1, 0) }},
+		{"Min(x,-0)", func(d []float32) { ewConst(opMin, d, d, []float32{negZero}) }, func(d []float32) { arithRow(opMin, d, d, []float32{negZero}, 1, 0) }},
+		{"Min(x,2.5)", func(d []float32) { ewConst(opMin, d, d, []float32{2.5}) }, func(d []float32) { arithRow(opMin, d, d, []float32{2.5}, 1, 0) }},
+	}
+	for code, name := range []string{"Sub", "RSub", "Div", "RDiv", "Add", "Mul"} {
+		for _, c := range []float32{6, -0.75, negZero} {
+			cases = append(cases, struct {
+				name string
+				fast func([]float32)
+				ref  func([]float32)
+			}{fmt.Sprintf("%s(%v)", name, c), func(d []float32) { binConst32(code, d, d, c) }, func(d []float32) { binConstGo(code, d, d, c) }})
+		}
 	}
 	specials := []float32{float32(math.NaN()), 0, negZero, float32(math.Inf(1)), float32(math.Inf(-1)), 3, -3, 6, -6, 0.5, -0.25, 1, -1, 2.5}
 	r := rand.New(rand.NewPCG(3, 4))

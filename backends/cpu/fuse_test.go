@@ -80,9 +80,60 @@ func actTail(act, x, y string) ([]onnxbuild.Node, []onnxbuild.Tensor) {
 			}, []onnxbuild.Tensor{
 				sc("three", 3), sc("zero", 0), sc("six", 6),
 			}
+	case "LeakyReluMax":
+		return []onnxbuild.Node{
+			nd("LeakyRelu", []string{x}, y+"_l", onnxbuild.AFloat("alpha", 0.2)), nd("Max", []string{y + "_l", "floor"}, y),
+		}, []onnxbuild.Tensor{onnxbuild.TensorOf("floor", []int64{1}, []float32{-0.5})}
+	case "PaddleHardSwish":
+		return []onnxbuild.Node{
+				nd("Mul", []string{"s1", x}, y+"_s"), nd("Add", []string{y + "_s", "b1"}, y+"_b"),
+				nd("Add", []string{y + "_b", "three"}, y+"_a"), nd("Clip", []string{y + "_a", "zero", "six"}, y+"_c"),
+				nd("Mul", []string{y + "_b", y + "_c"}, y+"_m"), nd("Div", []string{y + "_m", "six"}, y+"_h"),
+				nd("Mul", []string{"s2", y + "_h"}, y+"_t"), nd("Add", []string{y + "_t", "b2"}, y),
+			}, []onnxbuild.Tensor{
+				sc("three", 3), sc("zero", 0), sc("six", 6),
+				onnxbuild.TensorOf("s1", []int64{1}, []float32{1.25}), onnxbuild.TensorOf("b1", []int64{1}, []float32{-0.5}),
+				onnxbuild.TensorOf("s2", []int64{1}, []float32{0.75}), onnxbuild.TensorOf("b2", []int64{1}, []float32{0.125}),
+			}
+	case "HardSwishDivMul":
+		return []onnxbuild.Node{
+			nd("Add", []string{x, "three"}, y+"_a"), nd("Clip", []string{y + "_a", "zero", "six"}, y+"_c"),
+			nd("Div", []string{y + "_c", "six"}, y+"_d"), nd("Mul", []string{x, y + "_d"}, y),
+		}, []onnxbuild.Tensor{sc("three", 3), sc("zero", 0), sc("six", 6)}
+	case "GeluErf":
+		return []onnxbuild.Node{
+			nd("Div", []string{x, "sqrt2"}, y+"_d"), nd("Erf", []string{y + "_d"}, y+"_e"),
+			nd("Add", []string{y + "_e", "one"}, y+"_a"), nd("Mul", []string{x, y + "_a"}, y+"_m"),
+			nd("Mul", []string{y + "_m", "half"}, y),
+		}, []onnxbuild.Tensor{sc("sqrt2", 1.4142135), sc("one", 1), sc("half", 0.5)}
+	case "GeluTanh":
+		return []onnxbuild.Node{
+			nd("Pow", []string{x, "three"}, y+"_p"), nd("Mul", []string{y + "_p", "k"}, y+"_k"),
+			nd("Add", []string{x, y + "_k"}, y+"_a"), nd("Mul", []string{y + "_a", "c"}, y+"_c"),
+			nd("Tanh", []string{y + "_c"}, y+"_t"), nd("Add", []string{y + "_t", "one"}, y+"_o"),
+			nd("Mul", []string{x, y + "_o"}, y+"_m"), nd("Mul", []string{y + "_m", "half"}, y),
+		}, []onnxbuild.Tensor{sc("three", 3), sc("k", 0.044715), sc("c", 0.7978846), sc("one", 1), sc("half", 0.5)}
+	case "HardSigmoidSpelled":
+		return []onnxbuild.Node{
+			nd("Add", []string{x, "three"}, y+"_a"), nd("Clip", []string{y + "_a", "zero", "six"}, y+"_c"),
+			nd("Div", []string{y + "_c", "six"}, y),
+		}, []onnxbuild.Tensor{sc("three", 3), sc("zero", 0), sc("six", 6)}
+	case "SiLU":
+		return []onnxbuild.Node{nd("Sigmoid", []string{x}, y+"_s"), nd("Mul", []string{x, y + "_s"}, y)}, nil
+	case "Mixed":
+		return []onnxbuild.Node{
+			nd("Tanh", []string{x}, y+"_t"), nd("Sub", []string{"one", y + "_t"}, y+"_s"),
+			nd("Abs", []string{y + "_s"}, y+"_a"), nd("Sqrt", []string{y + "_a"}, y+"_q"),
+			nd("Div", []string{"one", y + "_q"}, y+"_r"), nd("Neg", []string{y + "_r"}, y+"_n"),
+			nd("Pow", []string{y + "_n", "two"}, y+"_p"), nd("Min", []string{y + "_p", "six"}, y+"_m"),
+			nd("Sub", []string{y + "_m", x}, y),
+		}, []onnxbuild.Tensor{sc("one", 1), sc("two", 2), sc("six", 6)}
 	}
 	return []onnxbuild.Node{nd(act, []string{x}, y)}, nil
 }
+
+// progActs are the tails that fuse as an elementwise program.
+var progActs = []string{"LeakyReluMax", "PaddleHardSwish", "HardSwishDivMul", "GeluErf", "GeluTanh", "HardSigmoidSpelled", "SiLU", "Mixed"}
 
 // fuseModel is a product of kind op (Conv, DepthwiseConv, Gemm, MatMul,
 // MatMulBias) followed by activation act ("" for none).
@@ -145,7 +196,7 @@ func fuseModel(r *rand.Rand, op, act string) ([]byte, []int) {
 // as the unfused ops, on one thread and two, with inputs that reach every
 // branch of the activations (negatives, beyond the clip bounds, NaN).
 func TestFusedMatchesUnfused(t *testing.T) {
-	acts := []string{"", "Relu", "Clip", "HardSigmoid", "HardSwish", "HardSwishDiv6", "Sigmoid", "Tanh"}
+	acts := append([]string{"", "Relu", "Clip", "HardSigmoid", "HardSwish", "HardSwishDiv6", "Sigmoid", "Tanh"}, progActs...)
 	for _, op := range []string{"Conv", "DepthwiseConv", "Gemm", "MatMul", "MatMulBias"} {
 		for _, act := range acts {
 			for _, threads := range []int{1, 2} {

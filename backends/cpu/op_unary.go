@@ -39,16 +39,42 @@ type unaryKernel struct {
 	dt payload.DType
 	// a and b are the op's float attributes (alpha, beta or gamma).
 	a, b float64
+	// gc holds the model's pool, which large float32 vector loops split
+	// across; d and x are the current call's, for runPart.
+	gc   *gemmCtx
+	d, x []float32
+}
+
+// unaryParts returns how many threads a float32 vector loop over n
+// elements takes.
+func (k *unaryKernel) unaryParts(n int) int {
+	if k.gc == nil || k.gc.pool == nil {
+		return 1
+	}
+	return max(1, min(k.gc.pool.size(), n/ewParallelMin))
+}
+
+// runPart runs one thread's share of the vector loop, whole blocks.
+func (k *unaryKernel) runPart(part int) {
+	n := len(k.d)
+	parts := k.unaryParts(n)
+	blocks := (n + ewBlock - 1) / ewBlock
+	lo := min(part*blocks/parts*ewBlock, n)
+	hi := min((part+1)*blocks/parts*ewBlock, n)
+	unaryVec32(k, k.d[lo:hi], k.x[lo:hi])
 }
 
 func (k *unaryKernel) run(in, out []*tensor) error {
 	switch k.dt {
 	case payload.Float32:
-		if k.op == uSigmoid {
-			d, x := out[0].f32(), in[0].f32()
-			for i, v := range x[:len(d)] {
-				d[i] = sigmoid32(v)
-			}
+		d, x := out[0].f32(), in[0].f32()
+		if parts := k.unaryParts(len(d)); parts > 1 && unaryVecOp(k.op) {
+			k.d, k.x = d, x[:len(d)]
+			k.gc.pool.run(k, parts)
+			k.d, k.x = nil, nil
+			return nil
+		}
+		if unaryVec32(k, d, x) {
 			return nil
 		}
 		if k.op == uRelu {
@@ -88,6 +114,43 @@ func (k *unaryKernel) run(in, out []*tensor) error {
 		}
 	}
 	return nil
+}
+
+// unaryVec32 runs the float32 ops that have a vector loop (ewstep.go,
+// epilogue.go): block by block, a copy of x then the loop in place, both
+// in L1. It reports false for the other ops.
+func unaryVec32(k *unaryKernel, d, x []float32) bool {
+	if !unaryVecOp(k.op) {
+		return false
+	}
+	x = x[:len(d)]
+	for b0 := 0; b0 < len(d); b0 += ewBlock {
+		b1 := min(b0+ewBlock, len(d))
+		blk := d[b0:b1]
+		copy(blk, x[b0:b1])
+		switch k.op {
+		case uSigmoid:
+			sigmoid32s(blk)
+		case uRelu:
+			actRelu32(blk)
+		case uLeakyRelu:
+			leakyRelu32(blk, float32(k.a))
+		case uHardSigmoid:
+			actHardSigmoid32(blk, float32(k.a), float32(k.b))
+		case uHardSwish:
+			actHardSwish32(blk)
+		}
+	}
+	return true
+}
+
+// unaryVecOp reports whether op has a float32 vector loop.
+func unaryVecOp(op uop) bool {
+	switch op {
+	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish:
+		return true
+	}
+	return false
 }
 
 // unaryFloat applies k's operation to x.
@@ -288,7 +351,7 @@ func buildUnary(c *buildCtx, s unarySpec, a *model.UnaryAttrs) (kernel, error) {
 	default:
 		return nil, c.unsupported("element type %s", dt)
 	}
-	return &unaryKernel{n: c.n, op: s.op, fn: s.fn, dt: dt, a: float64(a.Alpha), b: float64(a.Beta)}, nil
+	return &unaryKernel{n: c.n, op: s.op, fn: s.fn, dt: dt, a: float64(a.Alpha), b: float64(a.Beta), gc: c.gemm}, nil
 }
 
 func init() {

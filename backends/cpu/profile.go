@@ -75,6 +75,9 @@ func opLabel(n *model.Node) string {
 	if n.Fused.Act != "" {
 		s += "+" + n.Fused.Act
 	}
+	if p := n.Fused.Prog; p != nil && !model.IsEwNode(n) {
+		s += "+Elementwise"
+	}
 	return s
 }
 

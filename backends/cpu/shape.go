@@ -40,6 +40,12 @@ func buildKernel(c *buildCtx) (kernel, error) {
 // naming its domain or op when the backend has none.
 func builderOf(n *model.Node) (builder, error) {
 	if n.Domain != "" && n.Domain != "ai.onnx" {
+		if model.IsEwNode(n) {
+			return buildElementwise, nil
+		}
+		if n.Domain == model.EwDomain && (n.OpType == "LayerNormalization" || n.OpType == "RMSNormalization") {
+			return registry[n.OpType], nil
+		}
 		if customOf(n) != nil {
 			return buildCustom, nil
 		}

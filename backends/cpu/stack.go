@@ -156,6 +156,14 @@ func (p *program) stepSeparable(st *step, b []bool) bool {
 	}
 	r0 := p.rankOf(in(0))
 	switch op := n.OpType; {
+	case model.IsEwNode(n):
+		// Its inputs have one shape: all of them must carry the batch.
+		for i := range st.in {
+			if !batched(i) {
+				return false
+			}
+		}
+		return p.elementwiseSeparable(st, b)
 	case rowwiseOps[op] && p.g.Opset < 7 && legacyAlignsFirst(n, r0):
 		// B's dims start at A's first axis, the one items are stacked on.
 		return false

@@ -1,0 +1,337 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/model"
+)
+
+// ewBlock is how many elements an elementwise program runs at a time:
+// every register of a block stays in L1.
+const ewBlock = 256
+
+// ewKind is how an ewStep computes.
+type ewKind uint8
+
+const (
+	ewCopy ewKind = iota
+	ewUnaryFn
+	ewRelu
+	ewLeakyRelu
+	ewClip
+	ewHardSigmoid
+	ewHardSwish
+	ewSigmoid
+	ewBinConst // x op c (c op x when constFirst)
+	ewBinVec   // x op y
+	ewPowConst // x^c
+	ewPowVec   // x^y
+)
+
+// ewSlot names where a register lives during a block: ewOut is the
+// output block, 1..model.EwMaxLive a scratch block, and -1-i input i.
+type ewSlot int8
+
+const ewOut ewSlot = 0
+
+// ewStep is one compiled step of an ewProg.
+type ewStep struct {
+	kind       ewKind
+	op         binOp
+	constFirst bool
+	d, x, y    ewSlot
+	c0, c1     float32
+	k          []float32 // c0 as a one-element row, for arithRow
+	u          unaryKernel
+}
+
+// ewProg is a model.EwProgram compiled for float32 blocks: each step's
+// operands and result are assigned to blocks so that a whole program
+// needs model.EwMaxLive scratch blocks.
+type ewProg struct {
+	steps  []ewStep
+	inputs int
+	// scratch is how many scratch blocks the steps use.
+	scratch int
+}
+
+// ewScratch is the per-call scratch of an ewProg, kept on the stack.
+type ewScratch [model.EwMaxLive][ewBlock]float32
+
+// compileEw compiles p; inPlace is set for an epilogue, where input 0
+// is the output block itself.
+func compileEw(p *model.EwProgram, inPlace bool) (*ewProg, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	if inPlace && p.Inputs != 1 {
+		return nil, errs.New(errs.InvalidArtifact, "epilogue program of %d inputs", p.Inputs)
+	}
+	nreg := p.Inputs + len(p.Steps)
+	last := make([]int, nreg)
+	for i := range last {
+		last[i] = -1
+	}
+	for s, st := range p.Steps {
+		last[st.X] = s
+		if st.Y >= 0 {
+			last[st.Y] = s
+		}
+	}
+	slot := make([]ewSlot, nreg)
+	// busy[w] holds the register in writable slot w, -1 when free.
+	var busy [model.EwMaxLive + 1]int
+	for i := range busy {
+		busy[i] = -1
+	}
+	for i := range p.Inputs {
+		slot[i] = -1 - ewSlot(i)
+	}
+	if inPlace {
+		slot[0], busy[ewOut] = ewOut, 0
+	}
+	out := &ewProg{inputs: p.Inputs, steps: make([]ewStep, len(p.Steps))}
+	final := len(p.Steps) - 1
+	for s, st := range p.Steps {
+		reg := p.Inputs + s
+		// Free the slots of operands that die here; the result may take
+		// one of them (steps work element by element, in place).
+		dying := func(r int) bool { return r >= 0 && last[r] == s }
+		var dst ewSlot = -1
+		for _, r := range []int{st.X, st.Y} {
+			if dying(r) && slot[r] >= 0 && busy[slot[r]] == r {
+				busy[slot[r]] = -1
+				if dst < 0 && (s != final || slot[r] == ewOut) {
+					dst = slot[r]
+				}
+			}
+		}
+		if s == final {
+			if busy[ewOut] >= 0 {
+				return nil, errs.New(errs.InvalidArtifact, "elementwise program: register %d outlives the result", busy[ewOut])
+			}
+			dst = ewOut
+		}
+		for w := range busy {
+			if dst >= 0 {
+				break
+			}
+			if busy[w] < 0 {
+				dst = ewSlot(w)
+			}
+		}
+		if dst < 0 {
+			return nil, errs.New(errs.Unsupported, "elementwise program needs more than %d blocks", model.EwMaxLive+1)
+		}
+		busy[dst], slot[reg] = reg, dst
+		out.scratch = max(out.scratch, int(dst))
+		if last[reg] < 0 && s != final {
+			busy[dst] = -1 // a result nothing reads
+		}
+		cs, err := compileEwStep(st)
+		if err != nil {
+			return nil, err
+		}
+		cs.d, cs.x = dst, slot[st.X]
+		if st.Y >= 0 {
+			cs.y = slot[st.Y]
+		}
+		out.steps[s] = cs
+	}
+	return out, nil
+}
+
+// ewBinOps maps the binary ops of a program to binOp.
+var ewBinOps = map[string]binOp{"Add": opAdd, "Sub": opSub, "Mul": opMul, "Div": opDiv, "Max": opMax, "Min": opMin, "Pow": opPow}
+
+// compileEwStep returns st's kind and constants, slots unset.
+func compileEwStep(st model.EwStep) (ewStep, error) {
+	var s ewStep
+	if len(st.K) > 0 {
+		s.c0 = st.K[0]
+		s.k = []float32{st.K[0]}
+	}
+	if len(st.K) > 1 {
+		s.c1 = st.K[1]
+	}
+	if op, ok := ewBinOps[st.Op]; ok {
+		s.op, s.constFirst = op, st.ConstFirst
+		switch {
+		case op == opPow && st.Y < 0:
+			s.kind = ewPowConst
+		case op == opPow:
+			s.kind = ewPowVec
+		case st.Y < 0:
+			s.kind = ewBinConst
+		default:
+			s.kind = ewBinVec
+		}
+		return s, nil
+	}
+	switch st.Op {
+	case "Identity":
+		s.kind = ewCopy
+	case "Relu":
+		s.kind = ewRelu
+	case "LeakyRelu":
+		s.kind = ewLeakyRelu
+	case "Clip":
+		s.kind = ewClip
+	case "HardSigmoid":
+		s.kind = ewHardSigmoid
+	case "HardSwish":
+		s.kind = ewHardSwish
+	case "Sigmoid":
+		s.kind = ewSigmoid
+	case "Gelu":
+		s.kind = ewUnaryFn
+		s.u.fn = fnGelu
+		if st.Tanh {
+			s.u.fn = fnGeluTanh
+		}
+	default:
+		spec, ok := unarySpecs[st.Op]
+		if !ok {
+			return s, errs.New(errs.Unsupported, "elementwise step %s", st.Op)
+		}
+		s.kind = ewUnaryFn
+		s.u.op, s.u.fn = spec.op, spec.fn
+	}
+	s.u.a, s.u.b = float64(s.c0), float64(s.c1)
+	return s, nil
+}
+
+// run runs the program on elements [lo, hi): ins are the program's
+// inputs, d its output (for an epilogue, d is also input 0 and ins is
+// nil).
+func (p *ewProg) run(d []float32, ins [][]float32, lo, hi int) {
+	// Scratch blocks live on the stack, which Go zeroes on every call:
+	// take no more than the program uses.
+	switch p.scratch {
+	case 0:
+		p.blocks(nil, d, ins, lo, hi)
+	case 1:
+		var sc [1][ewBlock]float32
+		p.blocks(sc[:], d, ins, lo, hi)
+	case 2:
+		var sc [2][ewBlock]float32
+		p.blocks(sc[:], d, ins, lo, hi)
+	default:
+		var sc ewScratch
+		p.blocks(sc[:], d, ins, lo, hi)
+	}
+}
+
+// blocks runs the program on elements [lo, hi) block by block.
+func (p *ewProg) blocks(sc [][ewBlock]float32, d []float32, ins [][]float32, lo, hi int) {
+	for b0 := lo; b0 < hi; b0 += ewBlock {
+		b1 := min(b0+ewBlock, hi)
+		p.block(sc, d[b0:b1], ins, b0, b1)
+	}
+}
+
+// block runs every step on one block.
+func (p *ewProg) block(sc [][ewBlock]float32, d []float32, ins [][]float32, b0, b1 int) {
+	n := b1 - b0
+	at := func(s ewSlot) []float32 {
+		switch {
+		case s == ewOut:
+			return d
+		case s > 0:
+			return sc[s-1][:n]
+		}
+		return ins[-1-s][b0:b1]
+	}
+	for i := range p.steps {
+		st := &p.steps[i]
+		dst, x := at(st.d), at(st.x)
+		switch st.kind {
+		case ewBinVec:
+			y := at(st.y)
+			if !arithRow32(st.op, dst, x, y, 1, 1) {
+				arithRow(st.op, dst, x, y, 1, 1)
+			}
+			continue
+		case ewPowVec:
+			powRowF(dst, x, at(st.y), 1, 1)
+			continue
+		case ewPowConst:
+			if st.constFirst {
+				powRowF(dst, st.k, x, 0, 1)
+			} else {
+				powRowF(dst, x, st.k, 1, 0)
+			}
+			continue
+		case ewBinConst:
+			if st.constFirst {
+				ewConstFirst(st.op, dst, x, st.k)
+			} else {
+				ewConst(st.op, dst, x, st.k)
+			}
+			continue
+		case ewUnaryFn:
+			unaryFloat(&st.u, dst, x)
+			continue
+		}
+		if &dst[0] != &x[0] {
+			copy(dst, x)
+		}
+		switch st.kind {
+		case ewRelu:
+			actRelu32(dst)
+		case ewLeakyRelu:
+			leakyRelu32(dst, st.c0)
+		case ewClip:
+			actClip32(dst, st.c0, st.c1)
+		case ewHardSigmoid:
+			actHardSigmoid32(dst, st.c0, st.c1)
+		case ewHardSwish:
+			actHardSwish32(dst)
+		case ewSigmoid:
+			sigmoid32s(dst)
+		}
+	}
+}
+
+// ewConst sets d[i] = x[i] op k[0].
+func ewConst(op binOp, d, x, k []float32) {
+	if len(d) == 0 {
+		return
+	}
+	c := k[0]
+	switch op {
+	case opMax:
+		if c == c {
+			if &d[0] != &x[0] {
+				copy(d, x)
+			}
+			actClip32(d, c, float32(math.Inf(1)))
+			return
+		}
+	case opMin:
+		if c == c {
+			if &d[0] != &x[0] {
+				copy(d, x)
+			}
+			actClip32(d, float32(math.Inf(-1)), c)
+			return
+		}
+	}
+	if !constRow32(op, false, d, x, c) {
+		arithRow(op, d, x, k, 1, 0)
+	}
+}
+
+// ewConstFirst sets d[i] = k[0] op x[i].
+func ewConstFirst(op binOp, d, x, k []float32) {
+	switch op {
+	case opAdd, opMul, opMax, opMin:
+		// Commutative, NaN and signed zeros included.
+		ewConst(op, d, x, k)
+		return
+	}
+	if !constRow32(op, true, d, x, k[0]) {
+		arithRow(op, d, k, x, 0, 1)
+	}
+}

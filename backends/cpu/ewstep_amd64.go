@@ -1,0 +1,41 @@
+//go:build amd64 && !purego
+
+package cpu
+
+//go:noescape
+func leakyReluAVX(d *float32, n int, a float32)
+
+//go:noescape
+func sigmoidAVX(d *float32, n int)
+
+//go:noescape
+func binConstAVX(op int, d, x *float32, n int, c float32)
+
+// leakyRelu32 applies LeakyRelu with slope a to d in place.
+func leakyRelu32(d []float32, a float32) {
+	if n := avxSplit(d); n > 0 {
+		leakyReluAVX(&d[0], n, a)
+		d = d[n:]
+	}
+	leakyReluGo(d, a)
+}
+
+// sigmoid32s applies sigmoid32 to d in place.
+func sigmoid32s(d []float32) {
+	if n := avxSplit(d); n > 0 {
+		sigmoidAVX(&d[0], n)
+		d = d[n:]
+	}
+	sigmoidGo(d)
+}
+
+// binConst32 sets d[i] = x[i] op c or c op x[i] by binConstCode's code;
+// x may be d.
+func binConst32(code int, d, x []float32, c float32) {
+	x = x[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		binConstAVX(code, &d[0], &x[0], n, c)
+		d, x = d[n:], x[n:]
+	}
+	binConstGo(code, d, x, c)
+}

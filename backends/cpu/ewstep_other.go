@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// This build has no assembly: the steps are the Go loops.
+
+func leakyRelu32(d []float32, a float32)             { leakyReluGo(d, a) }
+func sigmoid32s(d []float32)                         { sigmoidGo(d) }
+func binConst32(code int, d, x []float32, c float32) { binConstGo(code, d, x, c) }
