@@ -3,6 +3,7 @@
 package ortcheck
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
@@ -12,6 +13,22 @@ import (
 // (com.microsoft, version 1) in a model of default-domain opset 21.
 func ms(name, op string, at []onnxbuild.Attr, in ...arg) tc {
 	c := c1("com.microsoft/"+name, 21, op, at, in...)
+	c.domain = "com.microsoft"
+	return c
+}
+
+// msg is ms with the node's outputs named: "" for one left out, y0, y1...
+// for those the case returns.
+func msg(name, op string, at []onnxbuild.Attr, outs []string, in ...arg) tc {
+	var ins []string
+	for i := range in {
+		in[i] = in[i].as(fmt.Sprintf("x%d", i))
+		ins = append(ins, in[i].name)
+		if in[i].absent {
+			ins[i] = ""
+		}
+	}
+	c := graph("com.microsoft/"+name, 21, []onnxbuild.Node{{Name: "n0", Op: op, Domain: "com.microsoft", Inputs: ins, Outputs: outs, Attrs: at}}, in...)
 	c.domain = "com.microsoft"
 	return c
 }
@@ -29,3 +46,19 @@ var contribCases = []tc{
 }
 
 func TestContrib(t *testing.T) { runCases(t, contribCases) }
+
+var contribNormCases = []tc{
+	ms("SkipLayerNormalization", "SkipLayerNormalization", nil, f32(2, 3, 16), f32(2, 3, 16), f32(16), f32(16)),
+	msg("SkipLayerNormalization/bias_sum", "SkipLayerNormalization", attrs(af("epsilon", 1e-5)), names("y0", "", "", "y1"), f32(2, 3, 16), f32(2, 3, 16), f32(16).c(), f32(16).c(), f32(16).c()).outs(F32, F32),
+	ms("SkipLayerNormalization/no_beta", "SkipLayerNormalization", nil, f32(2, 3, 16), f32(2, 3, 16), f32(16), none, f32(16)),
+	ms("SkipLayerNormalization/skip_broadcast", "SkipLayerNormalization", nil, f32(2, 3, 16), f32(1, 3, 16), f32(16), f32(16)),
+	ms("SkipLayerNormalization/skip_2d", "SkipLayerNormalization", nil, f32(2, 3, 16), f32(3, 16), f32(16), f32(16)),
+	ms("SkipLayerNormalization/2d", "SkipLayerNormalization", nil, f32(5, 16), f32(5, 16), f32(16), f32(16)),
+	ms("SkipLayerNormalization/float16", "SkipLayerNormalization", nil, typed(F16, 2, 3, 16), typed(F16, 2, 3, 16), typed(F16, 16), typed(F16, 16)),
+	ms("SkipSimplifiedLayerNormalization", "SkipSimplifiedLayerNormalization", attrs(af("epsilon", 1e-6)), f32(2, 3, 16), f32(2, 3, 16), f32(16)),
+	msg("SkipSimplifiedLayerNormalization/bias_sum", "SkipSimplifiedLayerNormalization", attrs(af("epsilon", 1e-6)), names("y0", "", "", "y1"), f32(2, 3, 16), f32(2, 3, 16), f32(16), f32(16)).outs(F32, F32),
+	c1("SimplifiedLayerNormalization/default_domain", 21, "SimplifiedLayerNormalization", attrs(af("epsilon", 1e-6)), f32(2, 3, 16), f32(16)),
+	c1("SimplifiedLayerNormalization/axis", 21, "SimplifiedLayerNormalization", attrs(ai("axis", 1)), f32(2, 3, 4), f32(3, 4)),
+}
+
+func TestContribNorm(t *testing.T) { runCases(t, contribNormCases) }
