@@ -62,3 +62,15 @@ var contribNormCases = []tc{
 }
 
 func TestContribNorm(t *testing.T) { runCases(t, contribNormCases) }
+
+var contribMatMulCases = []tc{
+	ms("FusedMatMul", "FusedMatMul", nil, f32(3, 5), f32(5, 4)),
+	ms("FusedMatMul/alpha_transB", "FusedMatMul", attrs(af("alpha", 0.5), ai("transB", 1)), f32(2, 3, 5), f32(4, 5)),
+	ms("FusedMatMul/transB_const", "FusedMatMul", attrs(ai("transB", 1)), f32(2, 3, 40), f32(24, 40).c()),
+	ms("FusedMatMul/transA", "FusedMatMul", attrs(ai("transA", 1), af("alpha", 2)), f32(2, 5, 3), f32(2, 5, 4)),
+	ms("FusedMatMul/both_broadcast", "FusedMatMul", attrs(ai("transA", 1), ai("transB", 1)), f32(2, 1, 5, 3), f32(3, 4, 5)),
+	ms("FusedMatMul/const_B", "FusedMatMul", attrs(af("alpha", 0.125)), f32(2, 7, 33), f32(33, 20).c()),
+	ms("FusedMatMul/float16", "FusedMatMul", attrs(ai("transB", 1)), typed(F16, 3, 8), typed(F16, 4, 8)),
+}
+
+func TestContribMatMul(t *testing.T) { runCases(t, contribMatMulCases) }
