@@ -74,3 +74,37 @@ var contribMatMulCases = []tc{
 }
 
 func TestContribMatMul(t *testing.T) { runCases(t, contribMatMulCases) }
+
+// nbits is a MatMulNBits case of 4-bit weights: A (m, K) fed, B, its
+// scales and zero points (zp: "" none, "u8" packed, "f" float)
+// initializers, and a bias when withBias.
+func nbits(name string, m, k, n, block int, zp string, withBias bool, at ...onnxbuild.Attr) tc {
+	kb := (k + block - 1) / block
+	in := []arg{f32(m, k), typed(U8, n, kb, block/2).c(), rng(0.01, 0.2, n*kb).c()}
+	switch zp {
+	case "u8":
+		in = append(in, typed(U8, n*((kb+1)/2)).c())
+	case "f":
+		in = append(in, rng(0, 15, n*kb).c())
+	default:
+		in = append(in, none)
+	}
+	if withBias {
+		in = append(in, none, f32(n).c())
+	}
+	at = append(at, ai("K", int64(k)), ai("N", int64(n)), ai("bits", 4), ai("block_size", int64(block)))
+	return ms("MatMulNBits/"+name, "MatMulNBits", at, in...)
+}
+
+var contribNBitsCases = []tc{
+	nbits("default_zero_point", 3, 32, 8, 16, "", false),
+	nbits("packed_zero_points", 2, 64, 24, 32, "u8", false),
+	nbits("odd_blocks", 2, 48, 5, 16, "u8", false),
+	nbits("float_zero_points", 4, 32, 6, 16, "f", false),
+	nbits("bias", 1, 128, 40, 32, "u8", true),
+	nbits("k_not_multiple", 2, 40, 8, 16, "u8", false),
+	nbits("accuracy_level", 2, 64, 16, 16, "u8", false, ai("accuracy_level", 1)),
+	nbits("large", 5, 256, 300, 64, "u8", true),
+}
+
+func TestContribNBits(t *testing.T) { runCases(t, contribNBitsCases) }
