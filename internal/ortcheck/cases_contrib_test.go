@@ -108,3 +108,15 @@ var contribNBitsCases = []tc{
 }
 
 func TestContribNBits(t *testing.T) { runCases(t, contribNBitsCases) }
+
+var contribRotaryCases = []tc{
+	ms("RotaryEmbedding/3d", "RotaryEmbedding", attrs(ai("num_heads", 4)), f32(2, 3, 32), ints(0, 9, 2, 3), f32(10, 4), f32(10, 4)),
+	ms("RotaryEmbedding/3d_inferred_heads", "RotaryEmbedding", nil, f32(2, 3, 32), ints(0, 9, 2, 3), f32(10, 4), f32(10, 4)),
+	ms("RotaryEmbedding/4d_interleaved", "RotaryEmbedding", attrs(ai("interleaved", 1)), f32(2, 4, 3, 8), ints(0, 9, 2, 3), f32(10, 4), f32(10, 4)),
+	ms("RotaryEmbedding/offset", "RotaryEmbedding", attrs(ai("num_heads", 2)), f32(2, 3, 16), i64(5), f32(10, 4), f32(10, 4)),
+	ms("RotaryEmbedding/rotary_dim", "RotaryEmbedding", attrs(ai("num_heads", 2), ai("rotary_embedding_dim", 8)), f32(2, 3, 32), ints(0, 9, 2, 3), f32(10, 4), f32(10, 4)),
+	ms("RotaryEmbedding/rotary_dim_interleaved", "RotaryEmbedding", attrs(ai("num_heads", 2), ai("rotary_embedding_dim", 8), ai("interleaved", 1)), f32(2, 3, 32), ints(0, 9, 2, 3), f32(10, 4), f32(10, 4)),
+	ms("RotaryEmbedding/float16", "RotaryEmbedding", attrs(ai("num_heads", 4)), typed(F16, 2, 3, 32), ints(0, 9, 2, 3), typed(F16, 10, 4), typed(F16, 10, 4)),
+}
+
+func TestContribRotary(t *testing.T) { runCases(t, contribRotaryCases) }
