@@ -120,3 +120,35 @@ var contribRotaryCases = []tc{
 }
 
 func TestContribRotary(t *testing.T) { runCases(t, contribRotaryCases) }
+
+// kpm is a key_padding_mask of shape (2, t) that keeps the first keys
+// of item 0 and masks two keys of item 1.
+func kpm(t int) arg {
+	v := make([]int32, 2*t)
+	for j := range t {
+		v[j] = 1
+		v[t+j] = 1
+	}
+	v[t+1], v[2*t-1] = 0, 0
+	return arg{dt: I32, shape: []int{2, t}, fixed: bytesOf(v)}
+}
+
+// contribMHACases have no packed QKV or KV: ONNX Runtime's CPU kernel
+// runs neither, and lintel refuses them too.
+var contribMHACases = []tc{
+	ms("MultiHeadAttention", "MultiHeadAttention", attrs(ai("num_heads", 2)), f32(2, 4, 16), f32(2, 6, 16), f32(2, 6, 16)),
+	ms("MultiHeadAttention/value_width_scale", "MultiHeadAttention", attrs(ai("num_heads", 2), af("scale", 0.3)), f32(2, 4, 16), f32(2, 6, 16), f32(2, 6, 8)),
+	ms("MultiHeadAttention/bias", "MultiHeadAttention", attrs(ai("num_heads", 2)), f32(2, 4, 16), f32(2, 6, 16), f32(2, 6, 16), f32(48).c()),
+	ms("MultiHeadAttention/key_padding_mask", "MultiHeadAttention", attrs(ai("num_heads", 2)), f32(2, 4, 16), f32(2, 6, 16), f32(2, 6, 16), none, kpm(6)),
+	ms("MultiHeadAttention/attention_bias", "MultiHeadAttention", attrs(ai("num_heads", 2)), f32(2, 4, 16), f32(2, 6, 16), f32(2, 6, 16), none, none, f32(1, 2, 4, 6)),
+	ms("MultiHeadAttention/attention_bias_batch", "MultiHeadAttention", attrs(ai("num_heads", 2)), f32(2, 4, 16), f32(2, 6, 16), f32(2, 6, 16), none, kpm(6), f32(2, 1, 4, 6)),
+	ms("MultiHeadAttention/causal", "MultiHeadAttention", attrs(ai("num_heads", 2), ai("unidirectional", 1)), f32(2, 5, 16), f32(2, 5, 16), f32(2, 5, 16)),
+	msg("MultiHeadAttention/past_present", "MultiHeadAttention", attrs(ai("num_heads", 2), ai("unidirectional", 1)), names("y0", "y1", "y2"),
+		f32(2, 3, 16), f32(2, 3, 16), f32(2, 3, 16), none, none, none, f32(2, 2, 4, 8), f32(2, 2, 4, 8)).outs(F32, F32, F32),
+	msg("MultiHeadAttention/decode", "MultiHeadAttention", attrs(ai("num_heads", 4)), names("y0", "y1", "y2"),
+		f32(2, 1, 32), f32(2, 1, 32), f32(2, 1, 32), none, kpm(6), none, f32(2, 4, 5, 8), f32(2, 4, 5, 8)).outs(F32, F32, F32),
+	ms("MultiHeadAttention/cross_4d", "MultiHeadAttention", attrs(ai("num_heads", 2)), f32(2, 4, 16), f32(2, 2, 6, 8), f32(2, 2, 6, 8)),
+	ms("MultiHeadAttention/float16", "MultiHeadAttention", attrs(ai("num_heads", 2)), typed(F16, 2, 4, 16), typed(F16, 2, 6, 16), typed(F16, 2, 6, 16)),
+}
+
+func TestContribMHA(t *testing.T) { runCases(t, contribMHACases) }
