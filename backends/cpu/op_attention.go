@@ -414,9 +414,9 @@ type attnBias struct {
 	// nonpad is nonpad_kv_seqlen, nil when absent.
 	nonpad []int64
 	sq     int
-	// window, when positive, masks with the causal mask the keys more
-	// than window before the query's own position (ONNX Runtime's
-	// local_window_size: each query sees window+1 keys at most).
+	// window, when positive, masks with the causal mask the keys window
+	// or more before the query's own position: each query sees window
+	// keys at most, its own included (ONNX Runtime's local_window_size).
 	window int
 }
 
@@ -487,7 +487,7 @@ func (m *attnBias) apply(row []float32, b, h, i int, fill bool) int {
 		}
 		end = min(end, max(i+off+1, 0))
 		if m.window > 0 {
-			for j := range min(max(i+off-m.window, 0), end) {
+			for j := range min(max(i+off-m.window+1, 0), end) {
 				row[j] = ninf
 			}
 		}

@@ -152,3 +152,41 @@ var contribMHACases = []tc{
 }
 
 func TestContribMHA(t *testing.T) { runCases(t, contribMHACases) }
+
+// i32c is an int32 initializer of the given shape (nil: a scalar).
+func i32c(shape []int, v ...int32) arg {
+	if shape == nil {
+		shape = []int{}
+	}
+	return arg{dt: I32, shape: shape, fixed: bytesOf(v), init: true}
+}
+
+// gqa is a GroupQueryAttention case whose outputs are the output and
+// both present tensors.
+func gqa(name string, at []onnxbuild.Attr, in ...arg) tc {
+	return msg("GroupQueryAttention/"+name, "GroupQueryAttention", at, names("y0", "y1", "y2"), in...).outs(F32, F32, F32)
+}
+
+// heads are GroupQueryAttention's head counts: 4 query heads over 2
+// key/value heads.
+var heads = []onnxbuild.Attr{ai("num_heads", 4), ai("kv_num_heads", 2)}
+
+func withHeads(a ...onnxbuild.Attr) []onnxbuild.Attr { return append(append([]onnxbuild.Attr{}, heads...), a...) }
+
+var contribGQACases = []tc{
+	gqa("prompt", heads, f32(2, 4, 64), f32(2, 4, 32), f32(2, 4, 32), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4)),
+	gqa("decode", heads, f32(2, 1, 64), f32(2, 1, 32), f32(2, 1, 32), f32(2, 2, 5, 16), f32(2, 2, 5, 16), i32c([]int{2}, 5, 5), i32c(nil, 6)),
+	gqa("decode_buffer", heads, f32(2, 1, 64), f32(2, 1, 32), f32(2, 1, 32), f32(2, 2, 8, 16), f32(2, 2, 8, 16), i32c([]int{2}, 5, 3), i32c(nil, 6)),
+	gqa("subsequent_prompt", heads, f32(1, 3, 64), f32(1, 3, 32), f32(1, 3, 32), f32(1, 2, 4, 16), f32(1, 2, 4, 16), i32c([]int{1}, 6), i32c(nil, 7)),
+	gqa("packed", heads, f32(2, 4, 128), none, none, none, none, i32c([]int{2}, 3, 3), i32c(nil, 4)),
+	gqa("scale_softcap", withHeads(af("scale", 0.2), af("softcap", 1.5)), f32(2, 4, 64), f32(2, 4, 32), f32(2, 4, 32), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4)),
+	gqa("local_window", withHeads(ai("local_window_size", 2)), f32(1, 6, 64), f32(1, 6, 32), f32(1, 6, 32), none, none, i32c([]int{1}, 5), i32c(nil, 6)),
+	gqa("local_window_decode", withHeads(ai("local_window_size", 3)), f32(2, 1, 64), f32(2, 1, 32), f32(2, 1, 32), f32(2, 2, 6, 16), f32(2, 2, 6, 16), i32c([]int{2}, 6, 6), i32c(nil, 7)),
+	gqa("rotary_prompt", withHeads(ai("do_rotary", 1)), f32(2, 4, 64), f32(2, 4, 32), f32(2, 4, 32), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4), f32(16, 8), f32(16, 8)),
+	gqa("rotary_interleaved_decode", withHeads(ai("do_rotary", 1), ai("rotary_interleaved", 1)), f32(2, 1, 64), f32(2, 1, 32), f32(2, 1, 32), f32(2, 2, 5, 16), f32(2, 2, 5, 16), i32c([]int{2}, 5, 2), i32c(nil, 6), f32(16, 8), f32(16, 8)),
+	gqa("rotary_packed", withHeads(ai("do_rotary", 1)), f32(2, 4, 128), none, none, none, none, i32c([]int{2}, 3, 3), i32c(nil, 4), f32(16, 8), f32(16, 8)),
+	gqa("rotary_partial", withHeads(ai("do_rotary", 1)), f32(2, 4, 128), f32(2, 4, 64), f32(2, 4, 64), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4), f32(16, 8), f32(16, 8)),
+	gqa("float16", heads, typed(F16, 2, 4, 64), typed(F16, 2, 4, 32), typed(F16, 2, 4, 32), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4)).outs(F16, F16, F16),
+}
+
+func TestContribGQA(t *testing.T) { runCases(t, contribGQACases) }
