@@ -171,7 +171,9 @@ func gqa(name string, at []onnxbuild.Attr, in ...arg) tc {
 // key/value heads.
 var heads = []onnxbuild.Attr{ai("num_heads", 4), ai("kv_num_heads", 2)}
 
-func withHeads(a ...onnxbuild.Attr) []onnxbuild.Attr { return append(append([]onnxbuild.Attr{}, heads...), a...) }
+func withHeads(a ...onnxbuild.Attr) []onnxbuild.Attr {
+	return append(append([]onnxbuild.Attr{}, heads...), a...)
+}
 
 var contribGQACases = []tc{
 	gqa("prompt", heads, f32(2, 4, 64), f32(2, 4, 32), f32(2, 4, 32), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4)),
