@@ -91,3 +91,68 @@ func (m *msAttnCore) addBias(i int, x []float32, rows, w, ld int, b []float32) [
 
 // growMask returns a mask of n values in m's scratch.
 func (m *msAttnCore) growMask(n int) []float32 { return growF32(&m.mask, n) }
+
+// buildMask builds the additive mask of an int32 key mask kpm and a
+// float attention bias ab (batch or 1, heads or 1, S, T), either nil:
+// a masked key adds filter. kpm is (B) key counts, (2·B) ends then
+// starts, (B, T) or (B, S, T) with 0 for a masked key.
+func (m *msAttnCore) buildMask(kpm, ab *tensor, filter float32, B, S, T int) msMask {
+	if kpm == nil && ab == nil {
+		return msMask{}
+	}
+	mb, mh := 1, 1
+	var a0, a1 int
+	if ab != nil {
+		a0, a1 = ab.shape[0], ab.shape[1]
+		mb, mh = a0, a1
+	}
+	if kpm != nil {
+		mb = B
+	}
+	d := m.growMask(mb * mh * S * T)
+	clear(d)
+	if ab != nil {
+		v := ab.f32()
+		for b := range mb {
+			for h := range mh {
+				copy(d[(b*mh+h)*S*T:][:S*T], v[((b%a0)*a1+h%a1)*S*T:])
+			}
+		}
+	}
+	if kpm == nil {
+		return msMask{data: d, mb: mb, mh: mh}
+	}
+	v := kpm.i32()
+	for b := range mb {
+		for h := range mh {
+			for i := range S {
+				row := d[((b*mh+h)*S+i)*T:][:T]
+				switch {
+				case len(kpm.shape) == 1:
+					end, start := int(v[b]), 0
+					if len(v) == 2*B {
+						start = int(v[B+b])
+					}
+					for j := range row {
+						if j < start || j >= end {
+							row[j] += filter
+						}
+					}
+				case len(kpm.shape) == 2:
+					for j, x := range v[b*T : (b+1)*T] {
+						if x == 0 {
+							row[j] += filter
+						}
+					}
+				default:
+					for j, x := range v[(b*S+i)*T : (b*S+i+1)*T] {
+						if x == 0 {
+							row[j] += filter
+						}
+					}
+				}
+			}
+		}
+	}
+	return msMask{data: d, mb: mb, mh: mh}
+}

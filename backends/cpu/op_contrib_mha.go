@@ -89,70 +89,10 @@ func (k *mhaKernel) run(in, out []*tensor) error {
 	default:
 		segs[0] = attnSeg{k: km, v: vm, rows: L}
 	}
-	mask := k.mask(in, B, N, S, T)
+	mask := k.core.buildMask(optIn(in, 4), optIn(in, 5), k.a.MaskFilterValue, B, S, T)
 	s := attnShape{rank: 3, b: B, hq: N, hkv: N, sq: S, skv: L, d: H, dv: Hv, past: P, tl: T}
 	c.attend(s, qm, ym, segs[:nseg], mask, k.a.Unidirectional, P, 0)
 	return nil
-}
-
-// mask builds the additive mask of key_padding_mask and
-// attention_bias, or returns none.
-func (k *mhaKernel) mask(in []*tensor, B, N, S, T int) msMask {
-	kpm, ab := optIn(in, 4), optIn(in, 5)
-	if kpm == nil && ab == nil {
-		return msMask{}
-	}
-	mb, mh := 1, 1
-	var a0, a1 int
-	if ab != nil {
-		a0, a1 = ab.shape[0], ab.shape[1]
-		mb, mh = a0, a1
-	}
-	if kpm != nil {
-		mb = B
-	}
-	m := k.core.growMask(mb * mh * S * T)
-	clear(m)
-	if ab != nil {
-		v := ab.f32()
-		for b := range mb {
-			for h := range mh {
-				src := v[((b%a0)*a1+h%a1)*S*T:][:S*T]
-				dst := m[(b*mh+h)*S*T:][:S*T]
-				copy(dst, src)
-			}
-		}
-	}
-	if kpm != nil {
-		f := k.a.MaskFilterValue
-		v := kpm.i32()
-		for b := range mb {
-			for h := range mh {
-				for i := range S {
-					row := m[((b*mh+h)*S+i)*T:][:T]
-					switch len(kpm.shape) {
-					case 1:
-						for j := max(int(v[b]), 0); j < T; j++ {
-							row[j] += f
-						}
-					case 2:
-						for j, x := range v[b*T : (b+1)*T] {
-							if x == 0 {
-								row[j] += f
-							}
-						}
-					default:
-						for j, x := range v[(b*S+i)*T : (b*S+i+1)*T] {
-							if x == 0 {
-								row[j] += f
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	return msMask{data: m, mb: mb, mh: mh}
 }
 
 func init() {

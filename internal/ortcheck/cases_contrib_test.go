@@ -192,3 +192,23 @@ var contribGQACases = []tc{
 }
 
 func TestContribGQA(t *testing.T) { runCases(t, contribGQACases) }
+
+// mask2 is a (2, t) mask_index that masks keys 1 and t-1 of item 1.
+func mask2(t int) arg { return kpm(t) }
+
+var contribAttentionCases = []tc{
+	ms("Attention", "Attention", attrs(ai("num_heads", 2)), f32(2, 4, 12), f32(12, 48).c(), f32(48).c()),
+	// ONNX Runtime 1.24 crashes on a node without bias, so every row has one.
+	ms("Attention/fed_weights", "Attention", attrs(ai("num_heads", 4)), f32(2, 3, 8), f32(8, 96), f32(96)),
+	ms("Attention/qkv_hidden_sizes", "Attention", attrs(ai("num_heads", 2), ais("qkv_hidden_sizes", 16, 16, 8)), f32(2, 4, 12), f32(12, 40).c(), f32(40).c()),
+	ms("Attention/mask_2d", "Attention", attrs(ai("num_heads", 2)), f32(2, 4, 12), f32(12, 48).c(), f32(48).c(), mask2(4)),
+	ms("Attention/mask_lengths", "Attention", attrs(ai("num_heads", 2)), f32(2, 4, 12), f32(12, 48).c(), f32(48).c(), i32c([]int{2}, 4, 2).fed()),
+	ms("Attention/mask_ends_starts", "Attention", attrs(ai("num_heads", 2)), f32(2, 4, 12), f32(12, 48).c(), f32(48).c(), i32c([]int{4}, 4, 3, 0, 1).fed()),
+	ms("Attention/causal_scale", "Attention", attrs(ai("num_heads", 2), ai("unidirectional", 1), af("scale", 0.2)), f32(2, 4, 12), f32(12, 48).c(), f32(48).c()),
+	ms("Attention/attention_bias", "Attention", attrs(ai("num_heads", 2)), f32(2, 4, 12), f32(12, 48).c(), f32(48).c(), none, none, f32(1, 2, 4, 4)),
+	msg("Attention/past_present", "Attention", attrs(ai("num_heads", 2), ai("unidirectional", 1)), names("y0", "y1"),
+		f32(2, 1, 12), f32(12, 48).c(), f32(48).c(), mask2(4), f32(2, 2, 2, 3, 8)).outs(F32, F32),
+	ms("Attention/float16", "Attention", attrs(ai("num_heads", 2)), typed(F16, 2, 4, 12), typed(F16, 12, 48).c(), typed(F16, 48).c()),
+}
+
+func TestContribAttention(t *testing.T) { runCases(t, contribAttentionCases) }
