@@ -212,3 +212,17 @@ var contribAttentionCases = []tc{
 }
 
 func TestContribAttention(t *testing.T) { runCases(t, contribAttentionCases) }
+
+// ids is an int32 input of shape (2, s) with values in [0, n).
+func ids(n, s int) arg { return arg{dt: I32, shape: []int{2, s}, lo: 0, hi: float64(n) - 0.01} }
+
+// contribEmbedCases have no position_ids: ONNX Runtime 1.24 aborts
+// creating a session with them, and lintel refuses them.
+var contribEmbedCases = []tc{
+	msg("EmbedLayerNormalization", "EmbedLayerNormalization", nil, names("y0", "y1"),
+		ids(30, 5), ids(2, 5), f32(30, 16).c(), f32(8, 16).c(), f32(2, 16).c(), f32(16).c(), f32(16).c(), ids(2, 5)).outs(F32, I32),
+	msg("EmbedLayerNormalization/sum_no_segment", "EmbedLayerNormalization", attrs(af("epsilon", 1e-5)), names("y0", "", "y1"),
+		ids(30, 5), none, f32(30, 16).c(), f32(8, 16).c(), none, f32(16).c(), f32(16).c()).outs(F32, F32),
+}
+
+func TestContribEmbed(t *testing.T) { runCases(t, contribEmbedCases) }
