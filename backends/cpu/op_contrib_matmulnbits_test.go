@@ -43,5 +43,21 @@ func TestMatMulNBits(t *testing.T) {
 		{name: "scales count", c: nb([]string{"a", "b", "s"}), ins: []*tensor{a(), b(), mk([]int{3}, []float32{1, 1, 1})}, err: errs.ShapeMismatch},
 		{name: "no block_size", c: nodeCase{node: msNode("MatMulNBits", []string{"a", "b", "s"}, aInt("K", 16), aInt("N", 2))}, ins: []*tensor{a(), b(), scales()}, err: errs.InvalidArtifact},
 	})
-	wantSteadyNoAllocs(t, nb([]string{"a", "b", "s", "z"}), mk([]int{3, 16}, make([]float32, 48)), b(), scales(), mk([]int{2}, []uint8{8, 7}))
+	for _, m := range []int{3, 9} { // codes read in place, and tiles of weights
+		wantSteadyNoAllocs(t, nb([]string{"a", "b", "s", "z"}), mk([]int{m, 16}, make([]float32, m*16)), b(), scales(), mk([]int{2}, []uint8{8, 7}))
+	}
+	// Nine rows take the tiled path: the same values as one row.
+	rows := make([]float32, 9*16)
+	for r := range 9 {
+		rows[r*16], rows[r*16+1] = 1, 2
+	}
+	outs, err := runNode(t, nb([]string{"a", "b", "s"}), mk([]int{9, 16}, rows), b(), scales())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range 9 {
+		if got := outs[0].f32()[2*r : 2*r+2]; got[0] != -9.5 || got[1] != 6 {
+			t.Errorf("row %d = %v, want [-9.5 6]", r, got)
+		}
+	}
 }

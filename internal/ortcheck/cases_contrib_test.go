@@ -105,6 +105,9 @@ var contribNBitsCases = []tc{
 	nbits("k_not_multiple", 2, 40, 8, 16, "u8", false),
 	nbits("accuracy_level", 2, 64, 16, 16, "u8", false, ai("accuracy_level", 1)),
 	nbits("large", 5, 256, 300, 64, "u8", true),
+	nbits("odd_k", 2, 41, 7, 16, "u8", true),
+	nbits("odd_k_tiled", 6, 41, 7, 16, "f", false),
+	nbits("tiled_k_not_multiple", 6, 40, 9, 16, "", true),
 }
 
 func TestContribNBits(t *testing.T) { runCases(t, contribNBitsCases) }
