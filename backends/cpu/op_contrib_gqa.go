@@ -12,7 +12,11 @@ import (
 // It follows ONNX Runtime's CPU kernel: a subsequent prompt (sequence
 // neither 1 nor total_sequence_length) needs batch 1, rotary positions
 // default to each token's place in its item's sequence, and the present
-// rows after an item's keys are zero. It refuses attention_bias,
+// rows after an item's keys are zero. On a right-padded first prompt
+// (seqlens_k[b]+1 < sequence) the queries past an item's length attend
+// its keys only: ONNX Runtime's kernel leaves those rows undefined (it
+// normalises scores it did not compute), so no parity row covers them.
+// It refuses attention_bias,
 // head_sink, smooth_softmax and the qk output.
 type gqaKernel struct {
 	n    *model.Node

@@ -52,4 +52,14 @@ func TestGQA(t *testing.T) {
 	if got := steadyAllocs(t, dec, ins...); got != 0 {
 		t.Errorf("got %v allocations per run, want 0", got)
 	}
+	// Rotary embeddings on a decoding step: scratch copies, no
+	// allocations.
+	rot := nodeCase{node: msNode("GroupQueryAttention", []string{"q", "k", "v", "pk", "pv", "sl", "tl", "cos", "sin"},
+		aInt("num_heads", 2), aInt("kv_num_heads", 1), aInt("do_rotary", 1))}
+	rot.node.Outputs = []string{"y", "pk", "pv"}
+	rins := []*tensor{mk([]int{1, 1, 8}, make([]float32, 8)), mk([]int{1, 1, 4}, make([]float32, 4)), mk([]int{1, 1, 4}, make([]float32, 4)),
+		mk([]int{1, 1, 2, 4}, make([]float32, 8)), mk([]int{1, 1, 2, 4}, make([]float32, 8)), sl(2), tl(3), mk([]int{4, 2}, make([]float32, 8)), mk([]int{4, 2}, make([]float32, 8))}
+	if got := steadyAllocs(t, rot, rins...); got != 0 {
+		t.Errorf("rotary: got %v allocations per run, want 0", got)
+	}
 }
