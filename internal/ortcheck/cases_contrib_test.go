@@ -108,6 +108,8 @@ var contribNBitsCases = []tc{
 	nbits("odd_k", 2, 41, 7, 16, "u8", true),
 	nbits("odd_k_tiled", 6, 41, 7, 16, "f", false),
 	nbits("tiled_k_not_multiple", 6, 40, 9, 16, "", true),
+	ms("MatMulNBits/float16", "MatMulNBits", attrs(ai("K", 32), ai("N", 8), ai("bits", 4), ai("block_size", 16)),
+		typed(F16, 3, 32), typed(U8, 8, 2, 8).c(), arg{dt: F16, shape: []int{16}, lo: 0.01, hi: 0.2}.c(), typed(U8, 8).c()),
 }
 
 func TestContribNBits(t *testing.T) { runCases(t, contribNBitsCases) }
@@ -191,6 +193,8 @@ var contribGQACases = []tc{
 	gqa("rotary_interleaved_decode", withHeads(ai("do_rotary", 1), ai("rotary_interleaved", 1)), f32(2, 1, 64), f32(2, 1, 32), f32(2, 1, 32), f32(2, 2, 5, 16), f32(2, 2, 5, 16), i32c([]int{2}, 5, 2), i32c(nil, 6), f32(16, 8), f32(16, 8)),
 	gqa("rotary_packed", withHeads(ai("do_rotary", 1)), f32(2, 4, 128), none, none, none, none, i32c([]int{2}, 3, 3), i32c(nil, 4), f32(16, 8), f32(16, 8)),
 	gqa("rotary_partial", withHeads(ai("do_rotary", 1)), f32(2, 4, 128), f32(2, 4, 64), f32(2, 4, 64), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4), f32(16, 8), f32(16, 8)),
+	gqa("rotary_float16", withHeads(ai("do_rotary", 1)), typed(F16, 2, 1, 64), typed(F16, 2, 1, 32), typed(F16, 2, 1, 32), typed(F16, 2, 2, 5, 16), typed(F16, 2, 2, 5, 16),
+		i32c([]int{2}, 5, 5), i32c(nil, 6), typed(F16, 16, 8), typed(F16, 16, 8)).outs(F16, F16, F16),
 	gqa("float16", heads, typed(F16, 2, 4, 64), typed(F16, 2, 4, 32), typed(F16, 2, 4, 32), none, none, i32c([]int{2}, 3, 3), i32c(nil, 4)).outs(F16, F16, F16),
 }
 
