@@ -167,9 +167,10 @@ func (a *GQAAttrs) Infer(c *InferCtx) error {
 	if c.Has(gqaCos) != c.Has(gqaSin) || a.DoRotary && !c.Has(gqaCos) {
 		return c.Errorf("do_rotary needs cos_cache and sin_cache, given together")
 	}
+	rows, half := -1, -1
 	for _, i := range [2]int{gqaCos, gqaSin} {
-		if d, ok := c.Dims(i); ok && (len(d) != 2 || h >= 0 && d[1] >= 0 && 2*d[1] > h) {
-			return c.Errorf("input %d has shape %v, want [positions, at most %d]", i, d, h/2)
+		if d, ok := c.Dims(i); ok && (len(d) != 2 || h >= 0 && d[1] >= 0 && 2*d[1] > h || !attnUnify(&rows, d[0]) || !attnUnify(&half, d[1])) {
+			return c.Errorf("input %d has shape %v, want [positions, at most %d], as the other cache", i, d, h/2)
 		}
 	}
 	if d, ok := c.Dims(gqaPos); ok && (len(d) != 2 || dimsConflict(d[0], b) || dimsConflict(d[1], s)) {

@@ -111,13 +111,12 @@ func (a *MSRotaryAttrs) Geometry(x []int, half int) (heads, size, pairs int, ok 
 // Infer implements Rule.
 func (a *MSRotaryAttrs) Infer(c *InferCtx) error {
 	c.Same(0, 0)
-	half := -1
+	half, rows := -1, -1
 	for i := 2; i <= 3; i++ {
 		if d, ok := c.Dims(i); ok {
-			if len(d) != 2 || dimsConflict(half, d[1]) {
+			if len(d) != 2 || !attnUnify(&half, d[1]) || !attnUnify(&rows, d[0]) {
 				return c.Errorf("cos_cache and sin_cache have shapes %v and %v, want the same 2-D shape", c.In(2).Dims, c.In(3).Dims)
 			}
-			half = d[1]
 		}
 	}
 	x, ok := c.Dims(0)
