@@ -160,6 +160,11 @@ func (a *GQAAttrs) Infer(c *InferCtx) error {
 		if v[0] < 1 || v[0] > math.MaxInt32 {
 			return c.Errorf("total_sequence_length %d out of range", v[0])
 		}
+		if past >= 0 && s >= 0 && int(v[0]) > past+s {
+			// The keys are at most the past ones and the new ones; this
+			// also bounds the present outputs by the inputs' sizes.
+			return c.Errorf("total_sequence_length %d exceeds the %d past and %d new tokens", v[0], past, s)
+		}
 		if past >= 0 {
 			pres = max(int(v[0]), past)
 		}

@@ -28,6 +28,7 @@ func TestGQARule(t *testing.T) {
 		{name: "rotary without caches", node: gqa(ai("do_rotary", 1)), in: []ruleIn{f(2, 4, 64), f(2, 4, 32), f(2, 4, 32), absent, absent, sl, tl(4)}, err: invalid},
 		{name: "rotary cache too wide", node: gqa(ai("do_rotary", 1)), in: []ruleIn{f(2, 4, 64), f(2, 4, 32), f(2, 4, 32), absent, absent, sl, tl(4), f(8, 16), f(8, 16)}, err: invalid},
 		{name: "rotary caches differ", runtime: true, node: gqa(ai("do_rotary", 1)), in: []ruleIn{f(2, 4, 64), f(2, 4, 32), f(2, 4, 32), absent, absent, sl, tl(4), f(16, 8), f(12, 8)}, err: mismatch},
+		{name: "total beyond the tokens", runtime: true, node: gqa(), in: []ruleIn{f(2, 1, 64), f(2, 1, 32), f(2, 1, 32), f(2, 2, 8, 16), f(2, 2, 8, 16), sl, tl(1 << 30)}, err: mismatch},
 		{name: "heads", node: msn("GroupQueryAttention", ai("num_heads", 4), ai("kv_num_heads", 3)), err: invalid},
 		{name: "no kv_num_heads", node: msn("GroupQueryAttention", ai("num_heads", 4)), err: invalid},
 	})
