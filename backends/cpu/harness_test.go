@@ -64,8 +64,8 @@ func runNode(tb testing.TB, c nodeCase, ins ...*tensor) ([]*tensor, error) {
 		t := ins[i]
 		g.Initializers[n.Input(i)] = &model.Tensor{Name: n.Input(i), DType: t.dt, Shape: append([]int{}, t.shape...), Raw: t.data}
 	}
-	if _, ok := registry[n.OpType]; !ok {
-		tb.Fatalf("op %s not registered", n.OpType)
+	if _, err := builderOf(n); err != nil {
+		tb.Fatalf("op %s not registered: %v", n.OpType, err)
 	}
 	k, err := buildKernel(bc)
 	if err != nil {

@@ -263,10 +263,32 @@ func (k *attentionKernel) compute(s attnShape, in []*tensor, q, kd, vd, mask, pk
 		cl.scale = float32(1 / math.Sqrt(float64(s.d)))
 	}
 	cl.bias.init(k, s, in, mask)
+	k.launch()
+}
+
+// attnStacked reports whether the rows of consecutive heads of m, sq
+// rows each, form one matrix, and its row stride.
+func attnStacked(m attnMat, sq int) (int, bool) {
+	if sq == 1 {
+		return m.hs, true
+	}
+	if m.hs == sq*m.ld {
+		return m.ld, true
+	}
+	return 0, false
+}
+
+// launch runs the call k.call describes: its shape, Q and Y, key and
+// value segments, qk output, scale and bias set.
+func (k *attentionKernel) launch() {
+	cl := &k.call
+	s := cl.s
 	grp := max(s.hq/max(s.hkv, 1), 1)
 	cl.group, cl.qld, cl.yld = 1, cl.q.ld, cl.y.ld
-	if s.rank == 4 || s.sq == 1 {
-		cl.group, cl.qld, cl.yld = grp, s.d, s.dv
+	if qs, ok := attnStacked(cl.q, s.sq); ok {
+		if ys, ok := attnStacked(cl.y, s.sq); ok {
+			cl.group, cl.qld, cl.yld = grp, qs, ys
+		}
 	}
 	cl.units = s.b * (s.hq / cl.group)
 	work := cl.group * s.sq * s.tl * (s.d + s.dv)
@@ -368,7 +390,7 @@ func (k *attentionKernel) runPart(part int) {
 		if qk != nil && mode == 2 {
 			copy(qk, sc)
 		}
-		hasMask := cl.bias.mf != nil || cl.bias.mb != nil
+		hasMask := cl.bias.mf != nil || cl.bias.mb != nil || cl.bias.window > 0
 		for r := range m {
 			row := sc[r*tl : (r+1)*tl]
 			attnSoftmax(row[:ends[r]], hasMask)
@@ -444,6 +466,10 @@ type attnBias struct {
 	// nonpad is nonpad_kv_seqlen, nil when absent.
 	nonpad []int64
 	sq     int
+	// window, when positive, masks with the causal mask the keys window
+	// or more before the query's own position: each query sees window
+	// keys at most, its own included (ONNX Runtime's local_window_size).
+	window int
 }
 
 // init reads the masks of one call.

@@ -115,6 +115,13 @@ func (m *attnBias) applyAt(row []float32, b, h, i, c0, tl int) int {
 			off = int(max(min(m.offs[b], int64(tl)), -int64(tl))) - m.sq
 		}
 		end = min(end, max(i+off+1, 0))
+		if m.window > 0 {
+			// A local window: the keys before its start are masked.
+			ws := min(max(i+off-m.window+1, 0), end, c0+len(row))
+			for j := c0; j < ws; j++ {
+				row[j-c0] = ninf
+			}
+		}
 	}
 	if m.nonpad != nil {
 		end = min(end, int(max(min(m.nonpad[b], int64(tl)), 0)))

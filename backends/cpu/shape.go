@@ -49,6 +49,12 @@ func builderOf(n *model.Node) (builder, error) {
 		if customOf(n) != nil {
 			return buildCustom, nil
 		}
+		if n.Domain == msDomain {
+			if b, ok := msRegistry[n.OpType]; ok {
+				return b, nil
+			}
+			return nil, errs.New(errs.Unsupported, "node %q (%s): op %s.%s is not supported by the cpu backend", n.Label(), n.OpType, n.Domain, n.OpType)
+		}
 		return nil, errs.New(errs.Unsupported, "node %q (%s): domain %q is not supported by the cpu backend (a Go kernel for it can be registered with cpu.RegisterCustomOp)", n.Label(), n.OpType, n.Domain)
 	}
 	b, ok := registry[n.OpType]

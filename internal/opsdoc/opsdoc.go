@@ -30,6 +30,22 @@ func Table() string {
 	ops := cpu.SupportedOps()
 	var b strings.Builder
 	fmt.Fprintf(&b, "The CPU backend runs these %d ONNX operators (default domain, opsets %d to %d):\n\n", len(ops), artifacts.MinOpset, artifacts.MaxOpset)
+	writeTable(&b, ops)
+	for _, d := range domains {
+		ops := cpu.SupportedDomainOps(d.name)
+		fmt.Fprintf(&b, "\nand these %d operators of %s (see docs/transformers.md):\n\n", len(ops), d.what)
+		writeTable(&b, ops)
+	}
+	return b.String()
+}
+
+// domains lists the other domains whose ops the table names.
+var domains = []struct{ name, what string }{
+	{"com.microsoft", "ONNX Runtime's com.microsoft domain"},
+}
+
+// writeTable writes ops as a Markdown table of columns names a row.
+func writeTable(b *strings.Builder, ops []string) {
 	b.WriteString("|" + strings.Repeat("   |", columns) + "\n")
 	b.WriteString("|" + strings.Repeat("---|", columns) + "\n")
 	for i := 0; i < len(ops); i += columns {
@@ -43,7 +59,6 @@ func Table() string {
 		}
 		b.WriteString("\n")
 	}
-	return b.String()
 }
 
 // Splice returns doc with the text between the markers replaced by the

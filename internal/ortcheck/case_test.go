@@ -131,6 +131,9 @@ type tc struct {
 	out   []payload.DType
 	nodes []onnxbuild.Node
 	tol   float64 // 0: 1e-4
+	// domain is the single node's domain, imported at version 1 besides
+	// the default domain's opset; "" for the default one.
+	domain string
 }
 
 // c1 is a single-node case whose one output has the first input's type.
@@ -204,10 +207,13 @@ func (c tc) build(r *rand.Rand) ([]byte, []arg) {
 	if c.nodes != nil {
 		g.Nodes = c.nodes
 	} else {
-		g.Nodes = []onnxbuild.Node{{Name: "n0", Op: c.op, Inputs: nodeIn, Outputs: outNames, Attrs: c.attrs}}
+		g.Nodes = []onnxbuild.Node{{Name: "n0", Op: c.op, Domain: c.domain, Inputs: nodeIn, Outputs: outNames, Attrs: c.attrs}}
 	}
 	g.Name = c.name
 	m := onnxbuild.Model{Opset: c.opset, Graph: g}
+	if c.domain != "" {
+		m.Opsets = map[string]int64{c.domain: 1}
+	}
 	return m.Encode(), in
 }
 
