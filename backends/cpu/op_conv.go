@@ -265,9 +265,11 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	if k.ep != nil {
 		k.gep.act = k.ep.act
 	}
-	dwFast := depthwise && unsafe.Sizeof(*new(E)) == 4 && dwFits(g)
-	if dwFast {
-		k.dw.prepare(g)
+	// Depthwise filters (any number per channel) run on dwPlan, all
+	// images and planes in one call.
+	if cg == 1 && f32 && dwFits(g) {
+		k.dw.conv(k.gc.pool, g, f32s(x), f32s(w), f32s(bias), f32s(y), k.batch, k.outC, mg, k.ep)
+		return
 	}
 	for n := range k.batch {
 		for grp := range k.group {
@@ -278,10 +280,6 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				var b E
 				if bias != nil {
 					b = bias[grp]
-				}
-				if dwFast {
-					k.dw.conv(g, f32s(xg), f32s(wg), float32(b), f32s(yg), k.ep)
-					continue
 				}
 				depthwiseConv(g, xg, wg, b, yg)
 				if k.ep != nil {

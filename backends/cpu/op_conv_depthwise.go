@@ -2,30 +2,65 @@ package cpu
 
 import "fmt"
 
-// dwPlan runs float32 depthwise convolutions over one or two spatial dims
-// on a padded, stride-split copy of each input plane, so that every tap
-// of an output row reads a contiguous run and dwRow can sum all the taps
-// of a row in registers.
+// dwPlan runs float32 depthwise convolutions (one input channel per
+// group, any number of filters per channel) over one or two spatial
+// dims, splitting the output planes across the worker pool.
 //
-// The copy holds s (the column stride) phase planes: phase r keeps the
-// padded columns c ≡ r (mod s), in order, for every padded row. Tap
-// (kh, kw) of output (oh, ow) reads padded column ow*s + kw*dw, which is
-// column ow + (kw*dw)/s of phase (kw*dw) mod s.
+// Each input plane is copied, padded, into sh×sw phase planes (sh, sw:
+// the row and column strides): phase (rh, rw) holds the padded rows
+// ≡ rh (mod sh) and the padded columns ≡ rw (mod sw), P floats a row.
+// Tap (kh, kw) of output (oh, ow) reads padded row oh*sh + kh*dh and
+// column ow*sw + kw*dw, which is row oh + kh*dh/sh, column
+// ow + kw*dw/sw of phase ((kh*dh) mod sh, (kw*dw) mod sw): offs[t] +
+// oh*P + ow. With j = oh*P + ow every tap is then one contiguous run
+// over the whole plane, and dwRow computes a plane as one flat row of
+// OH*P outputs (rounded up to whole vectors), all taps summed in
+// registers; the columns [OW, P) of each row are dropped as the rows
+// are copied out. The padding is zeros in the copy, so no loop
+// branches on it.
 type dwPlan struct {
-	// pad is the copy, grown only when too small.
-	pad []float32
-	// phaseOff and phaseW are each phase's offset in pad and width.
-	phaseOff, phaseW []int
-	// off0 and step give tap t's offset in pad for output row oh:
-	// off0[t] + oh*step[t]; offs holds them for the current row.
-	off0, step, offs []int
-	rows             int // padded rows
+	key dwKey
+	// sh, sw are the strides, p the phase row length, phaseSz a phase's
+	// size, n the outputs computed per plane and bufLen the copy's
+	// length (its end is zero slack that rounded-up outputs read).
+	sh, sw, p, phaseSz, n, bufLen int
+	offs                          []int
+	scratch                       []dwScratch
+	call                          dwCall
 }
 
+// dwKey is the layout a dwPlan was built for.
+type dwKey struct {
+	g geom
+}
+
+// dwScratch is one part's padded copy and flat outputs.
+type dwScratch struct {
+	pad, out []float32
+	// in is the input plane of the current call that pad holds, -1
+	// for none.
+	in int
+	_  [cacheLine]byte
+}
+
+// dwCall is one call, read by every part.
+type dwCall struct {
+	x, w, bias, y []float32
+	ep            *gemmEpilogue
+	g             *geom
+	// planes is batch×outC output planes; outC and mult are the output
+	// channels and the filters per input channel.
+	planes, outC, mult, parts int
+}
+
+// dwBlock is the multiple the flat outputs are rounded up to: dwRow's
+// narrowest vector loop, so that it never runs its scalar tail.
+const dwBlock = 8
+
 // dwFits reports whether dwPlan runs geometry g: at most two spatial
-// dims, strides up to 8 (the plan keeps one phase per stride step) and a
-// padded plane near the input's size (the plan copies it into a buffer),
-// so that hostile strides and pads cannot size its buffers.
+// dims, strides up to 8 and a padded plane near the input's size (the
+// plan copies it into a buffer), so that hostile strides and pads cannot
+// size its buffers.
 func dwFits(g *geom) bool {
 	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[1] > 8 || g.s[2] > 8 {
 		return false
@@ -34,33 +69,37 @@ func dwFits(g *geom) bool {
 	return ph <= (4*g.in[1]*g.in[2]+4096)/max(pw, 1)
 }
 
-// prepare sizes the plan for g.
+// prepare lays the plan out for g, unless it is laid out for it already.
 func (p *dwPlan) prepare(g *geom) {
-	s := g.s[2]
-	pw := g.in[2] + g.pb[2] + g.pe[2]
-	p.rows = g.in[1] + g.pb[1] + g.pe[1]
-	p.phaseOff, p.phaseW = grow(p.phaseOff, s), grow(p.phaseW, s)
-	total := 0
-	for r := range s {
-		p.phaseOff[r] = total
-		p.phaseW[r] = ceilDiv(max(0, pw-r), s)
-		total += p.rows * p.phaseW[r]
+	key := dwKey{g: *g}
+	if p.offs != nil && p.key == key {
+		return
 	}
-	if len(p.pad) < total {
-		p.pad = make([]float32, total)
-	}
-	clear(p.pad[:total])
+	p.sh, p.sw = g.s[1], g.s[2]
+	rows, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	p.p = ceilDiv(pw, p.sw)
+	p.phaseSz = ceilDiv(rows, p.sh) * p.p
+	p.n = roundUp(g.out[1]*p.p, dwBlock)
 	taps := g.k[1] * g.k[2]
-	p.off0, p.step, p.offs = grow(p.off0, taps), grow(p.step, taps), grow(p.offs, taps)
+	p.offs = grow(p.offs, taps)
+	maxOff := 0
 	t := 0
 	for kh := range g.k[1] {
+		r := kh * g.d[1]
 		for kw := range g.k[2] {
 			c := kw * g.d[2]
-			r := c % s
-			p.off0[t] = p.phaseOff[r] + kh*g.d[1]*p.phaseW[r] + c/s
-			p.step[t] = g.s[1] * p.phaseW[r]
+			o := ((r%p.sh)*p.sw+c%p.sw)*p.phaseSz + r/p.sh*p.p + c/p.sw
+			p.offs[t] = o
+			maxOff = max(maxOff, o)
 			t++
 		}
+	}
+	p.bufLen = max(p.sh*p.sw*p.phaseSz, maxOff+p.n)
+	p.key = key
+	// Buffers laid out for another geometry hold data in its padding.
+	for i := range p.scratch {
+		s := &p.scratch[i]
+		clear(s.pad[:min(len(s.pad), p.bufLen)])
 	}
 }
 
@@ -72,46 +111,124 @@ func grow(s []int, n int) []int {
 	return s[:n]
 }
 
-// conv convolves plane x with the taps w into y, from bias b, then
-// applies ep's activation (nil: none) to the plane.
-func (p *dwPlan) conv(g *geom, x, w []float32, b float32, y []float32, ep *gemmEpilogue) {
-	s := g.s[2]
-	IH, IW := g.in[1], g.in[2]
-	OH, OW := g.out[1], g.out[2]
-	pad := p.pad[:p.phaseOff[s-1]+p.rows*p.phaseW[s-1]]
-	// Every plane writes the same positions of pad, so the padding that
-	// prepare cleared stays zero.
-	if len(w) < len(p.off0) || len(y) < OH*OW {
-		panic(fmt.Sprintf("depthwise: %d weights for %d taps, %d outputs for %d×%d", len(w), len(p.off0), len(y), OH, OW))
+// conv convolves the batch×outC/mult planes of x (geometry g) with the
+// outC filters of w (mult per input plane) into the batch×outC planes of
+// y, each from its bias (nil: zero), then applies ep's activation (nil:
+// none), splitting the planes across pool's threads.
+func (p *dwPlan) conv(pool *workerPool, g *geom, x, w, bias, y []float32, batch, outC, mult int, ep *gemmEpilogue) {
+	p.prepare(g)
+	taps := g.k[1] * g.k[2]
+	inSz, outSz := g.in[1]*g.in[2], g.out[1]*g.out[2]
+	planes := batch * outC
+	if planes == 0 || outSz == 0 {
+		return
 	}
-	for t, o := range p.off0 {
-		if o < 0 || o+(OH-1)*p.step[t]+OW > len(pad) {
-			panic(fmt.Sprintf("depthwise: tap %d reads outside the padded plane", t))
+	if mult <= 0 || outC%mult != 0 || len(x) < planes/mult*inSz || len(w) < outC*taps || len(y) < planes*outSz || (bias != nil && len(bias) < outC) {
+		panic(fmt.Sprintf("depthwise: %d inputs, %d weights, %d outputs, %d biases for %d planes of %d taps", len(x), len(w), len(y), len(bias), planes, taps))
+	}
+	parts := 1
+	if pool != nil {
+		parts = min(pool.size(), planes, max(1, planes*outSz*taps/(1<<16)))
+	}
+	for len(p.scratch) < parts {
+		p.scratch = append(p.scratch, dwScratch{})
+	}
+	for i := range parts {
+		s := &p.scratch[i]
+		if len(s.pad) < p.bufLen {
+			s.pad = make([]float32, p.bufLen)
 		}
+		if len(s.out) < p.n {
+			s.out = make([]float32, p.n)
+		}
+	}
+	p.call = dwCall{x: x, w: w, bias: bias, y: y, ep: ep, g: g, planes: planes, outC: outC, mult: mult, parts: parts}
+	if parts == 1 {
+		p.runPart(0)
+	} else {
+		pool.run(p, parts)
+	}
+	p.call = dwCall{}
+}
+
+// runPart computes output planes [part*planes/parts,
+// (part+1)*planes/parts) of the current call.
+func (p *dwPlan) runPart(part int) {
+	cl := &p.call
+	g := cl.g
+	s := &p.scratch[part]
+	taps := len(p.offs)
+	inSz := g.in[1] * g.in[2]
+	OH, OW := g.out[1], g.out[2]
+	outSz := OH * OW
+	pad, out := s.pad[:p.bufLen], s.out[:p.n]
+	s.in = -1
+	for q := part * cl.planes / cl.parts; q < (part+1)*cl.planes/cl.parts; q++ {
+		o := q % cl.outC
+		in := q / cl.mult
+		if s.in != in {
+			p.fill(g, pad, cl.x[in*inSz:(in+1)*inSz])
+			s.in = in
+		}
+		var b float32
+		if cl.bias != nil {
+			b = cl.bias[o]
+		}
+		dwRowTrusted(out, pad, p.offs, cl.w[o*taps:(o+1)*taps], b)
+		y := cl.y[q*outSz : (q+1)*outSz]
+		if p.p == OW {
+			copy(y, out)
+		} else {
+			for oh := range OH {
+				copy(y[oh*OW:(oh+1)*OW], out[oh*p.p:])
+			}
+		}
+		if cl.ep != nil {
+			// The activation is elementwise: one call over the plane
+			// keeps short rows in the vector loop.
+			cl.ep.act.apply(y)
+		}
+	}
+}
+
+// fill copies plane x into the phases of pad; the padding it leaves is
+// zero from prepare, every plane writing the same positions.
+func (p *dwPlan) fill(g *geom, pad, x []float32) {
+	IH, IW := g.in[1], g.in[2]
+	pbh, pbw := g.pb[1], g.pb[2]
+	sh, sw, P := p.sh, p.sw, p.p
+	if sh == 1 && sw == 1 {
+		if IH > 0 && IW > 0 {
+			o := pbh*P + pbw
+			copyRows(pad[o:o+(IH-1)*P+IW], P, x, IW, IH)
+		}
+		return
 	}
 	for ih := range IH {
 		row := x[ih*IW : (ih+1)*IW]
-		ph := ih + g.pb[1]
-		if s == 1 {
-			copy(pad[ph*p.phaseW[0]+g.pb[2]:], row)
-			continue
+		ph := ih + pbh
+		// Phase rows of this input row start at base + rw*phaseSz.
+		base := (ph%sh)*sw*p.phaseSz + ph/sh*P
+		switch sw {
+		case 1:
+			copy(pad[base+pbw:base+pbw+IW], row)
+		case 2:
+			// Even input columns go to phase pbw mod 2, odd ones to the
+			// other, from padded column pbw on.
+			ev := pad[base+(pbw%2)*p.phaseSz+pbw/2:]
+			od := pad[base+((pbw+1)%2)*p.phaseSz+(pbw+1)/2:]
+			deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
+		default:
+			// Phase rw holds the padded columns c ≡ rw (mod sw), the input
+			// columns iw = c - pbw from the first such.
+			for rw := range sw {
+				iw := ((rw-pbw)%sw + sw) % sw
+				d := pad[base+rw*p.phaseSz+(iw+pbw)/sw:]
+				for j := 0; iw < IW; iw, j = iw+sw, j+1 {
+					d[j] = row[iw]
+				}
+			}
 		}
-		for iw, v := range row {
-			c := iw + g.pb[2]
-			r := c % s
-			pad[p.phaseOff[r]+ph*p.phaseW[r]+c/s] = v
-		}
-	}
-	for oh := range OH {
-		for t, o := range p.off0 {
-			p.offs[t] = o + oh*p.step[t]
-		}
-		dwRowTrusted(y[oh*OW:(oh+1)*OW], pad, p.offs, w, b)
-	}
-	if ep != nil {
-		// The activation is elementwise: one call over the plane keeps
-		// short rows in the vector loop.
-		ep.act.apply(y[:OH*OW])
 	}
 }
 
