@@ -48,6 +48,13 @@ type convKernel struct {
 	row    []float32
 	ints   []int
 	pad    []float32
+	// longB holds constant float32 weights of long strided windows
+	// (longWeights) packed as the product's B, of shape longShape;
+	// longPad and longC are the padded signal and the transposed output,
+	// grown only when too small (op_conv_long.go).
+	longB          gemmB
+	longShape      []int
+	longPad, longC []float32
 }
 
 func init() {
@@ -66,8 +73,15 @@ func buildConv(c *buildCtx) (kernel, error) {
 	}
 	if dt == payload.Float32 {
 		k.gc = c.gemmCtx()
-		if err := k.prepack(c, c.constInput(1)); err != nil {
+		// Long strided windows get only the long path's layout; other
+		// geometries of the same weights read them unpacked.
+		if err := k.prepackLong(c, c.constInput(1)); err != nil {
 			return nil, err
+		}
+		if !k.longB.prepacked() {
+			if err := k.prepack(c, c.constInput(1)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return k, nil
@@ -111,6 +125,11 @@ func (k *convKernel) run(in, out []*tensor) error {
 		var bv []float32
 		if b != nil {
 			bv = b.f32()
+		}
+		// Long strided windows over a signal run as one product per image.
+		if k.longB.prepacked() && longFits(&k.g) && sameShape(in[1].shape, k.longShape) {
+			k.convLong(in[0].f32(), bv, out[0].f32())
+			return nil
 		}
 		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32, k.packedFor(in[1].shape), k.directFor(in[1].shape))
 	case payload.Float64:
