@@ -4,29 +4,33 @@ import "fmt"
 
 // dwPlan runs float32 depthwise convolutions (one input channel per
 // group, any number of filters per channel) over one or two spatial
-// dims, splitting the output planes across the worker pool.
+// dims, splitting the input planes across the worker pool.
 //
-// Each input plane is copied, padded, into sh×sw phase planes (sh, sw:
-// the row and column strides): phase (rh, rw) holds the padded rows
-// ≡ rh (mod sh) and the padded columns ≡ rw (mod sw), P floats a row.
-// Tap (kh, kw) of output (oh, ow) reads padded row oh*sh + kh*dh and
-// column ow*sw + kw*dw, which is row oh + kh*dh/sh, column
-// ow + kw*dw/sw of phase ((kh*dh) mod sh, (kw*dw) mod sw): offs[t] +
-// oh*P + ow. With j = oh*P + ow every tap is then one contiguous run
-// over the whole plane, and dwRow computes a plane as one flat row of
-// OH*P outputs (rounded up to whole vectors), all taps summed in
-// registers; the columns [OW, P) of each row are dropped as the rows
-// are copied out. The padding is zeros in the copy, so no loop
-// branches on it.
+// Each input plane is copied, padded, band of output rows by band, into
+// sh×sw phase planes (sh, sw: the row and column strides): phase
+// (rh, rw) holds the padded rows ≡ rh (mod sh) and the padded columns
+// ≡ rw (mod sw), P floats a row. Tap (kh, kw) of output (oh, ow) reads
+// padded row oh*sh + kh*dh and column ow*sw + kw*dw, which is row
+// oh + kh*dh/sh, column ow + kw*dw/sw of phase ((kh*dh) mod sh,
+// (kw*dw) mod sw): offs[t] + (oh-oh0)*P + ow in the band from output row
+// oh0. With j = (oh-oh0)*P + ow every tap is then one contiguous run
+// over the band, and dwRow computes a band as one flat row of B*P
+// outputs (rounded up to whole vectors), all taps summed in registers;
+// the columns [OW, P) of each row are dropped as the rows are copied
+// out, and the activation runs over the band while it is in cache. The
+// padding is zeros in the copy, so no loop branches on it. Bands keep
+// the copy near a level-one cache's size.
 type dwPlan struct {
 	key dwKey
-	// sh, sw are the strides, p the phase row length, phaseSz a phase's
-	// size, n the outputs computed per plane and bufLen the copy's
-	// length (its end is zero slack that rounded-up outputs read).
-	sh, sw, p, phaseSz, n, bufLen int
-	offs                          []int
-	scratch                       []dwScratch
-	call                          dwCall
+	// sh, sw are the strides, p the phase row length, band the output
+	// rows of a band, bandRows a phase's rows in it (band plus the rows
+	// the taps reach below), phaseSz a phase's size, n the outputs
+	// computed per band and bufLen the copy's length (its end is zero
+	// slack that rounded-up outputs read).
+	sh, sw, p, band, bandRows, phaseSz, n, bufLen int
+	offs                                          []int
+	scratch                                       []dwScratch
+	call                                          dwCall
 }
 
 // dwKey is the layout a dwPlan was built for.
@@ -37,10 +41,7 @@ type dwKey struct {
 // dwScratch is one part's padded copy and flat outputs.
 type dwScratch struct {
 	pad, out []float32
-	// in is the input plane of the current call that pad holds, -1
-	// for none.
-	in int
-	_  [cacheLine]byte
+	_        [cacheLine]byte
 }
 
 // dwCall is one call, read by every part.
@@ -48,14 +49,17 @@ type dwCall struct {
 	x, w, bias, y []float32
 	ep            *gemmEpilogue
 	g             *geom
-	// planes is batch×outC output planes; outC and mult are the output
+	// inPlanes is batch×inC input planes; outC and mult are the output
 	// channels and the filters per input channel.
-	planes, outC, mult, parts int
+	inPlanes, outC, mult, parts int
 }
 
 // dwBlock is the multiple the flat outputs are rounded up to: dwRow's
 // narrowest vector loop, so that it never runs its scalar tail.
 const dwBlock = 8
+
+// dwBandFloats is about the size of a band's copy, in floats.
+const dwBandFloats = 4096
 
 // dwFits reports whether dwPlan runs geometry g: at most two spatial
 // dims, strides up to 8 and a padded plane near the input's size (the
@@ -76,10 +80,13 @@ func (p *dwPlan) prepare(g *geom) {
 		return
 	}
 	p.sh, p.sw = g.s[1], g.s[2]
-	rows, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	pw := g.in[2] + g.pb[2] + g.pe[2]
 	p.p = ceilDiv(pw, p.sw)
-	p.phaseSz = ceilDiv(rows, p.sh) * p.p
-	p.n = roundUp(g.out[1]*p.p, dwBlock)
+	reach := (g.k[1] - 1) * g.d[1] / p.sh
+	p.band = min(g.out[1], max(1, dwBandFloats/(p.sh*p.sw*p.p)-reach))
+	p.bandRows = p.band + reach
+	p.phaseSz = p.bandRows * p.p
+	p.n = roundUp(p.band*p.p, dwBlock)
 	taps := g.k[1] * g.k[2]
 	p.offs = grow(p.offs, taps)
 	maxOff := 0
@@ -114,21 +121,24 @@ func grow(s []int, n int) []int {
 // conv convolves the batch×outC/mult planes of x (geometry g) with the
 // outC filters of w (mult per input plane) into the batch×outC planes of
 // y, each from its bias (nil: zero), then applies ep's activation (nil:
-// none), splitting the planes across pool's threads.
+// none), splitting the input planes across pool's threads.
 func (p *dwPlan) conv(pool *workerPool, g *geom, x, w, bias, y []float32, batch, outC, mult int, ep *gemmEpilogue) {
 	p.prepare(g)
 	taps := g.k[1] * g.k[2]
 	inSz, outSz := g.in[1]*g.in[2], g.out[1]*g.out[2]
-	planes := batch * outC
-	if planes == 0 || outSz == 0 {
+	if batch*outC == 0 || outSz == 0 {
 		return
 	}
-	if mult <= 0 || outC%mult != 0 || len(x) < planes/mult*inSz || len(w) < outC*taps || len(y) < planes*outSz || (bias != nil && len(bias) < outC) {
-		panic(fmt.Sprintf("depthwise: %d inputs, %d weights, %d outputs, %d biases for %d planes of %d taps", len(x), len(w), len(y), len(bias), planes, taps))
+	if mult <= 0 || outC%mult != 0 {
+		panic(fmt.Sprintf("depthwise: %d output channels, %d filters per channel", outC, mult))
+	}
+	inPlanes := batch * outC / mult
+	if len(x) < inPlanes*inSz || len(w) < outC*taps || len(y) < batch*outC*outSz || (bias != nil && len(bias) < outC) {
+		panic(fmt.Sprintf("depthwise: %d inputs, %d weights, %d outputs, %d biases for %d planes of %d taps", len(x), len(w), len(y), len(bias), batch*outC, taps))
 	}
 	parts := 1
 	if pool != nil {
-		parts = min(pool.size(), planes, max(1, planes*outSz*taps/(1<<16)))
+		parts = min(pool.size(), inPlanes, max(1, batch*outC*outSz*taps/(1<<16)))
 	}
 	for len(p.scratch) < parts {
 		p.scratch = append(p.scratch, dwScratch{})
@@ -142,7 +152,7 @@ func (p *dwPlan) conv(pool *workerPool, g *geom, x, w, bias, y []float32, batch,
 			s.out = make([]float32, p.n)
 		}
 	}
-	p.call = dwCall{x: x, w: w, bias: bias, y: y, ep: ep, g: g, planes: planes, outC: outC, mult: mult, parts: parts}
+	p.call = dwCall{x: x, w: w, bias: bias, y: y, ep: ep, g: g, inPlanes: inPlanes, outC: outC, mult: mult, parts: parts}
 	if parts == 1 {
 		p.runPart(0)
 	} else {
@@ -151,8 +161,9 @@ func (p *dwPlan) conv(pool *workerPool, g *geom, x, w, bias, y []float32, batch,
 	p.call = dwCall{}
 }
 
-// runPart computes output planes [part*planes/parts,
-// (part+1)*planes/parts) of the current call.
+// runPart computes the output planes of input planes
+// [part*inPlanes/parts, (part+1)*inPlanes/parts) of the current call,
+// band by band.
 func (p *dwPlan) runPart(part int) {
 	cl := &p.call
 	g := cl.g
@@ -161,71 +172,77 @@ func (p *dwPlan) runPart(part int) {
 	inSz := g.in[1] * g.in[2]
 	OH, OW := g.out[1], g.out[2]
 	outSz := OH * OW
-	pad, out := s.pad[:p.bufLen], s.out[:p.n]
-	s.in = -1
-	for q := part * cl.planes / cl.parts; q < (part+1)*cl.planes/cl.parts; q++ {
-		o := q % cl.outC
-		in := q / cl.mult
-		if s.in != in {
-			p.fill(g, pad, cl.x[in*inSz:(in+1)*inSz])
-			s.in = in
-		}
-		var b float32
-		if cl.bias != nil {
-			b = cl.bias[o]
-		}
-		dwRowTrusted(out, pad, p.offs, cl.w[o*taps:(o+1)*taps], b)
-		y := cl.y[q*outSz : (q+1)*outSz]
-		if p.p == OW {
-			copy(y, out)
-		} else {
-			for oh := range OH {
-				copy(y[oh*OW:(oh+1)*OW], out[oh*p.p:])
+	pad := s.pad[:p.bufLen]
+	for in := part * cl.inPlanes / cl.parts; in < (part+1)*cl.inPlanes/cl.parts; in++ {
+		x := cl.x[in*inSz : (in+1)*inSz]
+		for oh0 := 0; oh0 < OH; oh0 += p.band {
+			oh1 := min(oh0+p.band, OH)
+			p.fill(g, pad, x, oh0)
+			n := min(p.n, roundUp((oh1-oh0)*p.p, dwBlock))
+			out := s.out[:n]
+			for q := in * cl.mult; q < (in+1)*cl.mult; q++ {
+				o := q % cl.outC
+				var b float32
+				if cl.bias != nil {
+					b = cl.bias[o]
+				}
+				dwRowTrusted(out, pad, p.offs, cl.w[o*taps:(o+1)*taps], b)
+				y := cl.y[q*outSz+oh0*OW : q*outSz+oh1*OW]
+				if p.p == OW {
+					copy(y, out)
+				} else {
+					for r := range oh1 - oh0 {
+						copy(y[r*OW:(r+1)*OW], out[r*p.p:])
+					}
+				}
+				if cl.ep != nil {
+					// The activation is elementwise: one call over the
+					// band keeps short rows in the vector loop.
+					cl.ep.act.apply(y)
+				}
 			}
-		}
-		if cl.ep != nil {
-			// The activation is elementwise: one call over the plane
-			// keeps short rows in the vector loop.
-			cl.ep.act.apply(y)
 		}
 	}
 }
 
-// fill copies plane x into the phases of pad; the padding it leaves is
-// zero from prepare, every plane writing the same positions.
-func (p *dwPlan) fill(g *geom, pad, x []float32) {
+// fill copies into the phases of pad the padded rows that the band of
+// output rows from oh0 reads from plane x: phase row r of phase rh
+// holds padded row (oh0+r)*sh + rh, zeros where that is padding. The
+// padding columns stay zero from prepare, every band writing the same
+// columns.
+func (p *dwPlan) fill(g *geom, pad, x []float32, oh0 int) {
 	IH, IW := g.in[1], g.in[2]
 	pbh, pbw := g.pb[1], g.pb[2]
 	sh, sw, P := p.sh, p.sw, p.p
-	if sh == 1 && sw == 1 {
-		if IH > 0 && IW > 0 {
-			o := pbh*P + pbw
-			copyRows(pad[o:o+(IH-1)*P+IW], P, x, IW, IH)
-		}
-		return
-	}
-	for ih := range IH {
-		row := x[ih*IW : (ih+1)*IW]
-		ph := ih + pbh
-		// Phase rows of this input row start at base + rw*phaseSz.
-		base := (ph%sh)*sw*p.phaseSz + ph/sh*P
-		switch sw {
-		case 1:
-			copy(pad[base+pbw:base+pbw+IW], row)
-		case 2:
-			// Even input columns go to phase pbw mod 2, odd ones to the
-			// other, from padded column pbw on.
-			ev := pad[base+(pbw%2)*p.phaseSz+pbw/2:]
-			od := pad[base+((pbw+1)%2)*p.phaseSz+(pbw+1)/2:]
-			deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
-		default:
-			// Phase rw holds the padded columns c ≡ rw (mod sw), the input
-			// columns iw = c - pbw from the first such.
-			for rw := range sw {
-				iw := ((rw-pbw)%sw + sw) % sw
-				d := pad[base+rw*p.phaseSz+(iw+pbw)/sw:]
-				for j := 0; iw < IW; iw, j = iw+sw, j+1 {
-					d[j] = row[iw]
+	for rh := range sh {
+		for r := range p.bandRows {
+			base := rh*sw*p.phaseSz + r*P
+			ih := (oh0+r)*sh + rh - pbh
+			if ih < 0 || ih >= IH {
+				for rw := range sw {
+					clear(pad[base+rw*p.phaseSz : base+rw*p.phaseSz+P])
+				}
+				continue
+			}
+			row := x[ih*IW : (ih+1)*IW]
+			switch sw {
+			case 1:
+				copy(pad[base+pbw:base+pbw+IW], row)
+			case 2:
+				// Even input columns go to phase pbw mod 2, odd ones to
+				// the other, from padded column pbw on.
+				ev := pad[base+(pbw%2)*p.phaseSz+pbw/2:]
+				od := pad[base+((pbw+1)%2)*p.phaseSz+(pbw+1)/2:]
+				deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
+			default:
+				// Phase rw holds the padded columns c ≡ rw (mod sw), the
+				// input columns iw = c - pbw from the first such.
+				for rw := range sw {
+					iw := ((rw-pbw)%sw + sw) % sw
+					d := pad[base+rw*p.phaseSz+(iw+pbw)/sw:]
+					for j := 0; iw < IW; iw, j = iw+sw, j+1 {
+						d[j] = row[iw]
+					}
 				}
 			}
 		}

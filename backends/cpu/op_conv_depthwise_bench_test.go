@@ -14,6 +14,8 @@ func BenchmarkConvDepthwise(b *testing.B) {
 		name string
 		c    directCase
 	}{
+		{"3x3s1_16c_160", directCase{xs: []int{1, 16, 160, 160}, ws: []int{16, 1, 3, 3}, pads: []int64{1, 1, 1, 1}, group: 16}},
+		{"5x5s1_192c_20", directCase{xs: []int{1, 192, 20, 20}, ws: []int{192, 1, 5, 5}, pads: []int64{2, 2, 2, 2}, group: 192}},
 		{"3x3s2_32c_160", directCase{xs: []int{1, 32, 160, 160}, ws: []int{32, 1, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}, group: 32}},
 		{"3x3s2_48c_80", directCase{xs: []int{1, 48, 80, 80}, ws: []int{48, 1, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}, group: 48}},
 		{"3x3s1_96c_40", directCase{xs: []int{1, 96, 40, 40}, ws: []int{96, 1, 3, 3}, pads: []int64{1, 1, 1, 1}, group: 96}},
