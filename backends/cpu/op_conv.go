@@ -41,13 +41,11 @@ type convKernel struct {
 	dw dwPlan
 	// gep is the epilogue of the float32 products: the group's bias by
 	// row, then ep's activation. packed holds the unrolled windows of one
-	// image and group as a packed B, row one tap's unrolled row; both
-	// grow only when too small.
+	// image and group as a packed B, grown only when too small, which
+	// im2col fills.
 	gep    gemmEpilogue
 	packed []float32
-	row    []float32
-	ints   []int
-	pad    []float32
+	im2col im2colPack
 	// longB holds constant float32 weights of long strided windows
 	// (longWeights) packed as the product's B, of shape longShape;
 	// longPad and longC are the padded signal and the transposed output,
@@ -277,9 +275,6 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 		if need := packedBSize(kdim, outSz); len(k.packed) < need {
 			k.packed = make([]float32, need)
 		}
-		if len(k.row) < outSz {
-			k.row = make([]float32, outSz)
-		}
 	}
 	if k.ep != nil {
 		k.gep.act = k.ep.act
@@ -359,7 +354,7 @@ func (k *convKernel) conv32(xg, wg, bg, yg []float32, pa gemmA, pointwise bool) 
 	}
 	gb := gemmB{data: xg, ld: outSz}
 	if !pointwise {
-		packIm2col(k.packed, g, xg, cg, k.row[:outSz], &k.ints, &k.pad)
+		k.im2col.pack(k.gc.pool, k.packed, g, xg, cg)
 		gb = gemmB{packed: k.packed}
 	}
 	var ep *gemmEpilogue
