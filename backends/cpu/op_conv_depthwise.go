@@ -191,9 +191,7 @@ func (p *dwPlan) runPart(part int) {
 				if p.p == OW {
 					copy(y, out)
 				} else {
-					for r := range oh1 - oh0 {
-						copy(y[r*OW:(r+1)*OW], out[r*p.p:])
-					}
+					copyStrided(y, OW, out, p.p, OW, oh1-oh0)
 				}
 				if cl.ep != nil {
 					// The activation is elementwise: one call over the
@@ -215,37 +213,65 @@ func (p *dwPlan) fill(g *geom, pad, x []float32, oh0 int) {
 	pbh, pbw := g.pb[1], g.pb[2]
 	sh, sw, P := p.sh, p.sw, p.p
 	for rh := range sh {
-		for r := range p.bandRows {
-			base := rh*sw*p.phaseSz + r*P
-			ih := (oh0+r)*sh + rh - pbh
-			if ih < 0 || ih >= IH {
-				for rw := range sw {
-					clear(pad[base+rw*p.phaseSz : base+rw*p.phaseSz+P])
-				}
-				continue
-			}
-			row := x[ih*IW : (ih+1)*IW]
-			switch sw {
-			case 1:
-				copy(pad[base+pbw:base+pbw+IW], row)
-			case 2:
-				// Even input columns go to phase pbw mod 2, odd ones to
-				// the other, from padded column pbw on.
-				ev := pad[base+(pbw%2)*p.phaseSz+pbw/2:]
-				od := pad[base+((pbw+1)%2)*p.phaseSz+(pbw+1)/2:]
-				deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
-			default:
-				// Phase rw holds the padded columns c ≡ rw (mod sw), the
-				// input columns iw = c - pbw from the first such.
+		// Phase rows [lo, hi) hold input rows (oh0+r)*sh + rh - pbh,
+		// sh apart; the others are padding.
+		first := oh0*sh + rh - pbh
+		lo := min(p.bandRows, ceilDiv(max(0, -first), sh))
+		hi := lo
+		if IH-first > 0 {
+			hi = max(lo, min(p.bandRows, ceilDiv(IH-first, sh)))
+		}
+		for rw := range sw {
+			ph := pad[(rh*sw+rw)*p.phaseSz : (rh*sw+rw+1)*p.phaseSz]
+			clear(ph[:lo*P])
+			clear(ph[hi*P:])
+		}
+		rows := hi - lo
+		if rows == 0 || IW == 0 {
+			continue
+		}
+		base := rh*sw*p.phaseSz + lo*P
+		src := x[(first+lo*sh)*IW:]
+		switch sw {
+		case 1:
+			copyStrided(pad[base+pbw:], P, src, sh*IW, IW, rows)
+		case 2:
+			// Even input columns go to phase pbw mod 2, odd ones to the
+			// other, from padded column pbw on.
+			ev := pad[base+(pbw%2)*p.phaseSz+pbw/2:]
+			od := pad[base+((pbw+1)%2)*p.phaseSz+(pbw+1)/2:]
+			deinterleaveRows(ev, od, P, src, sh*IW, IW, rows)
+		default:
+			// Phase rw holds the padded columns c ≡ rw (mod sw), the input
+			// columns iw = c - pbw from the first such.
+			for r := range rows {
+				row := src[r*sh*IW : r*sh*IW+IW]
 				for rw := range sw {
 					iw := ((rw-pbw)%sw + sw) % sw
-					d := pad[base+rw*p.phaseSz+(iw+pbw)/sw:]
+					d := pad[base+r*P+rw*p.phaseSz+(iw+pbw)/sw:]
 					for j := 0; iw < IW; iw, j = iw+sw, j+1 {
 						d[j] = row[iw]
 					}
 				}
 			}
 		}
+	}
+}
+
+// copyStridedGo copies rows rows of n floats, sstride apart in src, to
+// dst, dstride apart.
+func copyStridedGo(dst []float32, dstride int, src []float32, sstride, n, rows int) {
+	for r := range rows {
+		copy(dst[r*dstride:r*dstride+n], src[r*sstride:r*sstride+n])
+	}
+}
+
+// deinterleaveRowsGo splits rows rows of n floats, sstride apart in src,
+// into their even and odd elements: row r's go to even and odd from
+// r*dstride on.
+func deinterleaveRowsGo(even, odd []float32, dstride int, src []float32, sstride, n, rows int) {
+	for r := range rows {
+		deinterleave2Go(even[r*dstride:r*dstride+(n+1)/2], odd[r*dstride:r*dstride+n/2], src[r*sstride:r*sstride+n])
 	}
 }
 
