@@ -213,18 +213,18 @@ func (p *directPlan) fill(g *geom, x []float32, cg int) {
 			copyRows(p.pad[o:o+(IH-1)*p.pws+IW], p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IH)
 			continue
 		}
+		if s == 2 && IH > 0 && IW > 0 {
+			// Even input columns go to phase pb mod 2, odd ones to the
+			// other, from padded column pb on, all rows in one call.
+			pb := g.pb[2]
+			ev := p.pad[((c*2+pb%2)*p.ph+g.pb[1])*p.pws+pb/2:]
+			od := p.pad[((c*2+(pb+1)%2)*p.ph+g.pb[1])*p.pws+(pb+1)/2:]
+			deinterleaveRows(ev, od, p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IW, IH)
+			continue
+		}
 		for ih := range IH {
 			row := x[(c*IH+ih)*IW : (c*IH+ih+1)*IW]
 			ph := ih + g.pb[1]
-			if s == 2 {
-				// Even input columns go to phase pb mod 2, odd ones to
-				// the other, from padded column pb on.
-				pb := g.pb[2]
-				ev := p.pad[((c*2+pb%2)*p.ph+ph)*p.pws+pb/2:]
-				od := p.pad[((c*2+(pb+1)%2)*p.ph+ph)*p.pws+(pb+1)/2:]
-				deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
-				continue
-			}
 			// Phase r holds the padded columns col ≡ r (mod s), which
 			// are the input columns iw = col - pb from the first such.
 			for r := range s {

@@ -306,29 +306,6 @@ func TestCopyRows(t *testing.T) {
 	}
 }
 
-// TestDeinterleave2 compares deinterleave2 with deinterleave2Go on odd
-// and even lengths around the vector width.
-func TestDeinterleave2(t *testing.T) {
-	r := nnRng(6)
-	for _, n := range []int{1, 2, 15, 16, 17, 31, 32, 33, 97} {
-		src := nnRand(r, n)
-		we, wo := nnRand(r, (n+1)/2), nnRand(r, n/2)
-		ge, gd := append([]float32(nil), we...), append([]float32(nil), wo...)
-		deinterleave2Go(we, wo, src)
-		deinterleave2(ge, gd, src)
-		for i := range we {
-			if ge[i] != we[i] {
-				t.Fatalf("n %d: even %d = %v, want %v", n, i, ge[i], we[i])
-			}
-		}
-		for i := range wo {
-			if gd[i] != wo[i] {
-				t.Fatalf("n %d: odd %d = %v, want %v", n, i, gd[i], wo[i])
-			}
-		}
-	}
-}
-
 // TestDirectConvRandom runs random geometries that the direct kernels
 // take (strides, dilations, pads, groups, ragged sizes) and checks them
 // bit for bit against the im2col path and against the reference.
