@@ -33,7 +33,10 @@ func directCases() []directCase {
 		// The benchmark CNN's two layers.
 		{xs: []int{1, 3, 32, 32}, ws: []int{16, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 16, 16, 16}, ws: []int{32, 16, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
-		// Ragged channel counts and rows that end inside a tile.
+		// Ragged channel counts and rows that end inside a tile (run
+		// flat over the padded width), large enough for two threads.
+		{xs: []int{1, 32, 40, 20}, ws: []int{24, 32, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActHardSwish, direct: true},
+		{xs: []int{1, 72, 32, 8}, ws: []int{72, 72, 3, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{2, 5, 11, 23}, ws: []int{13, 5, 3, 3}, pads: []int64{1, 2, 0, 1}, bias: true, direct: true},
 		{xs: []int{1, 3, 9, 12}, ws: []int{1, 3, 3, 3}, act: model.ActRelu, direct: true},
 		{xs: []int{1, 2, 7, 40}, ws: []int{7, 2, 2, 5}, pads: []int64{0, 2, 1, 2}, act: model.ActRelu, direct: true},
