@@ -145,10 +145,13 @@ func im2colRowRange(g *geom, xc []float32, kd, kh, kw int, row []float32, c0, c1
 	OH, OW := g.out[1], g.out[2]
 	offW := kw*g.d[2] - g.pb[2]
 	lo, hi := tapRange(offW, g.s[2], IW, OW)
+	if c0 >= c1 {
+		return
+	}
+	r, a := c0/OW, c0%OW
+	od, oh := r/OH, r%OH
 	for pos := c0; pos < c1; {
-		r, a := pos/OW, pos%OW
 		b := min(OW, a+c1-pos)
-		od, oh := r/OH, r%OH
 		dst := row[pos-c0 : pos-c0+b-a]
 		pos += b - a
 		id := od*g.s[0] - g.pb[0] + kd*g.d[0]
@@ -156,17 +159,31 @@ func im2colRowRange(g *geom, xc []float32, kd, kh, kw int, row []float32, c0, c1
 		l, h := min(max(lo, a), b), max(min(hi, b), a)
 		if id < 0 || id >= ID || ih < 0 || ih >= IH || l >= h {
 			clear(dst)
-			continue
-		}
-		src := xc[(id*IH+ih)*IW : (id*IH+ih+1)*IW]
-		clear(dst[:l-a])
-		clear(dst[h-a:])
-		if g.s[2] == 1 {
-			copy(dst[l-a:h-a], src[l+offW:h+offW])
 		} else {
-			for ow := l; ow < h; ow++ {
-				dst[ow-a] = src[ow*g.s[2]+offW]
+			src := xc[(id*IH+ih)*IW : (id*IH+ih+1)*IW]
+			for i := a; i < l; i++ {
+				dst[i-a] = 0
 			}
+			for i := h; i < b; i++ {
+				dst[i-a] = 0
+			}
+			switch {
+			case g.s[2] != 1:
+				for ow := l; ow < h; ow++ {
+					dst[ow-a] = src[ow*g.s[2]+offW]
+				}
+			case h-l >= 16:
+				copy(dst[l-a:h-a], src[l+offW:h+offW])
+			default:
+				d, sv := dst[l-a:h-a], src[l+offW:h+offW]
+				for i := range d {
+					d[i] = sv[i]
+				}
+			}
+		}
+		a = 0
+		if oh++; oh == OH {
+			oh, od = 0, od+1
 		}
 	}
 }
