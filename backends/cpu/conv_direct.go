@@ -81,17 +81,20 @@ func packDirectW(w []float32, m, k int) []float32 {
 
 // directFits reports whether the direct kernels run geometry g with
 // windows of kdim steps: at most two spatial dims, a column stride of at
-// most directMaxStride, outputs rows of at least directNR/2, a short
+// most directMaxStride, outputs rows of at least directNR/2 (or, with a
+// unit row stride, run flat over a padded width at most twice theirs), a short
 // window, and a padded plane near the input's size (the plan copies it
 // into a buffer), so that hostile pads cannot size its buffers.
 func directFits(g *geom, kdim int) bool {
 	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[2] > directMaxStride || kdim > directMaxK {
 		return false
 	}
-	if g.out[2] < directNR/2 {
+	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	// Narrower rows only where they run flat (unit row stride) with at
+	// least half the padded width kept.
+	if g.out[2] < directNR/2 && (g.s[1] != 1 || 2*g.out[2] < ceilDiv(pw, g.s[2])) {
 		return false
 	}
-	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
 	return ph <= (4*g.in[1]*g.in[2]+4096)/max(pw, 1)
 }
 

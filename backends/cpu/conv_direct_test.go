@@ -60,9 +60,14 @@ func directCases() []directCase {
 		{xs: []int{1, 128, 5, 14}, ws: []int{7, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 3, 10, 20}, ws: []int{6, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, dynamic: true, direct: true},
 		{xs: []int{1, 128, 4, 16}, ws: []int{3, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, dynamic: true},
-		// Not taken: rows shorter than half a tile, 3-D, pointwise,
-		// depthwise, a long window on rows of 8.
-		{xs: []int{1, 3, 6, 6}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true},
+		// Rows shorter than half a tile run flat when at least half the
+		// padded width is kept, with unit row stride.
+		{xs: []int{1, 3, 6, 6}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, direct: true},
+		{xs: []int{1, 96, 10, 2}, ws: []int{96, 96, 1, 3}, pads: []int64{0, 1, 0, 1}, bias: true, act: model.ActRelu, direct: true},
+		// Not taken: narrow rows of row stride 2 or mostly padding, 3-D,
+		// pointwise, depthwise, a long window on rows of 8.
+		{xs: []int{1, 3, 12, 12}, ws: []int{4, 3, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}, bias: true},
+		{xs: []int{1, 3, 6, 1}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true},
 		{xs: []int{1, 2, 3, 9, 9}, ws: []int{3, 2, 2, 3, 3}, bias: true},
 		{xs: []int{1, 8, 9, 20}, ws: []int{5, 8, 1, 1}, bias: true},
 		{xs: []int{1, 4, 9, 20}, ws: []int{4, 1, 3, 3}, group: 4, pads: []int64{1, 1, 1, 1}},
