@@ -82,9 +82,10 @@ func packDirectW(w []float32, m, k int) []float32 {
 // directFits reports whether the direct kernels run geometry g with
 // windows of kdim steps: at most two spatial dims, a column stride of at
 // most directMaxStride, outputs rows of at least directNR/2 (or, with a
-// unit row stride, run flat over a padded width at most twice theirs), a short
-// window, and a padded plane near the input's size (the plan copies it
-// into a buffer), so that hostile pads cannot size its buffers.
+// unit row stride, run flat over a padded width at most twice theirs),
+// a short window, and a padded plane near the input's size (the plan
+// copies it into a buffer), so that hostile pads cannot size its
+// buffers.
 func directFits(g *geom, kdim int) bool {
 	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[2] > directMaxStride || kdim > directMaxK {
 		return false
