@@ -31,5 +31,6 @@ func cases() []benchCase {
 		{name: "transformer_layer_s32_d128_b1", onnx: testmodels.Encoder(), in: []int{1, 32, 128}, batch: 1},
 		{name: "cnn_32x32_b1", onnx: testmodels.CNN(), in: []int{1, 3, 32, 32}, batch: 1},
 		{name: "ppocr_cls_b1", onnx: models.PPOCRClassifier, in: []int{1, 3, 48, 192}, batch: 1},
+		{name: "mobile_cnn_b1", onnx: testmodels.MobileCNN(), in: []int{1, 3, 96, 96}, batch: 1},
 	}
 }

@@ -81,17 +81,21 @@ func packDirectW(w []float32, m, k int) []float32 {
 
 // directFits reports whether the direct kernels run geometry g with
 // windows of kdim steps: at most two spatial dims, a column stride of at
-// most directMaxStride, outputs rows of at least directNR/2, a short
-// window, and a padded plane near the input's size (the plan copies it
-// into a buffer), so that hostile pads cannot size its buffers.
+// most directMaxStride, outputs rows of at least directNR/2 (or, with a
+// unit row stride, run flat over a padded width at most twice theirs),
+// a short window, and a padded plane near the input's size (the plan
+// copies it into a buffer), so that hostile pads cannot size its
+// buffers.
 func directFits(g *geom, kdim int) bool {
 	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[2] > directMaxStride || kdim > directMaxK {
 		return false
 	}
-	if g.out[2] < directNR/2 {
+	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	// Narrower rows only where they run flat (unit row stride) with at
+	// least half the padded width kept.
+	if g.out[2] < directNR/2 && (g.s[1] != 1 || 2*g.out[2] < ceilDiv(pw, g.s[2])) {
 		return false
 	}
-	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
 	return ph <= (4*g.in[1]*g.in[2]+4096)/max(pw, 1)
 }
 
@@ -148,6 +152,11 @@ type directPlan struct {
 	// tmp holds a part's tile when it runs past the end of a row.
 	tmp  [][directMR * directNR]float32
 	call directCall
+	// flat: output rows that end inside a tile are computed over the
+	// padded width, the part's rows as one run of tiles (flatRun), into
+	// the part's flatOut, whose rows are then copied out.
+	flat    bool
+	flatOut [][]float32
 	// blocks lists the channel blocks (first channel, count) of blocksM
 	// output channels.
 	blocks  [][2]int
@@ -175,8 +184,9 @@ func (p *directPlan) prepare(g *geom, cg int) {
 	p.ph = g.in[1] + g.pb[1] + g.pe[1]
 	p.pws = ceilDiv(pw, s)
 	p.rowStep = g.s[1] * p.pws
-	// directNR floats of slack: a tile past a row's end reads them.
-	n := cg*s*p.ph*p.pws + directNR
+	// Slack: a tile past a row's end reads directNR floats on, and a
+	// flat run up to a padded row more.
+	n := cg*s*p.ph*p.pws + directNR + p.pws
 	if cap(p.pad) < n {
 		p.pad = make([]float32, n)
 	}
@@ -194,9 +204,12 @@ func (p *directPlan) prepare(g *geom, cg int) {
 			}
 		}
 	}
+	// Rows of a partial last tile whose input rows are one padded row
+	// apart run flat: their outputs are consecutive in the padded width.
+	p.flat = g.out[2]%directNR != 0 && g.s[1] == 1
 	// The last tile's reads end within the slack.
 	for t, o := range p.offs {
-		if o < 0 || (g.out[1]-1)*p.rowStep+o+roundUp(g.out[2], directNR) > n {
+		if o < 0 || (g.out[1]-1)*p.rowStep+o+roundUp(g.out[2], directNR) > n || (p.flat && o+g.out[1]*p.pws+directNR > n) {
 			panic(fmt.Sprintf("direct conv: tap %d reads outside the padded input", t))
 		}
 	}
@@ -213,18 +226,18 @@ func (p *directPlan) fill(g *geom, x []float32, cg int) {
 			copyRows(p.pad[o:o+(IH-1)*p.pws+IW], p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IH)
 			continue
 		}
+		if s == 2 && IH > 0 && IW > 0 {
+			// Even input columns go to phase pb mod 2, odd ones to the
+			// other, from padded column pb on, all rows in one call.
+			pb := g.pb[2]
+			ev := p.pad[((c*2+pb%2)*p.ph+g.pb[1])*p.pws+pb/2:]
+			od := p.pad[((c*2+(pb+1)%2)*p.ph+g.pb[1])*p.pws+(pb+1)/2:]
+			deinterleaveRows(ev, od, p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IW, IH)
+			continue
+		}
 		for ih := range IH {
 			row := x[(c*IH+ih)*IW : (c*IH+ih+1)*IW]
 			ph := ih + g.pb[1]
-			if s == 2 {
-				// Even input columns go to phase pb mod 2, odd ones to
-				// the other, from padded column pb on.
-				pb := g.pb[2]
-				ev := p.pad[((c*2+pb%2)*p.ph+ph)*p.pws+pb/2:]
-				od := p.pad[((c*2+(pb+1)%2)*p.ph+ph)*p.pws+(pb+1)/2:]
-				deinterleave2(ev[:(IW+1)/2], od[:IW/2], row)
-				continue
-			}
 			// Phase r holds the padded columns col ≡ r (mod s), which
 			// are the input columns iw = col - pb from the first such.
 			for r := range s {
@@ -276,6 +289,18 @@ func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bia
 	if len(p.tmp) < parts {
 		p.tmp = make([][directMR * directNR]float32, parts)
 	}
+	if p.flat {
+		for len(p.flatOut) < parts {
+			p.flatOut = append(p.flatOut, nil)
+		}
+		// A part's rows, with one more for the rounding of the parts.
+		need := m * roundUp((OH/parts+1)*p.pws, directNR)
+		for i := range parts {
+			if len(p.flatOut[i]) < need {
+				p.flatOut[i] = make([]float32, need)
+			}
+		}
+	}
 	if p.blocksM != m || p.blocks == nil {
 		p.blocks = p.blocks[:0]
 		for b := range directBlockCount(m) {
@@ -294,16 +319,15 @@ func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bia
 }
 
 // runPart computes output rows [part*OH/parts, (part+1)*OH/parts) of
-// the current call: for each channel block and block of gemmKC steps,
-// the rows' whole tiles in one kernel call, then each row's last tile
-// when the row ends inside it.
+// the current call, for each channel block and block of gemmKC steps
+// (flatRun or rowsRun), then the activation the kernels do not apply.
 func (p *directPlan) runPart(part int) {
 	cl := &p.call
 	g := cl.g
 	OH, OW := g.out[1], g.out[2]
 	outSz := OH * OW
 	oh0, oh1 := part*OH/cl.parts, (part+1)*OH/cl.parts
-	m, kdim := cl.m, cl.kdim
+	m := cl.m
 	var last int
 	if cl.bias != nil {
 		last |= directBias
@@ -313,6 +337,61 @@ func (p *directPlan) runPart(part int) {
 	if relu {
 		last |= directRelu
 	}
+	if p.flat {
+		p.flatRun(part, oh0, oh1, last)
+	} else {
+		p.rowsRun(part, oh0, oh1, last)
+	}
+	if act && !relu {
+		for o := range m {
+			cl.ep.act.apply(cl.y[o*outSz+oh0*OW : o*outSz+oh1*OW])
+		}
+	}
+}
+
+// flatRun computes output rows [oh0, oh1) over the padded width: output
+// (oh, ow) is flat position (oh-oh0)*pws + ow, which reads the same
+// taps at pad[oh0*rowStep + position + offs[t]], so the rows are one run
+// of whole tiles for each channel block; columns [OW, pws) of each row
+// are computed and dropped.
+func (p *directPlan) flatRun(part, oh0, oh1, last int) {
+	cl := &p.call
+	g := cl.g
+	OH, OW := g.out[1], g.out[2]
+	outSz := OH * OW
+	m, kdim := cl.m, cl.kdim
+	rows := oh1 - oh0
+	if rows == 0 {
+		return
+	}
+	n := roundUp(rows*p.pws, directNR)
+	out := p.flatOut[part][:m*n]
+	for _, blk := range p.blocks {
+		i0, r := blk[0], blk[1]
+		var bp *float32
+		if cl.bias != nil {
+			bp = &cl.bias[i0]
+		}
+		for p0 := 0; p0 < kdim; p0 += gemmKC {
+			kcb := min(gemmKC, kdim-p0)
+			directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[oh0*p.rowStep], &p.offs[p0], &out[i0*n], n,
+				directFlags(p0, kcb, kdim, last), bp, 1, n/directNR, 0, 0)
+		}
+	}
+	for o := range m {
+		copyStrided(cl.y[o*outSz+oh0*OW:], OW, out[o*n:], p.pws, OW, rows)
+	}
+}
+
+// rowsRun computes output rows [oh0, oh1) row by row: each row's whole
+// tiles in one kernel call for all rows, then each row's last tile when
+// the row ends inside it.
+func (p *directPlan) rowsRun(part, oh0, oh1, last int) {
+	cl := &p.call
+	g := cl.g
+	OH, OW := g.out[1], g.out[2]
+	outSz := OH * OW
+	m, kdim := cl.m, cl.kdim
 	tmp := &p.tmp[part]
 	full := OW / directNR
 	tail := full * directNR
@@ -342,11 +421,6 @@ func (p *directPlan) runPart(part int) {
 				o := (i0+i)*outSz + oh*OW
 				copy(cl.y[o+tail:o+OW], tmp[i*directNR:])
 			}
-		}
-	}
-	if act && !relu {
-		for o := range m {
-			cl.ep.act.apply(cl.y[o*outSz+oh0*OW : o*outSz+oh1*OW])
 		}
 	}
 }

@@ -64,17 +64,3 @@ func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
 	_, _ = dst[(rows-1)*dstride+n-1], src[rows*n-1]
 	copyRowsAVX(&dst[0], dstride, &src[0], n, rows)
 }
-
-//go:noescape
-func deinterleave2AVX(even, odd, src *float32, n int)
-
-// deinterleave2 is deinterleave2Go, len(even) = (len(src)+1)/2 and
-// len(odd) = len(src)/2, in assembly where the CPU has AVX2.
-func deinterleave2(even, odd, src []float32) {
-	n := len(src) / 16 * 8
-	if hasAVX2FMA && n > 0 {
-		_, _, _ = even[n-1], odd[n-1], src[2*n-1]
-		deinterleave2AVX(&even[0], &odd[0], &src[0], n)
-	}
-	deinterleave2Go(even[n:], odd[n:], src[2*n:])
-}

@@ -731,34 +731,3 @@ copyrows_next:
 copyrows_done:
 	VZEROUPPER
 	RET
-
-// func deinterleave2AVX(even, odd, src *float32, n int)
-//
-// Sets even[j] = src[2j] and odd[j] = src[2j+1] for j < n, n a multiple
-// of 8.
-TEXT ·deinterleave2AVX(SB), NOSPLIT, $0-32
-	MOVQ even+0(FP), DI
-	MOVQ odd+8(FP), R8
-	MOVQ src+16(FP), SI
-	MOVQ n+24(FP), CX
-	SHRQ $3, CX
-	JEQ deint_done
-
-deint_loop:
-	VMOVUPS (SI), Y0
-	VMOVUPS 32(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y2
-	VSHUFPS $0xDD, Y1, Y0, Y3
-	VPERMPD $0xD8, Y2, Y2
-	VPERMPD $0xD8, Y3, Y3
-	VMOVUPS Y2, (DI)
-	VMOVUPS Y3, (R8)
-	ADDQ $64, SI
-	ADDQ $32, DI
-	ADDQ $32, R8
-	DECQ CX
-	JNE deint_loop
-
-deint_done:
-	VZEROUPPER
-	RET

@@ -33,7 +33,6 @@ func main() {
 		kernel(&w, r)
 	}
 	w.WriteString(copyRows)
-	w.WriteString(deinterleave)
 	if err := os.WriteFile("conv_direct_amd64.s", w.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -218,40 +217,6 @@ copyrows_next:
 	JNE copyrows_row
 
 copyrows_done:
-	VZEROUPPER
-	RET
-`
-
-// deinterleave is the stride-2 padded copy's row split.
-const deinterleave = `
-// func deinterleave2AVX(even, odd, src *float32, n int)
-//
-// Sets even[j] = src[2j] and odd[j] = src[2j+1] for j < n, n a multiple
-// of 8.
-TEXT ·deinterleave2AVX(SB), NOSPLIT, $0-32
-	MOVQ even+0(FP), DI
-	MOVQ odd+8(FP), R8
-	MOVQ src+16(FP), SI
-	MOVQ n+24(FP), CX
-	SHRQ $3, CX
-	JEQ deint_done
-
-deint_loop:
-	VMOVUPS (SI), Y0
-	VMOVUPS 32(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y2
-	VSHUFPS $0xDD, Y1, Y0, Y3
-	VPERMPD $0xD8, Y2, Y2
-	VPERMPD $0xD8, Y3, Y3
-	VMOVUPS Y2, (DI)
-	VMOVUPS Y3, (R8)
-	ADDQ $64, SI
-	ADDQ $32, DI
-	ADDQ $32, R8
-	DECQ CX
-	JNE deint_loop
-
-deint_done:
 	VZEROUPPER
 	RET
 `

@@ -11,6 +11,3 @@ func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags in
 func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
 	copyRowsGo(dst, dstride, src, n, rows)
 }
-
-// deinterleave2 is deinterleave2Go: this build has no assembly.
-func deinterleave2(even, odd, src []float32) { deinterleave2Go(even, odd, src) }

@@ -33,7 +33,10 @@ func directCases() []directCase {
 		// The benchmark CNN's two layers.
 		{xs: []int{1, 3, 32, 32}, ws: []int{16, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 16, 16, 16}, ws: []int{32, 16, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
-		// Ragged channel counts and rows that end inside a tile.
+		// Ragged channel counts and rows that end inside a tile (run
+		// flat over the padded width), large enough for two threads.
+		{xs: []int{1, 32, 40, 20}, ws: []int{24, 32, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActHardSwish, direct: true},
+		{xs: []int{1, 72, 32, 8}, ws: []int{72, 72, 3, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{2, 5, 11, 23}, ws: []int{13, 5, 3, 3}, pads: []int64{1, 2, 0, 1}, bias: true, direct: true},
 		{xs: []int{1, 3, 9, 12}, ws: []int{1, 3, 3, 3}, act: model.ActRelu, direct: true},
 		{xs: []int{1, 2, 7, 40}, ws: []int{7, 2, 2, 5}, pads: []int64{0, 2, 1, 2}, act: model.ActRelu, direct: true},
@@ -57,9 +60,14 @@ func directCases() []directCase {
 		{xs: []int{1, 128, 5, 14}, ws: []int{7, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 3, 10, 20}, ws: []int{6, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, dynamic: true, direct: true},
 		{xs: []int{1, 128, 4, 16}, ws: []int{3, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, dynamic: true},
-		// Not taken: rows shorter than half a tile, 3-D, pointwise,
-		// depthwise, a long window on rows of 8.
-		{xs: []int{1, 3, 6, 6}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true},
+		// Rows shorter than half a tile run flat when at least half the
+		// padded width is kept, with unit row stride.
+		{xs: []int{1, 3, 6, 6}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, direct: true},
+		{xs: []int{1, 96, 10, 2}, ws: []int{96, 96, 1, 3}, pads: []int64{0, 1, 0, 1}, bias: true, act: model.ActRelu, direct: true},
+		// Not taken: narrow rows of row stride 2 or mostly padding, 3-D,
+		// pointwise, depthwise, a long window on rows of 8.
+		{xs: []int{1, 3, 12, 12}, ws: []int{4, 3, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}, bias: true},
+		{xs: []int{1, 3, 6, 1}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true},
 		{xs: []int{1, 2, 3, 9, 9}, ws: []int{3, 2, 2, 3, 3}, bias: true},
 		{xs: []int{1, 8, 9, 20}, ws: []int{5, 8, 1, 1}, bias: true},
 		{xs: []int{1, 4, 9, 20}, ws: []int{4, 1, 3, 3}, group: 4, pads: []int64{1, 1, 1, 1}},
@@ -301,29 +309,6 @@ func TestCopyRows(t *testing.T) {
 				if got[i] != want[i] {
 					t.Fatalf("n %d rows %d: element %d = %v, want %v", n, rows, i, got[i], want[i])
 				}
-			}
-		}
-	}
-}
-
-// TestDeinterleave2 compares deinterleave2 with deinterleave2Go on odd
-// and even lengths around the vector width.
-func TestDeinterleave2(t *testing.T) {
-	r := nnRng(6)
-	for _, n := range []int{1, 2, 15, 16, 17, 31, 32, 33, 97} {
-		src := nnRand(r, n)
-		we, wo := nnRand(r, (n+1)/2), nnRand(r, n/2)
-		ge, gd := append([]float32(nil), we...), append([]float32(nil), wo...)
-		deinterleave2Go(we, wo, src)
-		deinterleave2(ge, gd, src)
-		for i := range we {
-			if ge[i] != we[i] {
-				t.Fatalf("n %d: even %d = %v, want %v", n, i, ge[i], we[i])
-			}
-		}
-		for i := range wo {
-			if gd[i] != wo[i] {
-				t.Fatalf("n %d: odd %d = %v, want %v", n, i, gd[i], wo[i])
 			}
 		}
 	}

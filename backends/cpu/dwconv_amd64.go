@@ -55,3 +55,30 @@ func copyRows16(dst, src []float32, ld, rows int) {
 	_, _ = dst[16*rows-1], src[(rows-1)*ld+15]
 	copyRows16AVX(&dst[0], &src[0], ld, rows)
 }
+
+//go:noescape
+func copyStridedAVX(dst *float32, dstride int, src *float32, sstride int, n, rows int)
+
+// copyStrided is copyStridedGo, in assembly where the CPU has AVX2.
+func copyStrided(dst []float32, dstride int, src []float32, sstride, n, rows int) {
+	if !hasAVX2FMA || rows <= 0 || n <= 0 {
+		copyStridedGo(dst, dstride, src, sstride, n, rows)
+		return
+	}
+	_, _ = dst[(rows-1)*dstride+n-1], src[(rows-1)*sstride+n-1]
+	copyStridedAVX(&dst[0], dstride, &src[0], sstride, n, rows)
+}
+
+//go:noescape
+func deinterleaveRowsAVX(even, odd *float32, dstride int, src *float32, sstride int, n, rows int)
+
+// deinterleaveRows is deinterleaveRowsGo, in assembly where the CPU has
+// AVX2.
+func deinterleaveRows(even, odd []float32, dstride int, src []float32, sstride, n, rows int) {
+	if !hasAVX2FMA || rows <= 0 || n <= 1 {
+		deinterleaveRowsGo(even, odd, dstride, src, sstride, n, rows)
+		return
+	}
+	_, _, _ = even[(rows-1)*dstride+(n+1)/2-1], odd[(rows-1)*dstride+n/2-1], src[(rows-1)*sstride+n-1]
+	deinterleaveRowsAVX(&even[0], &odd[0], dstride, &src[0], sstride, n, rows)
+}

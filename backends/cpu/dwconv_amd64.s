@@ -16,6 +16,48 @@ TEXT ·dwRowAVX(SB), NOSPLIT, $0-52
 	VBROADCASTSS bias+48(FP), Y15
 	XORQ AX, AX
 
+	// Eight accumulators a block: each tap's FMAs wait on the previous
+	// tap's, so eight chains keep both FMA units busy.
+loop64:
+	LEAQ 64(AX), DX
+	CMPQ DX, CX
+	JGT loop32
+	VMOVUPS Y15, Y0
+	VMOVUPS Y15, Y1
+	VMOVUPS Y15, Y3
+	VMOVUPS Y15, Y4
+	VMOVUPS Y15, Y5
+	VMOVUPS Y15, Y6
+	VMOVUPS Y15, Y7
+	VMOVUPS Y15, Y8
+	XORQ BX, BX
+
+tap64:
+	MOVQ (R8)(BX*8), DX
+	ADDQ AX, DX
+	VBROADCASTSS (R9)(BX*4), Y2
+	VFMADD231PS (SI)(DX*4), Y2, Y0
+	VFMADD231PS 32(SI)(DX*4), Y2, Y1
+	VFMADD231PS 64(SI)(DX*4), Y2, Y3
+	VFMADD231PS 96(SI)(DX*4), Y2, Y4
+	VFMADD231PS 128(SI)(DX*4), Y2, Y5
+	VFMADD231PS 160(SI)(DX*4), Y2, Y6
+	VFMADD231PS 192(SI)(DX*4), Y2, Y7
+	VFMADD231PS 224(SI)(DX*4), Y2, Y8
+	INCQ BX
+	CMPQ BX, R10
+	JLT tap64
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	VMOVUPS Y3, 64(DI)(AX*4)
+	VMOVUPS Y4, 96(DI)(AX*4)
+	VMOVUPS Y5, 128(DI)(AX*4)
+	VMOVUPS Y6, 160(DI)(AX*4)
+	VMOVUPS Y7, 192(DI)(AX*4)
+	VMOVUPS Y8, 224(DI)(AX*4)
+	ADDQ $64, AX
+	JMP loop64
+
 loop32:
 	LEAQ 32(AX), DX
 	CMPQ DX, CX
@@ -157,5 +199,120 @@ cr_loop:
 	JNE cr_loop
 
 cr_done:
+	VZEROUPPER
+	RET
+
+// func copyStridedAVX(dst *float32, dstride int, src *float32, sstride int, n, rows int)
+//
+// dst[r*dstride+i] = src[r*sstride+i] for i < n, r < rows.
+TEXT ·copyStridedAVX(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ dstride+8(FP), R8
+	SHLQ $2, R8
+	MOVQ src+16(FP), SI
+	MOVQ sstride+24(FP), R10
+	SHLQ $2, R10
+	MOVQ n+32(FP), DX
+	MOVQ rows+40(FP), R9
+	TESTQ R9, R9
+	JEQ cs_done
+
+cs_row:
+	XORQ AX, AX
+	LEAQ -8(DX), CX
+
+cs_vec:
+	CMPQ AX, CX
+	JGT cs_one
+	VMOVUPS (SI)(AX*4), Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP cs_vec
+
+cs_one:
+	CMPQ AX, DX
+	JGE cs_next
+	MOVL (SI)(AX*4), BX
+	MOVL BX, (DI)(AX*4)
+	INCQ AX
+	JMP cs_one
+
+cs_next:
+	ADDQ R8, DI
+	ADDQ R10, SI
+	DECQ R9
+	JNE cs_row
+
+cs_done:
+	VZEROUPPER
+	RET
+
+// func deinterleaveRowsAVX(even, odd *float32, dstride int, src *float32, sstride int, n, rows int)
+//
+// For r < rows: even[r*dstride+j] = src[r*sstride+2j] for 2j < n and
+// odd[r*dstride+j] = src[r*sstride+2j+1] for 2j+1 < n.
+TEXT ·deinterleaveRowsAVX(SB), NOSPLIT, $0-56
+	MOVQ even+0(FP), DI
+	MOVQ odd+8(FP), R11
+	MOVQ dstride+16(FP), R8
+	SHLQ $2, R8
+	MOVQ src+24(FP), SI
+	MOVQ sstride+32(FP), R10
+	SHLQ $2, R10
+	MOVQ n+40(FP), DX
+	MOVQ rows+48(FP), R9
+	TESTQ R9, R9
+	JEQ di_done
+
+di_row:
+	// AX: source index; CX: the last start of a whole 16.
+	XORQ AX, AX
+	LEAQ -16(DX), CX
+
+di_vec:
+	CMPQ AX, CX
+	JGT di_pair
+	VMOVUPS (SI)(AX*4), Y0
+	VMOVUPS 32(SI)(AX*4), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VSHUFPS $0xDD, Y1, Y0, Y3
+	VPERMPD $0xD8, Y2, Y2
+	VPERMPD $0xD8, Y3, Y3
+	MOVQ AX, BX
+	SHRQ $1, BX
+	VMOVUPS Y2, (DI)(BX*4)
+	VMOVUPS Y3, (R11)(BX*4)
+	ADDQ $16, AX
+	JMP di_vec
+
+di_pair:
+	LEAQ 1(AX), CX
+	CMPQ CX, DX
+	JGE di_last
+	MOVQ AX, BX
+	SHRQ $1, BX
+	MOVL (SI)(AX*4), R12
+	MOVL R12, (DI)(BX*4)
+	MOVL 4(SI)(AX*4), R12
+	MOVL R12, (R11)(BX*4)
+	ADDQ $2, AX
+	JMP di_pair
+
+di_last:
+	CMPQ AX, DX
+	JGE di_next
+	MOVQ AX, BX
+	SHRQ $1, BX
+	MOVL (SI)(AX*4), R12
+	MOVL R12, (DI)(BX*4)
+
+di_next:
+	ADDQ R8, DI
+	ADDQ R8, R11
+	ADDQ R10, SI
+	DECQ R9
+	JNE di_row
+
+di_done:
 	VZEROUPPER
 	RET

@@ -17,3 +17,13 @@ func gather16(dst, base []float32, offs []int, add int) { gather16Go(dst, base, 
 
 // copyRows16 is copyRows16Go: this build has no assembly.
 func copyRows16(dst, src []float32, ld, rows int) { copyRows16Go(dst, src, ld, rows) }
+
+// copyStrided is copyStridedGo: this build has no assembly.
+func copyStrided(dst []float32, dstride int, src []float32, sstride, n, rows int) {
+	copyStridedGo(dst, dstride, src, sstride, n, rows)
+}
+
+// deinterleaveRows is deinterleaveRowsGo: this build has no assembly.
+func deinterleaveRows(even, odd []float32, dstride int, src []float32, sstride, n, rows int) {
+	deinterleaveRowsGo(even, odd, dstride, src, sstride, n, rows)
+}

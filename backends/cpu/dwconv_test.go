@@ -96,3 +96,62 @@ func TestCopyRows16MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyStridedMatchesGo checks copyStrided against copyStridedGo on
+// row lengths around the vector width and several strides, with guard
+// cells between and after the rows.
+func TestCopyStridedMatchesGo(t *testing.T) {
+	needAsm(t)
+	r := rand.New(rand.NewPCG(16, 17))
+	src := make([]float32, 2000)
+	for i := range src {
+		src[i] = r.Float32()
+	}
+	for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 40, 81} {
+		for rows := range 5 {
+			for _, st := range [][2]int{{n, n}, {n + 3, n}, {n, 2*n + 1}, {n + 9, 3 * n}} {
+				got, want := make([]float32, st[0]*rows+5), make([]float32, st[0]*rows+5)
+				for i := range got {
+					got[i], want[i] = -1, -1
+				}
+				copyStrided(got, st[0], src, st[1], n, rows)
+				copyStridedGo(want, st[0], src, st[1], n, rows)
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("n=%d rows=%d strides %v: element %d is %v, want %v", n, rows, st, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDeinterleaveRowsMatchesGo checks deinterleaveRows against
+// deinterleaveRowsGo on odd and even row lengths around the vector
+// width, with guard cells between and after the rows.
+func TestDeinterleaveRowsMatchesGo(t *testing.T) {
+	needAsm(t)
+	r := rand.New(rand.NewPCG(18, 19))
+	src := make([]float32, 3000)
+	for i := range src {
+		src[i] = r.Float32()
+	}
+	for _, n := range []int{0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 40, 97, 160} {
+		for rows := range 4 {
+			for _, st := range [][2]int{{(n + 1) / 2, n}, {(n+1)/2 + 2, 2 * n}, {n + 5, 3*n + 1}} {
+				size := st[0]*rows + 4
+				ge, go_, we, wo := make([]float32, size), make([]float32, size), make([]float32, size), make([]float32, size)
+				for i := range ge {
+					ge[i], go_[i], we[i], wo[i] = -1, -2, -1, -2
+				}
+				deinterleaveRows(ge, go_, st[0], src, st[1], n, rows)
+				deinterleaveRowsGo(we, wo, st[0], src, st[1], n, rows)
+				for i := range ge {
+					if ge[i] != we[i] || go_[i] != wo[i] {
+						t.Fatalf("n=%d rows=%d strides %v: element %d is %v, %v, want %v, %v", n, rows, st, i, ge[i], go_[i], we[i], wo[i])
+					}
+				}
+			}
+		}
+	}
+}

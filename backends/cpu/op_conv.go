@@ -41,14 +41,19 @@ type convKernel struct {
 	dw dwPlan
 	// gep is the epilogue of the float32 products: the group's bias by
 	// row, then ep's activation. packed holds the unrolled windows of one
-	// image and group as a packed B, row one tap's unrolled row; both
-	// grow only when too small.
+	// image and group as a packed B, grown only when too small, which
+	// im2col fills.
 	gep    gemmEpilogue
 	packed []float32
-	row    []float32
-	ints   []int
-	pad    []float32
 	short  conv1dShort // short 1-D convolutions (op_conv1d.go)
+	im2col im2colPack
+	// longB holds constant float32 weights of long strided windows
+	// (longWeights) packed as the product's B, of shape longShape;
+	// longPad and longC are the padded signal and the transposed output,
+	// grown only when too small (op_conv_long.go).
+	longB          gemmB
+	longShape      []int
+	longPad, longC []float32
 }
 
 func init() {
@@ -67,8 +72,15 @@ func buildConv(c *buildCtx) (kernel, error) {
 	}
 	if dt == payload.Float32 {
 		k.gc = c.gemmCtx()
-		if err := k.prepack(c, c.constInput(1)); err != nil {
+		// Long strided windows get only the long path's layout; other
+		// geometries of the same weights read them unpacked.
+		if err := k.prepackLong(c, c.constInput(1)); err != nil {
 			return nil, err
+		}
+		if !k.longB.prepacked() {
+			if err := k.prepack(c, c.constInput(1)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return k, nil
@@ -112,6 +124,11 @@ func (k *convKernel) run(in, out []*tensor) error {
 		var bv []float32
 		if b != nil {
 			bv = b.f32()
+		}
+		// Long strided windows over a signal run as one product per image.
+		if k.longB.prepacked() && longFits(&k.g) && sameShape(in[1].shape, k.longShape) {
+			k.convLong(in[0].f32(), bv, out[0].f32())
+			return nil
 		}
 		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32, k.packedFor(in[1].shape), k.directFor(in[1].shape))
 	case payload.Float64:
@@ -259,16 +276,15 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 		if need := packedBSize(kdim, outSz); len(k.packed) < need {
 			k.packed = make([]float32, need)
 		}
-		if len(k.row) < outSz {
-			k.row = make([]float32, outSz)
-		}
 	}
 	if k.ep != nil {
 		k.gep.act = k.ep.act
 	}
-	dwFast := depthwise && unsafe.Sizeof(*new(E)) == 4 && dwFits(g)
-	if dwFast {
-		k.dw.prepare(g)
+	// Depthwise filters (any number per channel) run on dwPlan, all
+	// images and planes in one call.
+	if cg == 1 && f32 && dwFits(g) {
+		k.dw.conv(k.gc.pool, g, f32s(x), f32s(w), f32s(bias), f32s(y), k.batch, k.outC, mg, k.ep)
+		return
 	}
 	for n := range k.batch {
 		for grp := range k.group {
@@ -279,10 +295,6 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 				var b E
 				if bias != nil {
 					b = bias[grp]
-				}
-				if dwFast {
-					k.dw.conv(g, f32s(xg), f32s(wg), float32(b), f32s(yg), k.ep)
-					continue
 				}
 				depthwiseConv(g, xg, wg, b, yg)
 				if k.ep != nil {
@@ -346,7 +358,7 @@ func (k *convKernel) conv32(xg, wg, bg, yg []float32, pa gemmA, pointwise bool) 
 	}
 	gb := gemmB{data: xg, ld: outSz}
 	if !pointwise {
-		packIm2col(k.packed, g, xg, cg, k.row[:outSz], &k.ints, &k.pad)
+		k.im2col.pack(k.gc.pool, k.packed, g, xg, cg)
 		gb = gemmB{packed: k.packed}
 	}
 	var ep *gemmEpilogue

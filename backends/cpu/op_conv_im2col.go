@@ -1,5 +1,7 @@
 package cpu
 
+import "fmt"
+
 // im2col unrolls the windows of x (channels planes of geometry g.in) into
 // col, one row per (channel, kd, kh, kw) tap and one column per output
 // position; taps that fall in the padding read as zero.
@@ -19,24 +21,101 @@ func im2col[E float32 | float64](g *geom, x []E, channels int, col []E) {
 	}
 }
 
-// packIm2col unrolls the windows of x as im2col does, straight into the
-// packed-B layout of packB for the kdim×outSz matrix (kdim = channels ×
-// taps). When output rows are whole panels (OW a multiple of gemmNR) it
-// fills each panel in turn, writing memory in order; otherwise each
-// tap's row is unrolled into row, then copied to its panels. ranges
-// holds two ints per kernel column, grown when too small.
-func packIm2col(dst []float32, g *geom, x []float32, channels int, row []float32, ints *[]int, pad *[]float32) {
-	if g.out[2]%gemmNR == 0 && g.s[2] == 1 && g.k[0] == 1 && g.in[0] == 1 {
-		im2colPadded(dst, g, x, channels, pad, ints)
+// im2colPack unrolls the windows of one image and group, as im2col
+// does, straight into the packed-B layout of packB for the kdim×outSz
+// matrix (kdim = channels × taps), splitting the panels across the
+// worker pool. When output rows are whole panels (OW a multiple of
+// gemmNR) each panel is filled in turn, writing memory in order;
+// otherwise each part unrolls each tap's row over its panels' columns,
+// then copies it to them. Its scratch grows only when too small.
+type im2colPack struct {
+	// pad and offs are the zero-padded planes and tap offsets of the
+	// unit-stride 2-D windows (im2colPadPlanes).
+	pad  []float32
+	offs []int
+	// parts' rows and kernel-column ranges.
+	scratch []im2colScratch
+	call    im2colCall
+}
+
+// im2colScratch is one part's scratch.
+type im2colScratch struct {
+	row    []float32
+	ranges []int
+	_      [cacheLine]byte
+}
+
+// im2colCall is one packing, read by every part.
+type im2colCall struct {
+	dst, x   []float32
+	g        *geom
+	channels int
+	// padded: the windows read pad (im2colPadPlanes ran).
+	padded bool
+	parts  int
+}
+
+// pack fills dst with the packed windows of x (channels planes of
+// geometry g), on pool's threads when the copy is large enough.
+func (p *im2colPack) pack(pool *workerPool, dst []float32, g *geom, x []float32, channels int) {
+	outSz := size3(g.out)
+	kdim := channels * size3(g.k)
+	panels := ceilDiv(outSz, gemmNR)
+	if outSz == 0 || kdim == 0 {
 		return
 	}
-	if g.out[2]%gemmNR == 0 {
-		im2colPanels(dst, g, x, channels, ints)
-		return
+	if need := packedBSize(kdim, outSz); len(dst) < need {
+		panic(fmt.Sprintf("im2col: packed B has %d elements, want %d", len(dst), need))
 	}
+	parts := 1
+	if pool != nil {
+		parts = min(pool.size(), panels, max(1, kdim*outSz/(1<<15)))
+	}
+	for len(p.scratch) < parts {
+		p.scratch = append(p.scratch, im2colScratch{})
+	}
+	padded := g.out[2]%gemmNR == 0 && g.s[2] == 1 && g.k[0] == 1 && g.in[0] == 1
+	if padded {
+		im2colPadPlanes(g, x, channels, &p.pad, &p.offs)
+	}
+	p.call = im2colCall{dst: dst, x: x, g: g, channels: channels, padded: padded, parts: parts}
+	if parts == 1 {
+		p.runPart(0)
+	} else {
+		pool.run(p, parts)
+	}
+	p.call = im2colCall{}
+}
+
+// runPart packs panels [part*panels/parts, (part+1)*panels/parts).
+func (p *im2colPack) runPart(part int) {
+	cl := &p.call
+	g := cl.g
+	outSz := size3(g.out)
+	panels := ceilDiv(outSz, gemmNR)
+	j0, j1 := part*panels/cl.parts, (part+1)*panels/cl.parts
+	s := &p.scratch[part]
+	switch {
+	case cl.padded:
+		im2colPadded(cl.dst, g, p.pad, p.offs, j0, j1)
+	case g.out[2]%gemmNR == 0:
+		im2colPanels(cl.dst, g, cl.x, cl.channels, &s.ranges, j0, j1)
+	default:
+		n := min(j1*gemmNR, outSz) - j0*gemmNR
+		if cap(s.row) < n {
+			s.row = make([]float32, n)
+		}
+		im2colRows(cl.dst, g, cl.x, cl.channels, s.row[:n], j0, j1)
+	}
+}
+
+// im2colRows packs panels [j0, j1): each tap's row over the panels'
+// columns is unrolled into row, then copied to them.
+func im2colRows(dst []float32, g *geom, x []float32, channels int, row []float32, j0, j1 int) {
 	inSz, outSz := size3(g.in), size3(g.out)
 	np := roundUp(outSz, gemmNR)
 	kdim := channels * size3(g.k)
+	c0, c1 := j0*gemmNR, min(j1*gemmNR, outSz)
 	p := 0
 	for c := range channels {
 		xc := x[c*inSz : (c+1)*inSz]
@@ -47,10 +126,10 @@ func packIm2col(dst []float32, g *geom, x []float32, channels int, row []float32
 					kcb := min(gemmKC, kdim-p0)
 					base := p0*np + (p-p0)*gemmNR
 					p++
-					im2colRow(g, xc, kd, kh, kw, row)
-					for j0 := 0; j0 < outSz; j0 += gemmNR {
-						d := dst[base+j0*kcb : base+j0*kcb+gemmNR]
-						n := copy(d, row[j0:])
+					im2colRowRange(g, xc, kd, kh, kw, row, c0, c1)
+					for j := c0; j < c1; j += gemmNR {
+						d := dst[base+j*kcb : base+j*kcb+gemmNR]
+						n := copy(d, row[j-c0:])
 						clear(d[n:])
 					}
 				}
@@ -59,14 +138,62 @@ func packIm2col(dst []float32, g *geom, x []float32, channels int, row []float32
 	}
 }
 
-// im2colPadded is packIm2col for 2-D windows of unit column stride whose
-// output rows are whole panels: it copies x into zero-padded planes in
-// pad (grown when too small), from which every tap of every panel is
-// gemmNR contiguous values at offs[t] + (row offset), then fills each
-// panel in turn with gather16. offs grows when too small.
-func im2colPadded(dst []float32, g *geom, x []float32, channels int, pad *[]float32, offs *[]int) {
-	IH, IW := g.in[1], g.in[2]
+// im2colRowRange is im2colRow for the output positions [c0, c1) only,
+// written to row[:c1-c0].
+func im2colRowRange(g *geom, xc []float32, kd, kh, kw int, row []float32, c0, c1 int) {
+	ID, IH, IW := g.in[0], g.in[1], g.in[2]
 	OH, OW := g.out[1], g.out[2]
+	offW := kw*g.d[2] - g.pb[2]
+	lo, hi := tapRange(offW, g.s[2], IW, OW)
+	if c0 >= c1 {
+		return
+	}
+	r, a := c0/OW, c0%OW
+	od, oh := r/OH, r%OH
+	for pos := c0; pos < c1; {
+		b := min(OW, a+c1-pos)
+		dst := row[pos-c0 : pos-c0+b-a]
+		pos += b - a
+		id := od*g.s[0] - g.pb[0] + kd*g.d[0]
+		ih := oh*g.s[1] - g.pb[1] + kh*g.d[1]
+		l, h := min(max(lo, a), b), max(min(hi, b), a)
+		if id < 0 || id >= ID || ih < 0 || ih >= IH || l >= h {
+			clear(dst)
+		} else {
+			src := xc[(id*IH+ih)*IW : (id*IH+ih+1)*IW]
+			for i := a; i < l; i++ {
+				dst[i-a] = 0
+			}
+			for i := h; i < b; i++ {
+				dst[i-a] = 0
+			}
+			switch {
+			case g.s[2] != 1:
+				for ow := l; ow < h; ow++ {
+					dst[ow-a] = src[ow*g.s[2]+offW]
+				}
+			case h-l >= 16:
+				copy(dst[l-a:h-a], src[l+offW:h+offW])
+			default:
+				d, sv := dst[l-a:h-a], src[l+offW:h+offW]
+				for i := range d {
+					d[i] = sv[i]
+				}
+			}
+		}
+		a = 0
+		if oh++; oh == OH {
+			oh, od = 0, od+1
+		}
+	}
+}
+
+// im2colPadPlanes copies x into zero-padded planes in *pad (grown when
+// too small), from which every tap of a panel of a 2-D window of unit
+// column stride is gemmNR contiguous values at (*offs)[t] + (row
+// offset); *offs grows when too small.
+func im2colPadPlanes(g *geom, x []float32, channels int, pad *[]float32, offs *[]int) {
+	IH, IW := g.in[1], g.in[2]
 	KH, KW := g.k[1], g.k[2]
 	PH, PW := IH+g.pb[1]+g.pe[1], IW+g.pb[2]+g.pe[2]
 	if len(*pad) < channels*PH*PW {
@@ -94,16 +221,23 @@ func im2colPadded(dst []float32, g *geom, x []float32, channels int, pad *[]floa
 			}
 		}
 	}
+}
+
+// im2colPadded packs panels [j0, j1) of output rows that are whole
+// panels from the padded planes pp (im2colPadPlanes), each with
+// gather16.
+func im2colPadded(dst []float32, g *geom, pp []float32, of []int, j0, j1 int) {
+	OH, OW := g.out[1], g.out[2]
+	PW := g.in[2] + g.pb[2] + g.pe[2]
+	kdim := len(of)
 	np := OH * OW
+	perRow := OW / gemmNR
 	for p0 := 0; p0 < kdim; p0 += gemmKC {
 		kcb := min(gemmKC, kdim-p0)
-		jp := 0
-		for oh := range OH {
-			for ow0 := 0; ow0 < OW; ow0 += gemmNR {
-				d := dst[p0*np+jp*kcb*gemmNR : p0*np+(jp+1)*kcb*gemmNR]
-				jp++
-				gather16(d, pp, of[p0:p0+kcb], oh*g.s[1]*PW+ow0)
-			}
+		for jp := j0; jp < j1; jp++ {
+			oh, ow0 := jp/perRow, jp%perRow*gemmNR
+			d := dst[p0*np+jp*kcb*gemmNR : p0*np+(jp+1)*kcb*gemmNR]
+			gather16(d, pp, of[p0:p0+kcb], oh*g.s[1]*PW+ow0)
 		}
 	}
 }
@@ -116,10 +250,10 @@ func gather16Go(dst, base []float32, offs []int, add int) {
 	}
 }
 
-// im2colPanels is packIm2col for output rows of whole panels: panel by
-// panel (gemmNR outputs of one row), tap by tap, each panel's gemmNR
+// im2colPanels packs panels [j0, j1) of output rows that are whole
+// panels (gemmNR outputs of one row), tap by tap, each panel's gemmNR
 // values written after the previous tap's.
-func im2colPanels(dst []float32, g *geom, x []float32, channels int, ranges *[]int) {
+func im2colPanels(dst []float32, g *geom, x []float32, channels int, ranges *[]int, j0, j1 int) {
 	ID, IH, IW := g.in[0], g.in[1], g.in[2]
 	OD, OH, OW := g.out[0], g.out[1], g.out[2]
 	KD, KH, KW := g.k[0], g.k[1], g.k[2]
@@ -127,6 +261,7 @@ func im2colPanels(dst []float32, g *geom, x []float32, channels int, ranges *[]i
 	inSz := ID * IH * IW
 	kdim := channels * KD * KH * KW
 	np := OD * OH * OW
+	perRow := OW / gemmNR
 	if cap(*ranges) < 3*KW {
 		*ranges = make([]int, 3*KW)
 	}
@@ -138,51 +273,47 @@ func im2colPanels(dst []float32, g *geom, x []float32, channels int, ranges *[]i
 	}
 	for p0 := 0; p0 < kdim; p0 += gemmKC {
 		kcb := min(gemmKC, kdim-p0)
-		jp := 0
-		for od := range OD {
-			for oh := range OH {
-				for ow0 := 0; ow0 < OW; ow0 += gemmNR {
-					d := dst[p0*np+jp*kcb*gemmNR : p0*np+(jp+1)*kcb*gemmNR]
-					jp++
-					p, q := 0, 0
-					for c := range channels {
-						xc := x[c*inSz : (c+1)*inSz]
-						for kd := range KD {
-							id := od*g.s[0] - g.pb[0] + kd*g.d[0]
-							for kh := range KH {
-								ih := oh*g.s[1] - g.pb[1] + kh*g.d[1]
-								inside := id >= 0 && id < ID && ih >= 0 && ih < IH
-								var src []float32
-								if inside {
-									src = xc[(id*IH+ih)*IW : (id*IH+ih+1)*IW]
-								}
-								for kw := range KW {
-									if p < p0 || p >= p0+kcb {
-										p++
-										continue
-									}
-									p++
-									dd := (*[gemmNR]float32)(d[q : q+gemmNR])
-									q += gemmNR
-									off, lo, hi := rg[3*kw], rg[3*kw+1], rg[3*kw+2]
-									a, b := max(lo, ow0), min(hi, ow0+gemmNR)
-									if !inside || a >= b {
-										*dd = [gemmNR]float32{}
-										continue
-									}
-									if s == 1 && a == ow0 && b == ow0+gemmNR {
-										*dd = *(*[gemmNR]float32)(src[ow0+off : ow0+off+gemmNR])
-										continue
-									}
-									*dd = [gemmNR]float32{}
-									if s == 1 {
-										copy(dd[a-ow0:b-ow0], src[a+off:b+off])
-										continue
-									}
-									for ow := a; ow < b; ow++ {
-										dd[ow-ow0] = src[ow*s+off]
-									}
-								}
+		for jp := j0; jp < j1; jp++ {
+			r, ow0 := jp/perRow, jp%perRow*gemmNR
+			od, oh := r/OH, r%OH
+			d := dst[p0*np+jp*kcb*gemmNR : p0*np+(jp+1)*kcb*gemmNR]
+			p, q := 0, 0
+			for c := range channels {
+				xc := x[c*inSz : (c+1)*inSz]
+				for kd := range KD {
+					id := od*g.s[0] - g.pb[0] + kd*g.d[0]
+					for kh := range KH {
+						ih := oh*g.s[1] - g.pb[1] + kh*g.d[1]
+						inside := id >= 0 && id < ID && ih >= 0 && ih < IH
+						var src []float32
+						if inside {
+							src = xc[(id*IH+ih)*IW : (id*IH+ih+1)*IW]
+						}
+						for kw := range KW {
+							if p < p0 || p >= p0+kcb {
+								p++
+								continue
+							}
+							p++
+							dd := (*[gemmNR]float32)(d[q : q+gemmNR])
+							q += gemmNR
+							off, lo, hi := rg[3*kw], rg[3*kw+1], rg[3*kw+2]
+							a, b := max(lo, ow0), min(hi, ow0+gemmNR)
+							if !inside || a >= b {
+								*dd = [gemmNR]float32{}
+								continue
+							}
+							if s == 1 && a == ow0 && b == ow0+gemmNR {
+								*dd = *(*[gemmNR]float32)(src[ow0+off : ow0+off+gemmNR])
+								continue
+							}
+							*dd = [gemmNR]float32{}
+							if s == 1 {
+								copy(dd[a-ow0:b-ow0], src[a+off:b+off])
+								continue
+							}
+							for ow := a; ow < b; ow++ {
+								dd[ow-ow0] = src[ow*s+off]
 							}
 						}
 					}

@@ -1,6 +1,6 @@
 // Package testmodels builds the small ONNX models that lintel's benchmarks
-// and backend tests share: an MLP, one Gemm, a transformer encoder layer
-// and a small CNN, with weights from fixed seeds.
+// and backend tests share: an MLP, one Gemm, a transformer encoder layer,
+// a small CNN and a small mobile-style CNN, with weights from fixed seeds.
 //
 // Rules: every function returns a fresh, valid ONNX file, the same bytes
 // on every call and every machine (benchmark results in bench/RESULTS.md
@@ -179,6 +179,44 @@ func CNN() []byte {
 			Node("Conv", []string{"p1", "c2", "cb2"}, "y2", pads), Node("Relu", []string{"y2"}, "r2"),
 			Node("MaxPool", []string{"r2"}, "p2", pool...),
 			Node("Flatten", []string{"p2"}, "fl"),
+			Node("Gemm", []string{"fl", "fw", "fb"}, "y"),
+		},
+	}
+	return Encode(g)
+}
+
+// MobileCNN is a small mobile-style image classifier on 96×96 images: a
+// 3×3 Conv (3→16) and BatchNormalization, a depthwise 3×3 stride-2 Conv
+// and HardSwish, a 2×2 MaxPool, a 1×1 Conv (16→32) and Relu, a
+// GlobalAveragePool, then a Gemm to 10 classes.
+func MobileCNN() []byte {
+	r := Rand(5)
+	pads := onnxbuild.AInts("pads", 1, 1, 1, 1)
+	ones := make([]float32, 16)
+	for i := range ones {
+		ones[i] = 1 + 0.1*float32(i%3)
+	}
+	g := onnxbuild.Graph{
+		Name:    "mobile_cnn",
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 3, 96, 96)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 10)},
+		Initializers: []onnxbuild.Tensor{
+			Weight(r, "c1", 16, 3, 3, 3),
+			onnxbuild.TensorOf("bn_s", []int64{16}, ones), onnxbuild.TensorOf("bn_b", []int64{16}, Uniform(r, 16, 0.1)),
+			onnxbuild.TensorOf("bn_m", []int64{16}, Uniform(r, 16, 0.1)), onnxbuild.TensorOf("bn_v", []int64{16}, ones),
+			Weight(r, "dw", 16, 1, 3, 3), Weight(r, "dwb", 16),
+			Weight(r, "pw", 32, 16, 1, 1), Weight(r, "pwb", 32),
+			Weight(r, "fw", 32, 10), Weight(r, "fb", 10),
+		},
+		Nodes: []onnxbuild.Node{
+			Node("Conv", []string{"x", "c1"}, "y1", pads),
+			Node("BatchNormalization", []string{"y1", "bn_s", "bn_b", "bn_m", "bn_v"}, "n1"),
+			Node("Conv", []string{"n1", "dw", "dwb"}, "y2", pads, onnxbuild.AInt("group", 16), onnxbuild.AInts("strides", 2, 2)),
+			Node("HardSwish", []string{"y2"}, "h2"),
+			Node("MaxPool", []string{"h2"}, "p2", onnxbuild.AInts("kernel_shape", 2, 2), onnxbuild.AInts("strides", 2, 2)),
+			Node("Conv", []string{"p2", "pw", "pwb"}, "y3"), Node("Relu", []string{"y3"}, "r3"),
+			Node("GlobalAveragePool", []string{"r3"}, "g3"),
+			Node("Flatten", []string{"g3"}, "fl"),
 			Node("Gemm", []string{"fl", "fw", "fb"}, "y"),
 		},
 	}

@@ -13,7 +13,7 @@ func TestModels(t *testing.T) {
 		name  string
 		build func() []byte
 	}{
-		{"mlp", MLP}, {"gemm", Gemm}, {"encoder", Encoder}, {"cnn", CNN},
+		{"mlp", MLP}, {"gemm", Gemm}, {"encoder", Encoder}, {"cnn", CNN}, {"mobile_cnn", MobileCNN},
 	}
 	for _, f := range Forms {
 		cases = append(cases, struct {
