@@ -87,7 +87,7 @@ func packDirectW(w []float32, m, k int) []float32 {
 // copies it into a buffer), so that hostile pads cannot size its
 // buffers.
 func directFits(g *geom, kdim int) bool {
-	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[2] > directMaxStride || kdim > directMaxK {
+	if g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[2] > directMaxStride || kdim > directMaxK || kdim <= 0 {
 		return false
 	}
 	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]

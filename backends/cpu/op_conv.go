@@ -180,7 +180,8 @@ func (k *convKernel) prepack(c *buildCtx, w *model.Tensor) error {
 	packGemm, packDirect := true, hk == halfNone && directWeights(w.Shape, kdim)
 	if packDirect {
 		if g, ok := k.staticGeom(c, w.Shape); ok {
-			packDirect = directTakes(&g, kdim)
+			// The short 1-D path (op_conv1d.go) reads the SGEMM's layout.
+			packDirect = directTakes(&g, kdim) && !(kdim > 0 && conv1dShortFits(&g, k.group, w.Shape[0]))
 			packGemm = !packDirect
 		} else {
 			packDirect = kdim <= directShortK
@@ -269,6 +270,11 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	// The direct kernels take the windows directTakes accepts, when their
 	// weights were packed for them at load.
 	direct := f32 && !depthwise && !pointwise && dw != nil && directTakes(g, kdim)
+	if direct && len(pw) > 0 && k.short.takes(k, g, pw[0]) {
+		// 1-D outputs of a few positions go to the short path
+		// (op_conv1d.go), which wastes no panel columns on them.
+		direct = false
+	}
 	if !depthwise && !pointwise && !f32 && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
 	}

@@ -38,8 +38,14 @@ type conv1dShort struct {
 // too: their windows are the input itself, whose few columns would also
 // fill panels.
 func (s *conv1dShort) takes(k *convKernel, g *geom, pa gemmA) bool {
+	return pa.packed != nil && conv1dShortFits(g, k.group, k.outC) && k.inC > 0
+}
+
+// conv1dShortFits reports whether a geometry of group groups and outC
+// output channels is one the short path takes, given packed filters.
+func conv1dShortFits(g *geom, group, outC int) bool {
 	n := g.out[2]
-	return pa.packed != nil && k.group == 1 && g.nd == 1 && n <= conv1dShortMaxN && k.outC >= n && k.inC > 0
+	return group == 1 && g.nd == 1 && n <= conv1dShortMaxN && outC >= n
 }
 
 // run convolves one image xg (k.inC channels) with the filters wg (M×kdim)

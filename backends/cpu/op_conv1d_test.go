@@ -8,7 +8,7 @@ import (
 )
 
 // conv1dCases are 1-D Convs of few output positions: Silero VAD's STFT
-// and encoder, and others with dilations, asymmetric pads and positions
+// (which the long path takes) and encoder, and others with dilations, asymmetric pads and positions
 // past the threshold.
 func conv1dCases() []directCase {
 	return []directCase{
@@ -20,10 +20,10 @@ func conv1dCases() []directCase {
 		{xs: []int{2, 3, 7}, ws: []int{21, 3, 3}, dils: []int64{2}, pads: []int64{2, 1}, bias: true, direct: true},
 		{xs: []int{1, 5, 40}, ws: []int{17, 5, 7}, strides: []int64{5}, pads: []int64{3, 0}, direct: true},
 		{xs: []int{1, 300, 8}, ws: []int{9, 300, 2}, strides: []int64{1}, act: model.ActRelu, direct: true},
-		// Not taken: rows the direct kernels take, more positions than
-		// conv1dShortMaxN, more
-		// positions than channels, groups, 2-D.
-		{xs: []int{2, 3, 9}, ws: []int{21, 3, 3}, dils: []int64{2}, pads: []int64{2, 1}, bias: true},
+		// Eight positions, which the direct kernels would take too.
+		{xs: []int{2, 3, 9}, ws: []int{21, 3, 3}, dils: []int64{2}, pads: []int64{2, 1}, bias: true, direct: true},
+		// Not taken: more positions than conv1dShortMaxN, more positions
+		// than channels, groups, 2-D, no input channels.
 		{xs: []int{1, 4, 12}, ws: []int{16, 4, 3}, bias: true},
 		{xs: []int{1, 4, 6}, ws: []int{3, 4, 3}, bias: true},
 		{xs: []int{1, 4, 6}, ws: []int{16, 2, 3}, group: 2},
@@ -50,12 +50,17 @@ func TestConv1dShort(t *testing.T) {
 			if pw := k.packedFor(ins[1].shape); pw != nil {
 				pa = pw[0]
 			}
-			if took := k.short.takes(k, &k.g, pa) && !(k.directFor(ins[1].shape) != nil && directTakes(&k.g, nnProd(c.ws[1:]))); took != c.direct {
-				t.Fatalf("short path taken: %t, want %t", took, c.direct)
+			// Long strided windows go to the long path (op_conv_long.go);
+			// other windows the short path fits go to it, before the
+			// direct kernels.
+			long := k.longB.prepacked() && longFits(&k.g)
+			short := c.direct && !long
+			if took := k.short.takes(k, &k.g, pa) && !long; took != short {
+				t.Fatalf("short path taken: %t, want %t", took, short)
 			}
 			got := runGuarded(t, k, ins, out)
-			if took := k.short.wt != nil; took != c.direct {
-				t.Fatalf("short path ran: %t, want %t", took, c.direct)
+			if took := k.short.wt != nil; took != short {
+				t.Fatalf("short path ran: %t, want %t", took, short)
 			}
 			nd := len(c.xs) - 2
 			s, d, pb := make([]int, nd), make([]int, nd), make([]int, nd)
