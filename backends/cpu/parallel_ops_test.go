@@ -1,0 +1,111 @@
+package cpu
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// threadsCase is one node run on one thread and on two.
+type threadsCase struct {
+	name string
+	c    nodeCase
+	ins  []*tensor
+	// noSplit marks a case too small to split: two threads must then
+	// run it on one.
+	noSplit bool
+}
+
+// runThreads builds c's kernel on a model with threads threads, runs it
+// twice (the second run on grown scratch) and returns the outputs and
+// the allocations of a further run.
+func runThreads(t *testing.T, c nodeCase, threads int, ins []*tensor) ([]*tensor, float64) {
+	t.Helper()
+	bc := caseCtx(c, ins)
+	pool := newWorkerPool(threads)
+	t.Cleanup(pool.close)
+	bc.gemm = newGemmCtx(pool)
+	for _, i := range c.consts {
+		x := ins[i]
+		bc.g.Initializers[c.node.Input(i)] = &model.Tensor{Name: c.node.Input(i), DType: x.dt, Shape: append([]int{}, x.shape...), Raw: x.data}
+	}
+	k, err := buildKernel(bc)
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	s := newOutShaper(bc, k)
+	outs := make([]*tensor, len(bc.out))
+	for i, o := range bc.out {
+		outs[i] = &tensor{dt: o.DType}
+	}
+	step := func() {
+		if err := s.shapes(ins, outs); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range outs {
+			if sz := o.numel() * o.dt.Size(); len(o.data) != sz {
+				o.data = alignedBytes(sz)
+			}
+		}
+		if err := k.run(ins, outs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step()
+	step()
+	return outs, testing.AllocsPerRun(10, step)
+}
+
+// checkThreads runs each case on one thread and on two and wants the
+// same bits, a split where the case is big enough, and no allocation.
+func checkThreads(t *testing.T, cases []threadsCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			one, _ := runThreads(t, tc.c, 1, tc.ins)
+			before := parSplits.Load()
+			two, allocs := runThreads(t, tc.c, 2, tc.ins)
+			split := parSplits.Load() != before
+			if split == tc.noSplit {
+				t.Errorf("split = %v, want %v", split, !tc.noSplit)
+			}
+			if allocs != 0 {
+				t.Errorf("allocs per run = %v, want 0", allocs)
+			}
+			for i := range one {
+				if !bytes.Equal(one[i].data, two[i].data) {
+					t.Errorf("output %d differs between one thread and two", i)
+				}
+			}
+		})
+	}
+}
+
+// randF32s returns n values in [-scale, scale).
+func randF32s(r *rand.Rand, n int, scale float32) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = (r.Float32()*2 - 1) * scale
+	}
+	return s
+}
+
+// randT returns a float32 tensor of shape with values in [-scale, scale).
+func randT(r *rand.Rand, scale float32, shape ...int) *tensor {
+	return mk(shape, randF32s(r, payload.NumElems(shape), scale))
+}
+
+// TestThreadsSoftmax splits Softmax and LogSoftmax rows.
+func TestThreadsSoftmax(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	checkThreads(t, []threadsCase{
+		{name: "softmax last axis", c: nodeCase{node: node("Softmax", []string{"x"})}, ins: []*tensor{randT(r, 8, 2, 8, 40, 97)}},
+		{name: "softmax strided axis", c: nodeCase{node: node("Softmax", []string{"x"}, aInt("axis", 1))}, ins: []*tensor{randT(r, 8, 6, 30, 70)}},
+		{name: "log softmax", c: nodeCase{node: node("LogSoftmax", []string{"x"})}, ins: []*tensor{randT(r, 8, 64, 300)}},
+		{name: "softmax float64", c: nodeCase{node: node("Softmax", []string{"x"}), outTypes: []payload.DType{payload.Float64}}, ins: []*tensor{mk([]int{64, 300}, f64sOf(randF32s(r, 64*300, 8)))}},
+		{name: "softmax small", c: nodeCase{node: node("Softmax", []string{"x"})}, ins: []*tensor{randT(r, 8, 4, 32)}, noSplit: true},
+	})
+}
