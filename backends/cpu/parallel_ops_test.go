@@ -109,3 +109,29 @@ func TestThreadsSoftmax(t *testing.T) {
 		{name: "softmax small", c: nodeCase{node: node("Softmax", []string{"x"})}, ins: []*tensor{randT(r, 8, 4, 32)}, noSplit: true},
 	})
 }
+
+// TestThreadsNorms splits the normalisations' rows, planes and groups.
+func TestThreadsNorms(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	pos := func(n int) *tensor { // positive variances
+		v := randF32s(r, n, 1)
+		for i := range v {
+			v[i] = v[i]*v[i] + 0.1
+		}
+		return mk([]int{n}, v)
+	}
+	checkThreads(t, []threadsCase{
+		{name: "layer norm", c: nodeCase{node: node("LayerNormalization", []string{"x", "s", "b"}, aInt("axis", -1))},
+			ins: []*tensor{randT(r, 4, 3, 64, 128), randT(r, 1, 128), randT(r, 1, 128)}},
+		{name: "layer norm small", c: nodeCase{node: node("LayerNormalization", []string{"x", "s", "b"}, aInt("axis", -1))},
+			ins: []*tensor{randT(r, 4, 4, 16), randT(r, 1, 16), randT(r, 1, 16)}, noSplit: true},
+		{name: "rms norm", c: nodeCase{node: node("RMSNormalization", []string{"x", "s"}, aInt("axis", -1)), opset: 23},
+			ins: []*tensor{randT(r, 4, 200, 96), randT(r, 1, 96)}},
+		{name: "instance norm", c: nodeCase{node: node("InstanceNormalization", []string{"x", "s", "b"})},
+			ins: []*tensor{randT(r, 4, 2, 8, 30, 30), randT(r, 1, 8), randT(r, 1, 8)}},
+		{name: "group norm", c: nodeCase{node: node("GroupNormalization", []string{"x", "s", "b"}, aInt("num_groups", 4)), opset: 21},
+			ins: []*tensor{randT(r, 4, 2, 8, 24, 24), randT(r, 1, 8), randT(r, 1, 8)}},
+		{name: "batch norm", c: nodeCase{node: node("BatchNormalization", []string{"x", "s", "b", "m", "v"})},
+			ins: []*tensor{randT(r, 4, 1, 24, 40, 40), randT(r, 1, 24), randT(r, 1, 24), randT(r, 1, 24), pos(24)}},
+	})
+}
