@@ -135,3 +135,27 @@ func TestThreadsNorms(t *testing.T) {
 			ins: []*tensor{randT(r, 4, 1, 24, 40, 40), randT(r, 1, 24), randT(r, 1, 24), randT(r, 1, 24), pos(24)}},
 	})
 }
+
+// TestThreadsDataMovement splits Transpose, Concat, Slice and Gather.
+func TestThreadsDataMovement(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	i64 := func(v ...int64) *tensor { return mk([]int{len(v)}, v) }
+	idx := make([]int64, 300)
+	for i := range idx {
+		idx[i] = int64(r.IntN(200)) - 100
+	}
+	checkThreads(t, []threadsCase{
+		{name: "transpose last two", c: nodeCase{node: node("Transpose", []string{"x"}, aInts("perm", 0, 2, 1))}, ins: []*tensor{randT(r, 1, 3, 100, 70)}},
+		{name: "transpose heads", c: nodeCase{node: node("Transpose", []string{"x"}, aInts("perm", 0, 2, 1, 3))}, ins: []*tensor{randT(r, 1, 2, 64, 8, 40)}},
+		{name: "transpose gather", c: nodeCase{node: node("Transpose", []string{"x"}, aInts("perm", 2, 0, 1))}, ins: []*tensor{randT(r, 1, 30, 41, 17)}},
+		{name: "transpose small", c: nodeCase{node: node("Transpose", []string{"x"}, aInts("perm", 1, 0))}, ins: []*tensor{randT(r, 1, 8, 9)}, noSplit: true},
+		{name: "concat channels", c: nodeCase{node: node("Concat", []string{"a", "b", "c"}, aInt("axis", 1))},
+			ins: []*tensor{randT(r, 1, 1, 5, 64, 64), randT(r, 1, 1, 3, 64, 64), randT(r, 1, 1, 7, 64, 64)}},
+		{name: "concat last axis", c: nodeCase{node: node("Concat", []string{"a", "b"}, aInt("axis", -1))},
+			ins: []*tensor{randT(r, 1, 600, 33), randT(r, 1, 600, 61)}},
+		{name: "slice", c: nodeCase{node: node("Slice", []string{"x", "s", "e", "a", "st"}), consts: []int{1, 2, 3, 4}},
+			ins: []*tensor{randT(r, 1, 4, 90, 80), i64(1, 3), i64(85, 70), i64(1, 2), i64(1, 2)}},
+		{name: "gather rows", c: nodeCase{node: node("Gather", []string{"x", "i"}, aInt("axis", 1))},
+			ins: []*tensor{randT(r, 1, 3, 200, 64), mk([]int{300}, idx)}},
+	})
+}
