@@ -159,3 +159,22 @@ func TestThreadsDataMovement(t *testing.T) {
 			ins: []*tensor{randT(r, 1, 3, 200, 64), mk([]int{300}, idx)}},
 	})
 }
+
+// TestThreadsPool splits the pooling planes.
+func TestThreadsPool(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	pool := func(op string, attrs ...model.Attr) nodeCase { return nodeCase{node: node(op, []string{"x"}, attrs...)} }
+	checkThreads(t, []threadsCase{
+		{name: "max 2x2", c: pool("MaxPool", aInts("kernel_shape", 2, 2), aInts("strides", 2, 2)), ins: []*tensor{randT(r, 1, 1, 16, 64, 64)}},
+		{name: "max 3x3 padded", c: pool("MaxPool", aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1)), ins: []*tensor{randT(r, 1, 1, 16, 50, 50)}},
+		{name: "max with indices", c: nodeCase{node: &model.Node{Name: "mp", OpType: "MaxPool", Inputs: []string{"x"}, Outputs: []string{"y", "i"},
+			Attrs: []model.Attr{aInts("kernel_shape", 3, 3)}}, outTypes: []payload.DType{payload.Float32, payload.Int64}},
+			ins: []*tensor{randT(r, 1, 1, 8, 30, 30)}},
+		{name: "average", c: pool("AveragePool", aInts("kernel_shape", 3, 2), aInts("strides", 3, 2)), ins: []*tensor{randT(r, 1, 1, 96, 3, 80)}},
+		{name: "average dilated", c: pool("AveragePool", aInts("kernel_shape", 3, 3), aInts("dilations", 2, 2)), ins: []*tensor{randT(r, 1, 1, 16, 30, 30)}},
+		{name: "lp", c: pool("LpPool", aInts("kernel_shape", 2, 2), aInt("p", 3)), ins: []*tensor{randT(r, 1, 1, 16, 30, 30)}},
+		{name: "global average", c: pool("GlobalAveragePool"), ins: []*tensor{randT(r, 1, 1, 96, 20, 20)}},
+		{name: "global max", c: pool("GlobalMaxPool"), ins: []*tensor{randT(r, 1, 1, 96, 20, 20)}},
+		{name: "global small", c: pool("GlobalAveragePool"), ins: []*tensor{randT(r, 1, 1, 8, 4, 4)}, noSplit: true},
+	})
+}
