@@ -163,7 +163,9 @@ func TestThreadsDataMovement(t *testing.T) {
 // TestThreadsPool splits the pooling planes.
 func TestThreadsPool(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 28))
-	pool := func(op string, attrs ...model.Attr) nodeCase { return nodeCase{node: node(op, []string{"x"}, attrs...)} }
+	pool := func(op string, attrs ...model.Attr) nodeCase {
+		return nodeCase{node: node(op, []string{"x"}, attrs...)}
+	}
 	checkThreads(t, []threadsCase{
 		{name: "max 2x2", c: pool("MaxPool", aInts("kernel_shape", 2, 2), aInts("strides", 2, 2)), ins: []*tensor{randT(r, 1, 1, 16, 64, 64)}},
 		{name: "max 3x3 padded", c: pool("MaxPool", aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1)), ins: []*tensor{randT(r, 1, 1, 16, 50, 50)}},
