@@ -180,3 +180,21 @@ func TestThreadsPool(t *testing.T) {
 		{name: "global small", c: pool("GlobalAveragePool"), ins: []*tensor{randT(r, 1, 1, 8, 4, 4)}, noSplit: true},
 	})
 }
+
+// TestThreadsResize splits Resize's output rows.
+func TestThreadsResize(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 30))
+	scales := func(v ...float32) *tensor { return mk([]int{len(v)}, v) }
+	resize := func(attrs ...model.Attr) nodeCase {
+		return nodeCase{node: node("Resize", []string{"x", "", "s"}, attrs...), consts: []int{2}, opset: 13}
+	}
+	checkThreads(t, []threadsCase{
+		{name: "nearest 2x", c: resize(aString("mode", "nearest"), aString("coordinate_transformation_mode", "asymmetric"), aString("nearest_mode", "floor")),
+			ins: []*tensor{randT(r, 1, 1, 24, 40, 40), nil, scales(1, 1, 2, 2)}},
+		{name: "nearest 8x", c: resize(aString("mode", "nearest"), aString("coordinate_transformation_mode", "asymmetric"), aString("nearest_mode", "floor")),
+			ins: []*tensor{randT(r, 1, 1, 4, 10, 10), nil, scales(1, 1, 8, 8)}},
+		{name: "nearest half pixel", c: resize(aString("mode", "nearest")), ins: []*tensor{randT(r, 1, 1, 8, 30, 30), nil, scales(1, 1, 1.7, 2.3)}},
+		{name: "linear", c: resize(aString("mode", "linear")), ins: []*tensor{randT(r, 1, 1, 16, 30, 30), nil, scales(1, 1, 2, 2)}},
+		{name: "cubic", c: resize(aString("mode", "cubic")), ins: []*tensor{randT(r, 1, 1, 8, 20, 20), nil, scales(1, 1, 2, 1.5)}},
+	})
+}
