@@ -198,3 +198,25 @@ func TestThreadsResize(t *testing.T) {
 		{name: "cubic", c: resize(aString("mode", "cubic")), ins: []*tensor{randT(r, 1, 1, 8, 20, 20), nil, scales(1, 1, 2, 1.5)}},
 	})
 }
+
+// TestThreadsReduce splits reductions along the dims before the first
+// reduced axis.
+func TestThreadsReduce(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	red := func(op string, axes ...int64) nodeCase {
+		return nodeCase{node: node(op, []string{"x"}, aInts("axes", axes...)), opset: 13}
+	}
+	ints := make([]int32, 8*50*60)
+	for i := range ints {
+		ints[i] = int32(r.IntN(1000)) - 500
+	}
+	checkThreads(t, []threadsCase{
+		{name: "mean last", c: red("ReduceMean", -1), ins: []*tensor{randT(r, 1, 2, 200, 120)}},
+		{name: "sum middle", c: nodeCase{node: node("ReduceSum", []string{"x"}, aInts("axes", 1)), opset: 11}, ins: []*tensor{randT(r, 1, 40, 30, 50)}},
+		{name: "max two axes", c: red("ReduceMax", 1, 3), ins: []*tensor{randT(r, 1, 30, 8, 20, 9)}},
+		{name: "log sum exp", c: red("ReduceLogSumExp", 2), ins: []*tensor{randT(r, 4, 20, 30, 40)}},
+		{name: "int sum", c: nodeCase{node: node("ReduceSum", []string{"x"}, aInts("axes", 2)), opset: 11, outTypes: []payload.DType{payload.Int32}},
+			ins: []*tensor{mk([]int{8, 50, 60}, ints)}},
+		{name: "first axis", c: red("ReduceSum", 0), ins: []*tensor{randT(r, 1, 200, 120)}, noSplit: true},
+	})
+}
