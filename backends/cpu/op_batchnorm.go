@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
@@ -178,8 +179,12 @@ func affinePlanes[E float32 | float64](x, y []E, lo, hi, size int, mul, add []fl
 		a, b := E(mul[c]), E(add[c])
 		xs := x[p*size : (p+1)*size]
 		ys := y[p*size : (p+1)*size]
-		for i, v := range xs {
-			ys[i] = v*a + b
+		if unsafe.Sizeof(a) == 4 {
+			affine32(f32s(ys), f32s(xs), float32(a), float32(b))
+		} else {
+			for i, v := range xs {
+				ys[i] = E(v*a) + b
+			}
 		}
 		c++
 		if c == len(mul) {
