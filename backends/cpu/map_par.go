@@ -107,12 +107,7 @@ func mapRows[W word](p *mapCopy, dst, src []W, ctr []int, fill W, rep, lo, hi in
 			}
 		case rep == 2 && ist == 1:
 			h := n / 2
-			s := src[base : base+h]
-			d2 := d[:2*h]
-			for j, v := range s {
-				d2[2*j] = v
-				d2[2*j+1] = v
-			}
+			dup2(d, src[base:base+h])
 			if n%2 != 0 {
 				d[n-1] = src[base+h]
 			}

@@ -24,6 +24,18 @@ type threadsCase struct {
 // the allocations of a further run.
 func runThreads(t *testing.T, c nodeCase, threads int, ins []*tensor) ([]*tensor, float64) {
 	t.Helper()
+	var outs []*tensor
+	step := threadsStepper(t, c, threads, ins)
+	outs = step()
+	step()
+	return outs, testing.AllocsPerRun(10, func() { step() })
+}
+
+// threadsStepper builds c's kernel on a model with threads threads and
+// returns a function that runs the node's rule, shaper and kernel on
+// ins, returning the outputs, reused from call to call.
+func threadsStepper(t testing.TB, c nodeCase, threads int, ins []*tensor) func() []*tensor {
+	t.Helper()
 	bc := caseCtx(c, ins)
 	pool := newWorkerPool(threads)
 	t.Cleanup(pool.close)
@@ -41,7 +53,7 @@ func runThreads(t *testing.T, c nodeCase, threads int, ins []*tensor) ([]*tensor
 	for i, o := range bc.out {
 		outs[i] = &tensor{dt: o.DType}
 	}
-	step := func() {
+	return func() []*tensor {
 		if err := s.shapes(ins, outs); err != nil {
 			t.Fatal(err)
 		}
@@ -53,10 +65,8 @@ func runThreads(t *testing.T, c nodeCase, threads int, ins []*tensor) ([]*tensor
 		if err := k.run(ins, outs); err != nil {
 			t.Fatal(err)
 		}
+		return outs
 	}
-	step()
-	step()
-	return outs, testing.AllocsPerRun(10, step)
 }
 
 // checkThreads runs each case on one thread and on two and wants the
