@@ -65,11 +65,12 @@ func (k *softmaxKernel) run(in, out []*tensor) error {
 			k.mx = make([]float64, m)
 		}
 	}
-	// A row costs about 8 units an element (exp, sum, scale; float64
-	// math.Exp on strided axes and LogSoftmax costs more).
-	work := 8 * n * inner
+	// A float32 row costs about 2 units an element (a compare for the
+	// maximum, the AVX exp and the scale); strided axes, LogSoftmax and
+	// float64 run math.Exp in float64, about 16.
+	work := 2 * n * inner
 	if inner > 1 || k.log || k.dt != payload.Float32 {
-		work *= 4
+		work = 16 * n * inner
 	}
 	k.cx, k.cd, k.n, k.inner = in[0], out[0], n, inner
 	k.par.run(k.pool, k, outer, work)
