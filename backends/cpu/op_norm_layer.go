@@ -23,10 +23,10 @@ type layerNormKernel struct {
 	eps  float64
 	// pool splits the rows; par and the call fields hold the current
 	// call's split.
-	pool       *workerPool
-	par        parFor
-	cin, cout  []*tensor
-	rows, cols int
+	pool      *workerPool
+	par       parFor
+	cin, cout []*tensor
+	cols      int
 }
 
 // geometry returns the normalised axis, the row count and the row length.

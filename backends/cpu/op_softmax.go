@@ -25,10 +25,10 @@ type softmaxKernel struct {
 	mx  []float64
 	// pool splits the outer rows; par and the call fields hold the
 	// current call's split.
-	pool            *workerPool
-	par             parFor
-	cx, cd          *tensor
-	n, inner, parts int
+	pool     *workerPool
+	par      parFor
+	cx, cd   *tensor
+	n, inner int
 }
 
 // geometry returns the outer count, the axis length and the inner count.
