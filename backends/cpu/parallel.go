@@ -66,5 +66,12 @@ func (p *parFor) runPart(part int) {
 	p.r.runRange(part, part*p.n/p.parts, (part+1)*p.n/p.parts)
 }
 
-// pool returns the model's worker pool, nil for one thread.
-func (c *buildCtx) pool() *workerPool { return c.gemmCtx().pool }
+// pool returns the model's worker pool: nil for one thread, and where
+// the context has no SGEMM context (checks and constant folding, which
+// run on one thread and should not make one).
+func (c *buildCtx) pool() *workerPool {
+	if c.gemm == nil {
+		return nil
+	}
+	return c.gemm.pool
+}
