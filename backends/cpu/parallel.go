@@ -38,8 +38,39 @@ func parParts(pool *workerPool, n, work int) int {
 	if pool == nil || n <= 1 {
 		return 1
 	}
-	per := max(1, parMinWork/max(work, 1)) // the fewest items worth a part
-	return max(1, min(pool.size(), n/per))
+	least := parMinWork
+	if parWakeCheck && pool.anyParked() {
+		least = parWakeWork
+	}
+	return splitParts(pool.size(), n, work, least)
+}
+
+// splitParts returns how many parts, at most size and n, n items of
+// work units each split into when each part needs least units.
+func splitParts(size, n, work, least int) int {
+	per := max(1, least/max(work, 1)) // the fewest items worth a part
+	return max(1, min(size, n/per))
+}
+
+// parWakeCheck makes parParts ask for parWakeWork when a helper has
+// parked. Tests that want a split to depend on the work alone clear it
+// before any test runs.
+var parWakeCheck = true
+
+// parWakeWork is parMinWork when a helper has parked: waking it costs
+// a goroutine wake-up on another processor, several microseconds, where
+// a polling helper picks a part up within one.
+const parWakeWork = 8 * parMinWork
+
+// anyParked reports whether a helper of p has stopped polling and
+// parked (a hint: it may wake or park meanwhile).
+func (p *workerPool) anyParked() bool {
+	for i := range p.helpers {
+		if p.helpers[i].parked.Load() {
+			return true
+		}
+	}
+	return false
 }
 
 // run computes r's items [0, n), each costing about work units, split

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // rangeCount records which items ran, and how often.
@@ -14,6 +15,46 @@ type rangeCount struct {
 func (r *rangeCount) runRange(_, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		r.runs[i].Add(1)
+	}
+}
+
+func init() {
+	// Splits in this package's tests depend on the work alone, not on
+	// whether a helper happened to park.
+	parWakeCheck = false
+}
+
+// TestSplitParts checks the part counts for the threshold of a polling
+// helper and of a parked one.
+func TestSplitParts(t *testing.T) {
+	tests := []struct {
+		size, n, work, least int
+		want                 int
+	}{
+		{2, 100, 10, parMinWork, 1},
+		{2, 2 * parMinWork, 1, parMinWork, 2},
+		{2, 2 * parMinWork, 1, parWakeWork, 1},
+		{2, 2 * parWakeWork, 1, parWakeWork, 2},
+		{4, 3, parMinWork, parMinWork, 3},
+		{2, 5, 0, parMinWork, 1},
+	}
+	for _, tc := range tests {
+		if got := splitParts(tc.size, tc.n, tc.work, tc.least); got != tc.want {
+			t.Errorf("splitParts(%d, %d, %d, %d) = %d, want %d", tc.size, tc.n, tc.work, tc.least, got, tc.want)
+		}
+	}
+}
+
+// TestAnyParked checks that a pool left idle reports a parked helper.
+func TestAnyParked(t *testing.T) {
+	p := newWorkerPool(2)
+	defer p.close()
+	deadline := time.Now().Add(5 * time.Second)
+	for !p.anyParked() {
+		if time.Now().After(deadline) {
+			t.Fatal("no helper parked within 5s of idling")
+		}
+		time.Sleep(poolSpin)
 	}
 }
 
