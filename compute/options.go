@@ -6,7 +6,9 @@ import "github.com/lintel-ml/lintel/payload"
 type Options struct {
 	// Threads is how many threads a model may use for one call; 0 or 1
 	// means one. The CPU backend starts Threads-1 helper goroutines per
-	// model, stopped by Close, and splits matrix products across them.
+	// model, stopped by Close, and splits matrix products, convolutions
+	// and the larger pooling, normalisation, Softmax, Resize, reduction
+	// and data-movement ops across them.
 	Threads int
 	// MaxTensorBytes caps the size of any one tensor a model computes; a
 	// call whose shapes would need more fails with ErrResourceUnavailable

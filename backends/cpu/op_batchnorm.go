@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
@@ -24,6 +25,11 @@ type batchNormKernel struct {
 	// mul and add are the per-channel coefficients, recomputed each run
 	// (the parameters may be computed values).
 	mul, add []float64
+	// pool splits the planes of y's pass; par and the call fields hold
+	// the current call's split.
+	pool      *workerPool
+	par       parFor
+	cin, cout []*tensor
 }
 
 func init() {
@@ -56,7 +62,7 @@ func buildBatchNorm(c *buildCtx) (kernel, error) {
 			}
 		}
 	}
-	return &batchNormKernel{dt: c.inType(0), eps: float64(a.Epsilon), training: a.Training, momentum: float64(a.Momentum)}, nil
+	return &batchNormKernel{dt: c.inType(0), eps: float64(a.Epsilon), training: a.Training, momentum: float64(a.Momentum), pool: c.pool()}, nil
 }
 
 func (k *batchNormKernel) shape(in, out []*tensor) error {
@@ -145,25 +151,40 @@ func setRunning(o *tensor, c int, v float64) {
 
 // apply computes y from mul and add.
 func (k *batchNormKernel) apply(in, out []*tensor) error {
-	switch k.dt {
-	case payload.Float32:
-		affinePlanes(in[0].f32(), out[0].f32(), k.planes, k.size, k.mul, k.add)
-	case payload.Float64:
-		affinePlanes(in[0].f64(), out[0].f64(), k.planes, k.size, k.mul, k.add)
+	if k.size == 0 || k.c == 0 {
+		return nil
 	}
+	k.cin, k.cout = in, out
+	k.par.run(k.pool, k, k.planes, k.size)
+	k.cin, k.cout = nil, nil
 	return nil
 }
 
-// affinePlanes sets y = x*mul[c] + add[c] over planes of size elements,
-// c cycling through len(mul) channels.
-func affinePlanes[E float32 | float64](x, y []E, planes, size int, mul, add []float64) {
-	c := 0
-	for p := range planes {
+// runRange computes planes [lo, hi) of y.
+func (k *batchNormKernel) runRange(_, lo, hi int) {
+	in, out := k.cin, k.cout
+	switch k.dt {
+	case payload.Float32:
+		affinePlanes(in[0].f32(), out[0].f32(), lo, hi, k.size, k.mul, k.add)
+	case payload.Float64:
+		affinePlanes(in[0].f64(), out[0].f64(), lo, hi, k.size, k.mul, k.add)
+	}
+}
+
+// affinePlanes sets y = x*mul[c] + add[c] over planes [lo, hi) of size
+// elements, c cycling through len(mul) channels.
+func affinePlanes[E float32 | float64](x, y []E, lo, hi, size int, mul, add []float64) {
+	c := lo % len(mul)
+	for p := lo; p < hi; p++ {
 		a, b := E(mul[c]), E(add[c])
 		xs := x[p*size : (p+1)*size]
 		ys := y[p*size : (p+1)*size]
-		for i, v := range xs {
-			ys[i] = v*a + b
+		if unsafe.Sizeof(a) == 4 {
+			affine32(f32s(ys), f32s(xs), float32(a), float32(b))
+		} else {
+			for i, v := range xs {
+				ys[i] = E(v*a) + b
+			}
 		}
 		c++
 		if c == len(mul) {

@@ -12,6 +12,14 @@ type gatherKernel struct {
 	n    *model.Node
 	axis int64
 	buf  []int64
+	// pool splits the copied slices; par and the call fields hold the
+	// current call's split.
+	pool       *workerPool
+	par        parFor
+	x, y       *tensor
+	ind        []int64
+	inner, row int
+	dim        int64
 }
 
 func (k *gatherKernel) run(in, out []*tensor) error {
@@ -28,22 +36,26 @@ func (k *gatherKernel) run(in, out []*tensor) error {
 			return shapeErr(k.n, "index %d out of range for dim %d", v, dim)
 		}
 	}
-	if inner == 0 {
+	if inner == 0 || len(ind) == 0 {
 		return nil
 	}
-	o := 0
-	for b := 0; b < outer; b++ {
-		src := x.data[b*row : b*row+row]
-		for _, v := range ind {
-			if v < 0 {
-				v += dim
-			}
-			s := int(v) * inner
-			copy(y.data[o:o+inner], src[s:s+inner])
-			o += inner
-		}
-	}
+	k.x, k.y, k.ind, k.inner, k.row, k.dim = x, y, ind, inner, row, dim
+	k.par.run(k.pool, k, outer*len(ind), max(inner/8, 4))
+	k.x, k.y, k.ind = nil, nil, nil
 	return nil
+}
+
+// runRange copies slices [lo, hi) of the output, numbered outer major.
+func (k *gatherKernel) runRange(_, lo, hi int) {
+	inner, n := k.inner, len(k.ind)
+	for u := lo; u < hi; u++ {
+		b, v := u/n, k.ind[u%n]
+		if v < 0 {
+			v += k.dim
+		}
+		s := b*k.row + int(v)*inner
+		copy(k.y.data[u*inner:u*inner+inner], k.x.data[s:s+inner])
+	}
 }
 
 // gatherElementsKernel is GatherElements: out[i] = x[i with i[axis]
@@ -136,7 +148,7 @@ func init() {
 			if elements {
 				return &gatherElementsKernel{n: c.n, axis: a}, nil
 			}
-			return &gatherKernel{n: c.n, axis: a}, nil
+			return &gatherKernel{n: c.n, axis: a, pool: c.pool()}, nil
 		}
 	}
 	register("Gather", gb(false))

@@ -15,6 +15,11 @@ type instanceNormKernel struct {
 	eps     float64
 	c, size int
 	planes  int
+	// pool splits the planes; par and the call fields hold the current
+	// call's split.
+	pool      *workerPool
+	par       parFor
+	cin, cout []*tensor
 }
 
 func init() {
@@ -29,7 +34,7 @@ func buildInstanceNorm(c *buildCtx) (kernel, error) {
 		return nil, c.invalid("inputs of mixed element types %s, %s, %s", c.inType(0), c.inType(1), c.inType(2))
 	}
 	eps := c.rule.(*model.InstanceNormAttrs).Epsilon
-	return &instanceNormKernel{dt: c.inType(0), eps: float64(eps)}, nil
+	return &instanceNormKernel{dt: c.inType(0), eps: float64(eps), pool: c.pool()}, nil
 }
 
 func (k *instanceNormKernel) shape(in, out []*tensor) error {
@@ -38,20 +43,29 @@ func (k *instanceNormKernel) shape(in, out []*tensor) error {
 }
 
 func (k *instanceNormKernel) run(in, out []*tensor) error {
-	switch k.dt {
-	case payload.Float32:
-		instanceNormRun(k, in[0].f32(), in[1].f32(), in[2].f32(), out[0].f32())
-	case payload.Float64:
-		instanceNormRun(k, in[0].f64(), in[1].f64(), in[2].f64(), out[0].f64())
+	if k.size == 0 {
+		return nil
 	}
+	k.cin, k.cout = in, out
+	k.par.run(k.pool, k, k.planes, 6*k.size)
+	k.cin, k.cout = nil, nil
 	return nil
 }
 
-func instanceNormRun[E float32 | float64](k *instanceNormKernel, x, scale, bias, y []E) {
-	if k.size == 0 {
-		return
+// runRange normalises planes [lo, hi) of the current call.
+func (k *instanceNormKernel) runRange(_, lo, hi int) {
+	in, out := k.cin, k.cout
+	switch k.dt {
+	case payload.Float32:
+		instanceNormRun(k, in[0].f32(), in[1].f32(), in[2].f32(), out[0].f32(), lo, hi)
+	case payload.Float64:
+		instanceNormRun(k, in[0].f64(), in[1].f64(), in[2].f64(), out[0].f64(), lo, hi)
 	}
-	for p := range k.planes {
+}
+
+// instanceNormRun normalises planes [lo, hi).
+func instanceNormRun[E float32 | float64](k *instanceNormKernel, x, scale, bias, y []E, lo, hi int) {
+	for p := lo; p < hi; p++ {
 		c := p % k.c
 		xs := x[p*k.size : (p+1)*k.size]
 		ys := y[p*k.size : (p+1)*k.size]

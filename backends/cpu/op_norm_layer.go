@@ -21,6 +21,12 @@ type layerNormKernel struct {
 	dt   payload.DType
 	axis int64
 	eps  float64
+	// pool splits the rows; par and the call fields hold the current
+	// call's split.
+	pool      *workerPool
+	par       parFor
+	cin, cout []*tensor
+	cols      int
 }
 
 // geometry returns the normalised axis, the row count and the row length.
@@ -60,6 +66,18 @@ func (k *layerNormKernel) shape(in, out []*tensor) error {
 
 func (k *layerNormKernel) run(in, out []*tensor) error {
 	_, rows, n, _ := k.geometry(in[0].shape)
+	if n == 0 {
+		return nil
+	}
+	k.cin, k.cout, k.cols = in, out, n
+	k.par.run(k.pool, k, rows, 6*n)
+	k.cin, k.cout = nil, nil
+	return nil
+}
+
+// runRange normalises rows [lo, hi) of the current call.
+func (k *layerNormKernel) runRange(_, lo, hi int) {
+	in, out, n := k.cin, k.cout, k.cols
 	var b *tensor
 	if len(in) > 2 {
 		b = in[2]
@@ -73,11 +91,10 @@ func (k *layerNormKernel) run(in, out []*tensor) error {
 	}
 	switch k.dt {
 	case payload.Float32:
-		layerNormRun(k, out[0].f32(), in[0].f32(), in[1], b, mean, inv, rows, n)
+		layerNormRun(k, out[0].f32(), in[0].f32(), in[1], b, mean, inv, lo, hi, n)
 	case payload.Float64:
-		layerNormRun(k, out[0].f64(), in[0].f64(), in[1], b, mean, inv, rows, n)
+		layerNormRun(k, out[0].f64(), in[0].f64(), in[1], b, mean, inv, lo, hi, n)
 	}
-	return nil
 }
 
 // lnStat stores a row statistic into an optional float32 or float64
@@ -94,10 +111,8 @@ func lnStat(t *tensor, r int, v float64) {
 	}
 }
 
-func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, inv *tensor, rows, n int) {
-	if n == 0 {
-		return
-	}
+// layerNormRun normalises rows [lo, hi) of n values.
+func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, inv *tensor, lo, hi, n int) {
 	s := elems[T](scale)
 	ss := 1
 	if len(s) == 1 {
@@ -114,7 +129,7 @@ func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, in
 	fn := T(n)
 	eps := T(k.eps)
 	f32 := unsafe.Sizeof(fn) == 4
-	for r := range rows {
+	for r := lo; r < hi; r++ {
 		xr, dr := x[r*n:(r+1)*n], d[r*n:(r+1)*n]
 		// The sums stay serial: ONNX Runtime sums in this order, and on
 		// rows far from zero (E[x²]-mu² cancels) another order would
@@ -173,6 +188,6 @@ func init() {
 				return nil, c.invalid("axis %d out of range for rank %d", a.Axis, len(s))
 			}
 		}
-		return &layerNormKernel{n: c.n, dt: dt, axis: a.Axis, eps: float64(a.Epsilon)}, nil
+		return &layerNormKernel{n: c.n, dt: dt, axis: a.Axis, eps: float64(a.Epsilon), pool: c.pool()}, nil
 	}))
 }

@@ -21,6 +21,11 @@ type poolKernel struct {
 	p          float64
 	g          geom
 	planes     int
+	// pool splits the planes; par and the call fields hold the current
+	// call's split.
+	pool      *workerPool
+	par       parFor
+	cin, cout []*tensor
 }
 
 // The pooling kinds (model's).
@@ -54,7 +59,7 @@ func buildPool(c *buildCtx) (kernel, error) {
 		return nil, c.unsupported("element type %s (supported: float32, float64, and int8 and uint8 for MaxPool)", dt)
 	}
 	k := &poolKernel{n: c.n, dt: c.inType(0), kind: a.Kind, win: &a.Window, kern: intsOf(a.Window.KernelShape),
-		includePad: a.CountIncludePad, colMajor: a.ColumnMajor, p: a.P}
+		includePad: a.CountIncludePad, colMajor: a.ColumnMajor, p: a.P, pool: c.pool()}
 	if err := checkWindow(c, k.win); err != nil {
 		return nil, err
 	}
@@ -82,34 +87,60 @@ func (k *poolKernel) shape(in, out []*tensor) error {
 }
 
 func (k *poolKernel) run(in, out []*tensor) error {
+	g := &k.g
+	outSz := size3(g.out)
+	if outSz == 0 || k.planes == 0 {
+		return nil
+	}
+	k.cin, k.cout = in, out
+	// Each output reads its window's taps.
+	k.par.run(k.pool, k, k.planes, outSz*max(1, g.k[0]*g.k[1]*g.k[2]))
+	k.cin, k.cout = nil, nil
+	return nil
+}
+
+// runRange pools planes [lo, hi) of the current call.
+func (k *poolKernel) runRange(_, lo, hi int) {
+	in, out := k.cin, k.cout
 	var idx []int64
 	if k.indices {
 		idx = out[1].i64()
 	}
 	if k.kind == poolMax && idx == nil && k.g.d == [maxSpatial]int{1, 1, 1} && k.g.k[0]*k.g.k[1] <= maxPoolRows {
+		inSz, outSz := size3(k.g.in), size3(k.g.out)
+		x0, x1, y0, y1 := lo*inSz, hi*inSz, lo*outSz, hi*outSz
 		switch k.dt {
 		case payload.Float32:
-			maxPoolRun(k, in[0].f32(), out[0].f32(), -math.MaxFloat32)
+			maxPoolRun(k, hi-lo, in[0].f32()[x0:x1], out[0].f32()[y0:y1], -math.MaxFloat32)
 		case payload.Float64:
-			maxPoolRun(k, in[0].f64(), out[0].f64(), -math.MaxFloat64)
+			maxPoolRun(k, hi-lo, in[0].f64()[x0:x1], out[0].f64()[y0:y1], -math.MaxFloat64)
 		case payload.Int8:
-			maxPoolRun(k, elems[int8](in[0]), elems[int8](out[0]), math.MinInt8)
+			maxPoolRun(k, hi-lo, elems[int8](in[0])[x0:x1], elems[int8](out[0])[y0:y1], math.MinInt8)
 		case payload.Uint8:
-			maxPoolRun(k, in[0].u8(), out[0].u8(), 0)
+			maxPoolRun(k, hi-lo, in[0].u8()[x0:x1], out[0].u8()[y0:y1], 0)
 		}
-		return nil
+		return
+	}
+	if k.kind == poolAvg && k.g.d == [maxSpatial]int{1, 1, 1} && k.g.k[0]*k.g.k[1] <= maxPoolRows {
+		switch k.dt {
+		case payload.Float32:
+			avgPoolRun(k, in[0].f32(), out[0].f32(), lo, hi)
+			return
+		case payload.Float64:
+			avgPoolRun(k, in[0].f64(), out[0].f64(), lo, hi)
+			return
+		}
 	}
 	switch k.dt {
 	case payload.Float32:
-		poolRun(k, in[0].f32(), out[0].f32(), idx, -math.MaxFloat32)
+		poolRun(k, in[0].f32(), out[0].f32(), idx, -math.MaxFloat32, lo, hi)
 	case payload.Float64:
-		poolRun(k, in[0].f64(), out[0].f64(), idx, -math.MaxFloat64)
+		poolRun(k, in[0].f64(), out[0].f64(), idx, -math.MaxFloat64, lo, hi)
 	case payload.Int8:
-		poolRun(k, elems[int8](in[0]), elems[int8](out[0]), idx, math.MinInt8)
+		poolRun(k, elems[int8](in[0]), elems[int8](out[0]), idx, math.MinInt8, lo, hi)
 	case payload.Uint8:
-		poolRun(k, in[0].u8(), out[0].u8(), idx, 0)
+		poolRun(k, in[0].u8(), out[0].u8(), idx, 0, lo, hi)
 	}
-	return nil
 }
 
 // padCount returns how many of k taps (spacing d) starting at start lie
@@ -121,14 +152,14 @@ func padCount(start, k, d, limit int) int {
 	return min(k, ceilDiv(limit-start, d))
 }
 
-// poolRun pools every plane; lowest is the element type's most negative
-// finite value, MaxPool's start.
-func poolRun[E poolElem](k *poolKernel, x, y []E, idx []int64, lowest E) {
+// poolRun pools planes [lo, hi); lowest is the element type's most
+// negative finite value, MaxPool's start.
+func poolRun[E poolElem](k *poolKernel, x, y []E, idx []int64, lowest E, lo, hi int) {
 	g := &k.g
 	inSz, outSz := size3(g.in), size3(g.out)
 	ID, IH, IW := g.in[0], g.in[1], g.in[2]
 	OD, OH, OW := g.out[0], g.out[1], g.out[2]
-	for p := range k.planes {
+	for p := lo; p < hi; p++ {
 		xp := x[p*inSz : (p+1)*inSz]
 		yp := y[p*outSz : (p+1)*outSz]
 		o := 0

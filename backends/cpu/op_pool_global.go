@@ -18,6 +18,11 @@ type globalPoolKernel struct {
 	p      float64
 	planes int
 	size   int
+	// pool splits the planes; par and the call fields hold the current
+	// call's split.
+	pool      *workerPool
+	par       parFor
+	cin, cout []*tensor
 }
 
 func init() {
@@ -31,7 +36,7 @@ func buildGlobalPool(c *buildCtx) (kernel, error) {
 		return nil, err
 	}
 	a := c.rule.(*model.GlobalPoolAttrs)
-	return &globalPoolKernel{n: c.n, dt: c.inType(0), kind: a.Kind, p: a.P}, nil
+	return &globalPoolKernel{n: c.n, dt: c.inType(0), kind: a.Kind, p: a.P, pool: c.pool()}, nil
 }
 
 // shape plans the planes; the output's shape is the rule's
@@ -50,17 +55,25 @@ func (k *globalPoolKernel) shape(in, out []*tensor) error {
 }
 
 func (k *globalPoolKernel) run(in, out []*tensor) error {
-	switch k.dt {
-	case payload.Float32:
-		globalPoolRun(k, in[0].f32(), out[0].f32())
-	case payload.Float64:
-		globalPoolRun(k, in[0].f64(), out[0].f64())
-	}
+	k.cin, k.cout = in, out
+	k.par.run(k.pool, k, k.planes, k.size)
+	k.cin, k.cout = nil, nil
 	return nil
 }
 
-func globalPoolRun[E float32 | float64](k *globalPoolKernel, x, y []E) {
-	for p := range k.planes {
+// runRange pools planes [lo, hi) of the current call.
+func (k *globalPoolKernel) runRange(_, lo, hi int) {
+	switch k.dt {
+	case payload.Float32:
+		globalPoolRun(k, k.cin[0].f32(), k.cout[0].f32(), lo, hi)
+	case payload.Float64:
+		globalPoolRun(k, k.cin[0].f64(), k.cout[0].f64(), lo, hi)
+	}
+}
+
+// globalPoolRun pools planes [lo, hi).
+func globalPoolRun[E float32 | float64](k *globalPoolKernel, x, y []E, lo, hi int) {
+	for p := lo; p < hi; p++ {
 		xp := x[p*k.size : (p+1)*k.size]
 		switch k.kind {
 		case poolMax:

@@ -13,7 +13,9 @@ const maxPoolRows = 16
 // Each output starts at lowest, as in poolRun, and a tap replaces the
 // running maximum only when greater, so NaNs are skipped as there and the
 // result does not depend on the order of taps.
-func maxPoolRun[E poolElem](k *poolKernel, x, y []E, lowest E) {
+//
+// It pools the first planes planes of x into y.
+func maxPoolRun[E poolElem](k *poolKernel, planes int, x, y []E, lowest E) {
 	g := &k.g
 	inSz, outSz := size3(g.in), size3(g.out)
 	ID, IH, IW := g.in[0], g.in[1], g.in[2]
@@ -22,10 +24,10 @@ func maxPoolRun[E poolElem](k *poolKernel, x, y []E, lowest E) {
 		OD == 1 && ID == 1 && 2*OH <= IH && 2*OW <= IW {
 		// The common 2×2 stride-2 window inside the input: two rows per
 		// output row.
-		if maxPool2x2Rows(k.planes, x, y, inSz, outSz, OH, OW, IH, IW, lowest) {
+		if maxPool2x2Rows(planes, x, y, inSz, outSz, OH, OW, IH, IW, lowest) {
 			return
 		}
-		for p := range k.planes {
+		for p := range planes {
 			xp := x[p*inSz : (p+1)*inSz]
 			yp := y[p*outSz : (p+1)*outSz]
 			for oh := range OH {
@@ -35,7 +37,7 @@ func maxPoolRun[E poolElem](k *poolKernel, x, y []E, lowest E) {
 		return
 	}
 	var rows [maxPoolRows][]E
-	for p := range k.planes {
+	for p := range planes {
 		xp := x[p*inSz : (p+1)*inSz]
 		yp := y[p*outSz : (p+1)*outSz]
 		for od := range OD {

@@ -47,11 +47,30 @@ type reduceKernel struct {
 	copyOnly bool
 	red      []bool // per input axis: reduced
 	kshape   []int  // input shape with 1 on reduced axes
-	it       bcastIter
-	accF     []float64
-	accF2    []float64
-	accI     []int64
-	accU     []uint64
+
+	// pool splits the input's leading kept dims (those before the first
+	// reduced axis): each part walks its own slab of the input into its
+	// own outputs. parts holds each part's walk and accumulators; par
+	// and the call fields hold the current call's split.
+	pool      *workerPool
+	par       parFor
+	parts     []reducePart
+	cin, cout []*tensor
+	first     int
+	count     int
+}
+
+// reducePart is one part's walk over its slab of the input and its
+// accumulators.
+type reducePart struct {
+	op     redOp
+	it     bcastIter
+	accF   []float64
+	accF2  []float64
+	accI   []int64
+	accU   []uint64
+	xs, ks []int // the slab's shape and its shape with reduced axes 1
+	_      [cacheLine]byte
 }
 
 // shape plans the walk from the axes the descriptor's rule
@@ -100,40 +119,74 @@ func (k *reduceKernel) run(in, out []*tensor) error {
 		return nil
 	}
 	x := in[0]
-	k.it.init(x.shape, k.kshape[:len(x.shape)])
-	nout := out[0].numel()
-	count := 1
-	if nout > 0 {
-		count = x.numel() / nout
+	r := len(x.shape)
+	first := r
+	for i := range r {
+		if k.red[i] {
+			first = i
+			break
+		}
 	}
+	outer := mulDims(x.shape[:first])
+	nout := out[0].numel()
+	k.count = 1
+	if nout > 0 {
+		k.count = x.numel() / nout
+	}
+	if n := k.pool.size(); len(k.parts) < n {
+		k.parts = make([]reducePart, n)
+	}
+	k.cin, k.cout, k.first = in, out, first
+	k.par.run(k.pool, k, outer, mulDims(x.shape[first:]))
+	k.cin, k.cout = nil, nil
+	return nil
+}
+
+// runRange reduces the slabs [lo, hi) of the input along its leading
+// kept dims into their outputs. Outputs of different slabs share no
+// input, and each output folds its inputs in the order the whole walk
+// does, so the split keeps every bit.
+func (k *reduceKernel) runRange(part, lo, hi int) {
+	w := &k.parts[part]
+	w.op = k.op
+	x, y := k.cin[0], k.cout[0]
+	r := len(x.shape)
+	w.xs = growInts(&w.xs, r-k.first+1)
+	w.ks = growInts(&w.ks, r-k.first+1)
+	w.xs[0], w.ks[0] = hi-lo, hi-lo
+	copy(w.xs[1:], x.shape[k.first:])
+	copy(w.ks[1:], k.kshape[k.first:r])
+	w.it.init(w.xs, w.ks)
+	inSz, outSz := mulDims(x.shape[k.first:]), mulDims(k.kshape[k.first:r])
+	x0, x1, y0, y1 := lo*inSz, hi*inSz, lo*outSz, hi*outSz
+	count := k.count
 	switch k.dt {
 	case payload.Float32:
-		reduceFloat(k, out[0].f32(), x.f32(), count)
+		reduceFloat(w, y.f32()[y0:y1], x.f32()[x0:x1], count)
 	case payload.Float64:
-		reduceFloat(k, out[0].f64(), x.f64(), count)
+		reduceFloat(w, y.f64()[y0:y1], x.f64()[x0:x1], count)
 	case payload.Int32:
-		reduceSigned(k, out[0].i32(), x.i32(), count)
+		reduceSigned(w, y.i32()[y0:y1], x.i32()[x0:x1], count)
 	case payload.Int64:
-		reduceSigned(k, out[0].i64(), x.i64(), count)
+		reduceSigned(w, y.i64()[y0:y1], x.i64()[x0:x1], count)
 	case payload.Int8:
-		reduceSigned(k, elems[int8](out[0]), elems[int8](x), count)
+		reduceSigned(w, elems[int8](y)[y0:y1], elems[int8](x)[x0:x1], count)
 	case payload.Int16:
-		reduceSigned(k, elems[int16](out[0]), elems[int16](x), count)
+		reduceSigned(w, elems[int16](y)[y0:y1], elems[int16](x)[x0:x1], count)
 	case payload.Uint8, payload.Bool:
-		reduceUnsigned(k, out[0].u8(), x.u8(), count)
+		reduceUnsigned(w, y.u8()[y0:y1], x.u8()[x0:x1], count)
 	case payload.Uint16:
-		reduceUnsigned(k, elems[uint16](out[0]), elems[uint16](x), count)
+		reduceUnsigned(w, elems[uint16](y)[y0:y1], elems[uint16](x)[x0:x1], count)
 	case payload.Uint32:
-		reduceUnsigned(k, elems[uint32](out[0]), elems[uint32](x), count)
+		reduceUnsigned(w, elems[uint32](y)[y0:y1], elems[uint32](x)[x0:x1], count)
 	case payload.Uint64:
-		reduceUnsigned(k, elems[uint64](out[0]), elems[uint64](x), count)
+		reduceUnsigned(w, elems[uint64](y)[y0:y1], elems[uint64](x)[x0:x1], count)
 	}
-	return nil
 }
 
 // reduceSigned and reduceUnsigned reduce integers: in int64 or uint64,
 // or for L2, LogSum and LogSumExp in float64.
-func reduceSigned[T ewSigned](k *reduceKernel, d, x []T, count int) {
+func reduceSigned[T ewSigned](k *reducePart, d, x []T, count int) {
 	switch k.op {
 	case redL2, redLogSum, redLogSumExp:
 		reduceFloat(k, d, x, count)
@@ -145,7 +198,7 @@ func reduceSigned[T ewSigned](k *reduceKernel, d, x []T, count int) {
 	reduceInt(k, d, x, count, k.accI[:len(d)])
 }
 
-func reduceUnsigned[T uint8 | uint16 | uint32 | uint64](k *reduceKernel, d, x []T, count int) {
+func reduceUnsigned[T uint8 | uint16 | uint32 | uint64](k *reducePart, d, x []T, count int) {
 	switch k.op {
 	case redL2, redLogSum, redLogSumExp:
 		reduceFloat(k, d, x, count)
@@ -188,7 +241,7 @@ func reduceInit(op redOp) float64 {
 	return 0
 }
 
-func reduceFloat[T ewNum](k *reduceKernel, d, x []T, count int) {
+func reduceFloat[T ewNum](k *reducePart, d, x []T, count int) {
 	k.accF = reduceGrow(k.accF, len(d))
 	acc := k.accF
 	op := k.op
@@ -311,7 +364,7 @@ func reduceFloatPass[T ewNum](it *bcastIter, op redOp, acc []float64, x []T, mx 
 }
 
 // reduceInt reduces integers in the accumulators acc, of d's length.
-func reduceInt[T ewInt, A int64 | uint64](k *reduceKernel, d, x []T, count int, acc []A) {
+func reduceInt[T ewInt, A int64 | uint64](k *reducePart, d, x []T, count int, acc []A) {
 	var v0 A
 	lo, hi := intLimits[T]()
 	switch k.op {
@@ -389,7 +442,7 @@ func init() {
 				return nil, c.unsupported("element type %s", dt)
 			}
 			a := c.rule.(*model.ReduceAttrs)
-			k := &reduceKernel{op: o.op, dt: dt, attrAxes: a.Axes, noop: a.NoopWithEmptyAxes}
+			k := &reduceKernel{op: o.op, dt: dt, attrAxes: a.Axes, noop: a.NoopWithEmptyAxes, pool: c.pool()}
 			if a.AxesInput && c.n.Input(1) != "" {
 				if c.inType(1) != payload.Int64 {
 					return nil, c.invalid("axes input is %s, want int64", c.inType(1))

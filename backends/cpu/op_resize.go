@@ -58,6 +58,11 @@ type resizeKernel struct {
 	bufB       []float32
 	ist        []int
 	p          mapCopy
+	// pool splits the output rows, through pm for nearest mode.
+	pool *workerPool
+	pm   parMap
+	par  parFor
+	pass resampleCall
 }
 
 // plan computes each dim's scale and roi for the output shape dims, which
@@ -233,7 +238,7 @@ func (k *resizeKernel) runNearest(x, y *tensor) error {
 		}
 	}
 	fill, _ := floatBits(x.dt, k.extrap)
-	k.p.copy(y.data, x.data, x.dt.Size(), fill)
+	k.pm.copy(k.pool, &k.p, y.data, x.data, x.dt.Size(), fill)
 	return nil
 }
 
@@ -352,49 +357,64 @@ func (k *resizeKernel) runInterp(x, y *tensor) error {
 			}
 			useA = !useA
 		}
-		resamplePass(o, src, outer, nin, nout, inner, K, k.idx, k.w, float32(k.extrap))
+		k.pass = resampleCall{dst: o, src: src, nin: nin, nout: nout, inner: inner, K: K, ext: float32(k.extrap)}
+		k.par.run(k.pool, k, outer*nout, K*inner)
+		k.pass = resampleCall{}
 		src = o
 	}
 	return nil
 }
 
+// resampleCall is one one-axis pass of runInterp.
+type resampleCall struct {
+	dst, src         []float32
+	nin, nout, inner int
+	K                int
+	ext              float32
+}
+
+// runRange computes output rows [lo, hi) of the current pass.
+func (k *resizeKernel) runRange(_, lo, hi int) {
+	c := &k.pass
+	resamplePass(c.dst, c.src, c.nin, c.nout, c.inner, c.K, k.idx, k.w, c.ext, lo, hi)
+}
+
 // resamplePass interpolates src [outer, nin, inner] along its middle dim
-// into dst [outer, nout, inner] with K taps per output index.
-func resamplePass(dst, src []float32, outer, nin, nout, inner, K int, idx []int, w []float32, ext float32) {
-	for b := 0; b < outer; b++ {
+// into dst [outer, nout, inner] with K taps per output index, for the
+// output rows [lo, hi) of inner values, numbered outer major.
+func resamplePass(dst, src []float32, nin, nout, inner, K int, idx []int, w []float32, ext float32, lo, hi int) {
+	for u := lo; u < hi; u++ {
+		b, j := u/nout, u%nout
 		s := src[b*nin*inner : (b+1)*nin*inner]
-		d := dst[b*nout*inner : (b+1)*nout*inner]
-		for j := 0; j < nout; j++ {
-			row := d[j*inner : (j+1)*inner]
-			t, ww := idx[j*K:j*K+K], w[j*K:j*K+K]
-			if t[0] < 0 {
-				for i := range row {
-					row[i] = ext
-				}
-				continue
-			}
-			if inner == 1 {
-				sum := float32(0)
-				for q, ti := range t {
-					sum += ww[q] * s[ti]
-				}
-				row[0] = sum
-				continue
-			}
-			r0 := s[t[0]*inner : (t[0]+1)*inner]
-			w0 := ww[0]
+		row := dst[u*inner : (u+1)*inner]
+		t, ww := idx[j*K:j*K+K], w[j*K:j*K+K]
+		if t[0] < 0 {
 			for i := range row {
-				row[i] = w0 * r0[i]
+				row[i] = ext
 			}
-			for q := 1; q < K; q++ {
-				rq := s[t[q]*inner : (t[q]+1)*inner]
-				wq := ww[q]
-				if wq == 0 {
-					continue
-				}
-				for i := range row {
-					row[i] += wq * rq[i]
-				}
+			continue
+		}
+		if inner == 1 {
+			sum := float32(0)
+			for q, ti := range t {
+				sum += ww[q] * s[ti]
+			}
+			row[0] = sum
+			continue
+		}
+		r0 := s[t[0]*inner : (t[0]+1)*inner]
+		w0 := ww[0]
+		for i := range row {
+			row[i] = w0 * r0[i]
+		}
+		for q := 1; q < K; q++ {
+			rq := s[t[q]*inner : (t[q]+1)*inner]
+			wq := ww[q]
+			if wq == 0 {
+				continue
+			}
+			for i := range row {
+				row[i] += wq * rq[i]
 			}
 		}
 	}
@@ -420,7 +440,7 @@ func buildResize(c *buildCtx) (kernel, error) {
 	a := c.rule.(*model.ResizeAttrs)
 	k := &resizeKernel{n: c.n, roiIdx: a.ROI, scalesIdx: a.ScalesIn, sizesIdx: a.SizesIn, cubicA: a.CubicCoeffA,
 		coord: a.Coord, nearest: a.Nearest, policy: a.KeepAspectRatio, exclOut: a.ExcludeOutside,
-		extrap: float64(a.ExtrapolationValue), upsample: a.Upsample, attrScales: a.Scales, axes: a.Axes}
+		extrap: float64(a.ExtrapolationValue), upsample: a.Upsample, attrScales: a.Scales, axes: a.Axes, pool: c.pool()}
 	switch a.Mode {
 	case "linear", "bilinear":
 		k.mode = rsLinear

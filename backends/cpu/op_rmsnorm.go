@@ -17,6 +17,12 @@ type rmsNormKernel struct {
 	dt   payload.DType
 	axis int64
 	eps  float64
+	// pool splits the rows; par and the call fields hold the current
+	// call's split.
+	pool      *workerPool
+	par       parFor
+	cin, cout []*tensor
+	cols      int
 }
 
 // geometry returns the row count and the row length.
@@ -42,24 +48,33 @@ func (k *rmsNormKernel) shape(in, out []*tensor) error {
 
 func (k *rmsNormKernel) run(in, out []*tensor) error {
 	rows, n := k.geometry(in[0].shape)
-	switch k.dt {
-	case payload.Float32:
-		rmsNormRun(out[0].f32(), in[0].f32(), in[1].f32(), rows, n, k.eps)
-	case payload.Float64:
-		rmsNormRun(out[0].f64(), in[0].f64(), in[1].f64(), rows, n, k.eps)
+	if n == 0 {
+		return nil
 	}
+	k.cin, k.cout, k.cols = in, out, n
+	k.par.run(k.pool, k, rows, 4*n)
+	k.cin, k.cout = nil, nil
 	return nil
 }
 
-func rmsNormRun[T ewFloat](d, x, s []T, rows, n int, eps float64) {
-	if n == 0 {
-		return
+// runRange normalises rows [lo, hi) of the current call.
+func (k *rmsNormKernel) runRange(_, lo, hi int) {
+	in, out, n := k.cin, k.cout, k.cols
+	switch k.dt {
+	case payload.Float32:
+		rmsNormRun(out[0].f32(), in[0].f32(), in[1].f32(), lo, hi, n, k.eps)
+	case payload.Float64:
+		rmsNormRun(out[0].f64(), in[0].f64(), in[1].f64(), lo, hi, n, k.eps)
 	}
+}
+
+// rmsNormRun normalises rows [lo, hi) of n values.
+func rmsNormRun[T ewFloat](d, x, s []T, lo, hi, n int, eps float64) {
 	ss := 1
 	if len(s) == 1 {
 		ss = 0
 	}
-	for r := range rows {
+	for r := lo; r < hi; r++ {
 		xr, dr := x[r*n:(r+1)*n], d[r*n:(r+1)*n]
 		var sq float64
 		for _, v := range xr {
@@ -94,6 +109,6 @@ func init() {
 				return nil, c.invalid("axis %d out of range for rank %d", a.Axis, len(s))
 			}
 		}
-		return &rmsNormKernel{n: c.n, dt: dt, axis: a.Axis, eps: float64(a.Epsilon)}, nil
+		return &rmsNormKernel{n: c.n, dt: dt, axis: a.Axis, eps: float64(a.Epsilon), pool: c.pool()}, nil
 	})
 }

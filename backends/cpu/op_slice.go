@@ -20,6 +20,9 @@ type sliceKernel struct {
 	mark  []int
 	ist   []int
 	p     stridedCopy
+	// pool splits the copy's rows through pc.
+	pool *workerPool
+	pc   parCopy
 }
 
 // plan computes the output shape into dims and the per-axis start and step
@@ -149,7 +152,7 @@ func (k *sliceKernel) run(in, out []*tensor) error {
 			st[i] = k.step[i] * k.ist[i]
 		}
 	}
-	k.p.copy(y.data, x.data, x.dt.Size(), off)
+	k.pc.copy(k.pool, &k.p, y.data, x.data, x.dt.Size(), off)
 	return nil
 }
 
@@ -163,6 +166,6 @@ func init() {
 				return nil, c.unsupported("input %d of type %s", i, c.inType(i))
 			}
 		}
-		return &sliceKernel{n: c.n, attr: c.rule.(*model.SliceAttrs)}, nil
+		return &sliceKernel{n: c.n, attr: c.rule.(*model.SliceAttrs), pool: c.pool()}, nil
 	})
 }

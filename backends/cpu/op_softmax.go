@@ -19,8 +19,16 @@ type softmaxKernel struct {
 	axis   int64
 	coerce bool // opset < 13
 	log    bool
-	acc    []float64 // per-inner-position scratch for strided axes
-	mx     []float64
+	// acc and mx are per-inner-position scratch for strided axes, one
+	// stretch of inner values per part.
+	acc []float64
+	mx  []float64
+	// pool splits the outer rows; par and the call fields hold the
+	// current call's split.
+	pool     *workerPool
+	par      parFor
+	cx, cd   *tensor
+	n, inner int
 }
 
 // geometry returns the outer count, the axis length and the inner count.
@@ -48,31 +56,49 @@ func (k *softmaxKernel) geometry(s []int) (outer, n, inner int) {
 
 func (k *softmaxKernel) run(in, out []*tensor) error {
 	outer, n, inner := k.geometry(in[0].shape)
-	if inner > 1 && cap(k.acc) < inner {
-		k.acc = make([]float64, inner)
-		k.mx = make([]float64, inner)
+	if n == 0 || outer == 0 || inner == 0 {
+		return nil
 	}
-	switch k.dt {
-	case payload.Float32:
-		softmaxRun(k, out[0].f32(), in[0].f32(), outer, n, inner)
-	case payload.Float64:
-		softmaxRun(k, out[0].f64(), in[0].f64(), outer, n, inner)
+	if inner > 1 {
+		if m := k.pool.size() * inner; cap(k.acc) < m {
+			k.acc = make([]float64, m)
+			k.mx = make([]float64, m)
+		}
 	}
+	// A float32 row costs about 2 units an element (a compare for the
+	// maximum, the AVX exp and the scale); strided axes, LogSoftmax and
+	// float64 run math.Exp in float64, about 16.
+	work := 2 * n * inner
+	if inner > 1 || k.log || k.dt != payload.Float32 {
+		work = 16 * n * inner
+	}
+	k.cx, k.cd, k.n, k.inner = in[0], out[0], n, inner
+	k.par.run(k.pool, k, outer, work)
+	k.cx, k.cd = nil, nil
 	return nil
 }
 
-func softmaxRun[T ewFloat](k *softmaxKernel, d, x []T, outer, n, inner int) {
-	if n == 0 || outer == 0 || inner == 0 {
-		return
+// runRange normalises outer rows [lo, hi) of the current call.
+func (k *softmaxKernel) runRange(part, lo, hi int) {
+	switch k.dt {
+	case payload.Float32:
+		softmaxRun(k, part, k.cd.f32(), k.cx.f32(), lo, hi, k.n, k.inner)
+	case payload.Float64:
+		softmaxRun(k, part, k.cd.f64(), k.cx.f64(), lo, hi, k.n, k.inner)
 	}
+}
+
+// softmaxRun normalises outer rows [lo, hi), each of n values inner
+// apart, with part's scratch.
+func softmaxRun[T ewFloat](k *softmaxKernel, part int, d, x []T, lo, hi, n, inner int) {
 	if inner == 1 {
-		for o := range outer {
+		for o := lo; o < hi; o++ {
 			softmaxRow(d[o*n:(o+1)*n], x[o*n:(o+1)*n], k.log)
 		}
 		return
 	}
-	mx, acc := k.mx[:inner], k.acc[:inner]
-	for o := range outer {
+	mx, acc := k.mx[part*inner:(part+1)*inner], k.acc[part*inner:(part+1)*inner]
+	for o := lo; o < hi; o++ {
 		base := o * n * inner
 		xs, ds := x[base:base+n*inner], d[base:base+n*inner]
 		for j := range mx {
@@ -178,7 +204,7 @@ func init() {
 					return nil, c.invalid("axis %d out of range for rank %d", a.Axis, len(s))
 				}
 			}
-			return &softmaxKernel{dt: c.inType(0), axis: a.Axis, coerce: a.Coerce, log: log}, nil
+			return &softmaxKernel{dt: c.inType(0), axis: a.Axis, coerce: a.Coerce, log: log, pool: c.pool()}, nil
 		})
 	}
 	register("Softmax", b(false))

@@ -1,0 +1,24 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "unsafe"
+
+// dup2x32AVX is dup2Go on n 4-byte words, n a multiple of 8
+// (dup2_amd64.s).
+//
+//go:noescape
+func dup2x32AVX(d, s unsafe.Pointer, n int)
+
+// dup2 is dup2Go, in AVX for 4-byte words where the CPU has it.
+func dup2[W word](d, s []W) {
+	var z W
+	if unsafe.Sizeof(z) == 4 && hasAVX {
+		if n := len(s) &^ 7; n > 0 {
+			d = d[:2*len(s)]
+			dup2x32AVX(unsafe.Pointer(&d[0]), unsafe.Pointer(&s[0]), n)
+			d, s = d[2*n:], s[n:]
+		}
+	}
+	dup2Go(d, s)
+}

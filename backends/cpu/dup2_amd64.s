@@ -1,0 +1,33 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func dup2x32AVX(d, s unsafe.Pointer, n int)
+//
+// Writes each of the n 4-byte words of s (n a multiple of 8) twice in a
+// row to d: eight words in, sixteen out a step. VUNPCKLPS and VUNPCKHPS
+// pair each word with itself within 128-bit lanes; VPERM2F128 puts the
+// lanes back in order.
+TEXT ·dup2x32AVX(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ dup2_done
+
+dup2_loop:
+	VMOVUPS (SI), Y0
+	VUNPCKLPS Y0, Y0, Y1 // s0 s0 s1 s1 | s4 s4 s5 s5
+	VUNPCKHPS Y0, Y0, Y2 // s2 s2 s3 s3 | s6 s6 s7 s7
+	VPERM2F128 $0x20, Y2, Y1, Y3 // s0 s0 s1 s1 s2 s2 s3 s3
+	VPERM2F128 $0x31, Y2, Y1, Y4 // s4 s4 s5 s5 s6 s6 s7 s7
+	VMOVUPS Y3, (DI)
+	VMOVUPS Y4, 32(DI)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE dup2_loop
+
+dup2_done:
+	VZEROUPPER
+	RET
