@@ -149,8 +149,8 @@ func vekPairs(n int) []vekPair {
 			lintel: func() { ls = l() }, vek: func() { vs = v() }})
 	}
 	red("Sum", 1e-4, func() float32 { return float32(sum32(a)) }, func() float32 { return vek32.Sum(a) })
-	maxK := &reduceKernel{op: redMax}
-	minK := &reduceKernel{op: redMin}
+	maxK := &reducePart{op: redMax}
+	minK := &reducePart{op: redMin}
 	sumAcc := make([]float32, 1)
 	red("Max (reduce)", 0, func() float32 { reduceAll(maxK, sumAcc, a); return sumAcc[0] }, func() float32 { return vek32.Max(a) })
 	red("Min (reduce)", 0, func() float32 { reduceAll(minK, sumAcc, a); return sumAcc[0] }, func() float32 { return vek32.Min(a) })
@@ -187,7 +187,7 @@ func vekMatPairs() []vekPair {
 
 // reduceAll reduces x to d[0] with k's operation, as a ReduceMax or
 // ReduceMin over every axis runs.
-func reduceAll(k *reduceKernel, d, x []float32) {
+func reduceAll(k *reducePart, d, x []float32) {
 	k.it.init([]int{len(x)}, []int{1})
 	reduceFloat(k, d, x, len(x))
 }
