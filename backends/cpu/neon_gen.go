@@ -218,8 +218,12 @@ func storeC(w *asm, name string, r, q int) {
 	w.p("MOVD R8, R11")
 	for i := range r {
 		for j := range q {
-			w.p("ADD $%d, R11, R12", 64*j)
-			w.p("VLD1 (R12), %s", regs(cTemp, 4, "S4"))
+			ptr := "R11"
+			if j > 0 {
+				ptr = "R12"
+				w.p("ADD $%d, R11, R12", 64*j)
+			}
+			w.p("VLD1 (%s), %s", ptr, regs(cTemp, 4, "S4"))
 			for h := range 4 {
 				a := acc(q, i, j, h)
 				w.v3("fadd.4s", a, cTemp+h, a)
@@ -232,8 +236,12 @@ func storeC(w *asm, name string, r, q int) {
 	w.label(name + "_put")
 	for i := range r {
 		for j := range q {
-			w.p("ADD $%d, R8, R12", 64*j)
-			w.p("VST1 %s, (R12)", regs(acc(q, i, j, 0), 4, "S4"))
+			ptr := "R8"
+			if j > 0 {
+				ptr = "R12"
+				w.p("ADD $%d, R8, R12", 64*j)
+			}
+			w.p("VST1 %s, (%s)", regs(acc(q, i, j, 0), 4, "S4"), ptr)
 		}
 		if i < r-1 {
 			w.p("ADD R9, R8, R8")

@@ -73,65 +73,53 @@ sgemmR6Q1_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR6Q1_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
 	WORD $0x4e23d763 // FADD v3.4s, v27.4s, v3.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e24d704 // FADD v4.4s, v24.4s, v4.4s
 	WORD $0x4e25d725 // FADD v5.4s, v25.4s, v5.4s
 	WORD $0x4e26d746 // FADD v6.4s, v26.4s, v6.4s
 	WORD $0x4e27d767 // FADD v7.4s, v27.4s, v7.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e28d708 // FADD v8.4s, v24.4s, v8.4s
 	WORD $0x4e29d729 // FADD v9.4s, v25.4s, v9.4s
 	WORD $0x4e2ad74a // FADD v10.4s, v26.4s, v10.4s
 	WORD $0x4e2bd76b // FADD v11.4s, v27.4s, v11.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e2cd70c // FADD v12.4s, v24.4s, v12.4s
 	WORD $0x4e2dd72d // FADD v13.4s, v25.4s, v13.4s
 	WORD $0x4e2ed74e // FADD v14.4s, v26.4s, v14.4s
 	WORD $0x4e2fd76f // FADD v15.4s, v27.4s, v15.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e30d710 // FADD v16.4s, v24.4s, v16.4s
 	WORD $0x4e31d731 // FADD v17.4s, v25.4s, v17.4s
 	WORD $0x4e32d752 // FADD v18.4s, v26.4s, v18.4s
 	WORD $0x4e33d773 // FADD v19.4s, v27.4s, v19.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e34d714 // FADD v20.4s, v24.4s, v20.4s
 	WORD $0x4e35d735 // FADD v21.4s, v25.4s, v21.4s
 	WORD $0x4e36d756 // FADD v22.4s, v26.4s, v22.4s
 	WORD $0x4e37d777 // FADD v23.4s, v27.4s, v23.4s
 sgemmR6Q1_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
+	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R12)
+	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R12)
+	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R12)
+	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R12)
+	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R8)
 	RET
 
 // func sgemmR5Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
@@ -195,55 +183,45 @@ sgemmR5Q1_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR5Q1_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
 	WORD $0x4e23d763 // FADD v3.4s, v27.4s, v3.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e24d704 // FADD v4.4s, v24.4s, v4.4s
 	WORD $0x4e25d725 // FADD v5.4s, v25.4s, v5.4s
 	WORD $0x4e26d746 // FADD v6.4s, v26.4s, v6.4s
 	WORD $0x4e27d767 // FADD v7.4s, v27.4s, v7.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e28d708 // FADD v8.4s, v24.4s, v8.4s
 	WORD $0x4e29d729 // FADD v9.4s, v25.4s, v9.4s
 	WORD $0x4e2ad74a // FADD v10.4s, v26.4s, v10.4s
 	WORD $0x4e2bd76b // FADD v11.4s, v27.4s, v11.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e2cd70c // FADD v12.4s, v24.4s, v12.4s
 	WORD $0x4e2dd72d // FADD v13.4s, v25.4s, v13.4s
 	WORD $0x4e2ed74e // FADD v14.4s, v26.4s, v14.4s
 	WORD $0x4e2fd76f // FADD v15.4s, v27.4s, v15.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e30d710 // FADD v16.4s, v24.4s, v16.4s
 	WORD $0x4e31d731 // FADD v17.4s, v25.4s, v17.4s
 	WORD $0x4e32d752 // FADD v18.4s, v26.4s, v18.4s
 	WORD $0x4e33d773 // FADD v19.4s, v27.4s, v19.4s
 sgemmR5Q1_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
+	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R12)
+	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R12)
+	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R12)
+	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R8)
 	RET
 
 // func sgemmR4Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
@@ -298,45 +276,37 @@ sgemmR4Q1_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR4Q1_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
 	WORD $0x4e23d763 // FADD v3.4s, v27.4s, v3.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e24d704 // FADD v4.4s, v24.4s, v4.4s
 	WORD $0x4e25d725 // FADD v5.4s, v25.4s, v5.4s
 	WORD $0x4e26d746 // FADD v6.4s, v26.4s, v6.4s
 	WORD $0x4e27d767 // FADD v7.4s, v27.4s, v7.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e28d708 // FADD v8.4s, v24.4s, v8.4s
 	WORD $0x4e29d729 // FADD v9.4s, v25.4s, v9.4s
 	WORD $0x4e2ad74a // FADD v10.4s, v26.4s, v10.4s
 	WORD $0x4e2bd76b // FADD v11.4s, v27.4s, v11.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e2cd70c // FADD v12.4s, v24.4s, v12.4s
 	WORD $0x4e2dd72d // FADD v13.4s, v25.4s, v13.4s
 	WORD $0x4e2ed74e // FADD v14.4s, v26.4s, v14.4s
 	WORD $0x4e2fd76f // FADD v15.4s, v27.4s, v15.4s
 sgemmR4Q1_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
+	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R12)
+	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R12)
+	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R8)
 	RET
 
 // func sgemmR3Q2(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
@@ -410,8 +380,7 @@ sgemmR3Q2_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR3Q2_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
@@ -423,8 +392,7 @@ sgemmR3Q2_store:
 	WORD $0x4e26d746 // FADD v6.4s, v26.4s, v6.4s
 	WORD $0x4e27d767 // FADD v7.4s, v27.4s, v7.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e28d708 // FADD v8.4s, v24.4s, v8.4s
 	WORD $0x4e29d729 // FADD v9.4s, v25.4s, v9.4s
 	WORD $0x4e2ad74a // FADD v10.4s, v26.4s, v10.4s
@@ -436,8 +404,7 @@ sgemmR3Q2_store:
 	WORD $0x4e2ed74e // FADD v14.4s, v26.4s, v14.4s
 	WORD $0x4e2fd76f // FADD v15.4s, v27.4s, v15.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e30d710 // FADD v16.4s, v24.4s, v16.4s
 	WORD $0x4e31d731 // FADD v17.4s, v25.4s, v17.4s
 	WORD $0x4e32d752 // FADD v18.4s, v26.4s, v18.4s
@@ -449,18 +416,15 @@ sgemmR3Q2_store:
 	WORD $0x4e36d756 // FADD v22.4s, v26.4s, v22.4s
 	WORD $0x4e37d777 // FADD v23.4s, v27.4s, v23.4s
 sgemmR3Q2_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD $64, R8, R12
 	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R12)
+	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R8)
 	ADD $64, R8, R12
 	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R12)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R12)
+	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R8)
 	ADD $64, R8, R12
 	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R12)
 	RET
@@ -537,8 +501,7 @@ sgemmR2Q3_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR2Q3_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
@@ -556,8 +519,7 @@ sgemmR2Q3_store:
 	WORD $0x4e2ad74a // FADD v10.4s, v26.4s, v10.4s
 	WORD $0x4e2bd76b // FADD v11.4s, v27.4s, v11.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e2cd70c // FADD v12.4s, v24.4s, v12.4s
 	WORD $0x4e2dd72d // FADD v13.4s, v25.4s, v13.4s
 	WORD $0x4e2ed74e // FADD v14.4s, v26.4s, v14.4s
@@ -575,15 +537,13 @@ sgemmR2Q3_store:
 	WORD $0x4e36d756 // FADD v22.4s, v26.4s, v22.4s
 	WORD $0x4e37d777 // FADD v23.4s, v27.4s, v23.4s
 sgemmR2Q3_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD $64, R8, R12
 	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
 	ADD $128, R8, R12
 	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R12)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R12)
+	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R8)
 	ADD $64, R8, R12
 	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R12)
 	ADD $128, R8, R12
@@ -668,8 +628,7 @@ sgemmR1Q6_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR1Q6_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
@@ -705,8 +664,7 @@ sgemmR1Q6_store:
 	WORD $0x4e36d756 // FADD v22.4s, v26.4s, v22.4s
 	WORD $0x4e37d777 // FADD v23.4s, v27.4s, v23.4s
 sgemmR1Q6_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD $64, R8, R12
 	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
 	ADD $128, R8, R12
@@ -764,35 +722,29 @@ sgemmR3Q1_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR3Q1_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
 	WORD $0x4e23d763 // FADD v3.4s, v27.4s, v3.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e24d704 // FADD v4.4s, v24.4s, v4.4s
 	WORD $0x4e25d725 // FADD v5.4s, v25.4s, v5.4s
 	WORD $0x4e26d746 // FADD v6.4s, v26.4s, v6.4s
 	WORD $0x4e27d767 // FADD v7.4s, v27.4s, v7.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e28d708 // FADD v8.4s, v24.4s, v8.4s
 	WORD $0x4e29d729 // FADD v9.4s, v25.4s, v9.4s
 	WORD $0x4e2ad74a // FADD v10.4s, v26.4s, v10.4s
 	WORD $0x4e2bd76b // FADD v11.4s, v27.4s, v11.4s
 sgemmR3Q1_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
+	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R12)
+	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R8)
 	RET
 
 // func sgemmR2Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
@@ -831,25 +783,21 @@ sgemmR2Q1_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR2Q1_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
 	WORD $0x4e23d763 // FADD v3.4s, v27.4s, v3.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e24d704 // FADD v4.4s, v24.4s, v4.4s
 	WORD $0x4e25d725 // FADD v5.4s, v25.4s, v5.4s
 	WORD $0x4e26d746 // FADD v6.4s, v26.4s, v6.4s
 	WORD $0x4e27d767 // FADD v7.4s, v27.4s, v7.4s
 sgemmR2Q1_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
+	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R8)
 	RET
 
 // func sgemmR1Q1(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
@@ -880,15 +828,13 @@ sgemmR1Q1_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR1Q1_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
 	WORD $0x4e23d763 // FADD v3.4s, v27.4s, v3.4s
 sgemmR1Q1_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	RET
 
 // func sgemmR6Q1D(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int)
@@ -969,65 +915,53 @@ sgemmR6Q1D_store:
 	MOVD add+48(FP), R10
 	CBZ R10, sgemmR6Q1D_put
 	MOVD R8, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e20d700 // FADD v0.4s, v24.4s, v0.4s
 	WORD $0x4e21d721 // FADD v1.4s, v25.4s, v1.4s
 	WORD $0x4e22d742 // FADD v2.4s, v26.4s, v2.4s
 	WORD $0x4e23d763 // FADD v3.4s, v27.4s, v3.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e24d704 // FADD v4.4s, v24.4s, v4.4s
 	WORD $0x4e25d725 // FADD v5.4s, v25.4s, v5.4s
 	WORD $0x4e26d746 // FADD v6.4s, v26.4s, v6.4s
 	WORD $0x4e27d767 // FADD v7.4s, v27.4s, v7.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e28d708 // FADD v8.4s, v24.4s, v8.4s
 	WORD $0x4e29d729 // FADD v9.4s, v25.4s, v9.4s
 	WORD $0x4e2ad74a // FADD v10.4s, v26.4s, v10.4s
 	WORD $0x4e2bd76b // FADD v11.4s, v27.4s, v11.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e2cd70c // FADD v12.4s, v24.4s, v12.4s
 	WORD $0x4e2dd72d // FADD v13.4s, v25.4s, v13.4s
 	WORD $0x4e2ed74e // FADD v14.4s, v26.4s, v14.4s
 	WORD $0x4e2fd76f // FADD v15.4s, v27.4s, v15.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e30d710 // FADD v16.4s, v24.4s, v16.4s
 	WORD $0x4e31d731 // FADD v17.4s, v25.4s, v17.4s
 	WORD $0x4e32d752 // FADD v18.4s, v26.4s, v18.4s
 	WORD $0x4e33d773 // FADD v19.4s, v27.4s, v19.4s
 	ADD R9, R11, R11
-	ADD $0, R11, R12
-	VLD1 (R12), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1 (R11), [V24.S4, V25.S4, V26.S4, V27.S4]
 	WORD $0x4e34d714 // FADD v20.4s, v24.4s, v20.4s
 	WORD $0x4e35d735 // FADD v21.4s, v25.4s, v21.4s
 	WORD $0x4e36d756 // FADD v22.4s, v26.4s, v22.4s
 	WORD $0x4e37d777 // FADD v23.4s, v27.4s, v23.4s
 sgemmR6Q1D_put:
-	ADD $0, R8, R12
-	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R12)
+	VST1 [V0.S4, V1.S4, V2.S4, V3.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R12)
+	VST1 [V4.S4, V5.S4, V6.S4, V7.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R12)
+	VST1 [V8.S4, V9.S4, V10.S4, V11.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R12)
+	VST1 [V12.S4, V13.S4, V14.S4, V15.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R12)
+	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (R8)
 	ADD R9, R8, R8
-	ADD $0, R8, R12
-	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R12)
+	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R8)
 	RET
 
 // func sgemvR1B4(kc int, a, b *float32, bstride int, dst *float32)
