@@ -10,7 +10,7 @@ import (
 // the CPU has it) bit for bit against the plain running maximum, on
 // every length up to 40 with guard cells, with NaNs and signed zeros.
 func TestMaxPool2x2MatchesLoop(t *testing.T) {
-	needAsmOn(t, "amd64")
+	needAsm(t)
 	r := rand.New(rand.NewPCG(12, 13))
 	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1))}
 	const guard = 2
@@ -53,7 +53,7 @@ func TestMaxPool2x2MatchesLoop(t *testing.T) {
 // row by row, with guard cells after the output, on exact and odd input
 // heights and widths.
 func TestMaxPool2x2RowsMatchesRowByRow(t *testing.T) {
-	needAsmOn(t, "amd64")
+	needAsm(t)
 	tests := []struct{ planes, oh, ow, ih, iw int }{
 		{1, 1, 8, 2, 16},
 		{3, 4, 8, 8, 16},

@@ -4,7 +4,7 @@
 // packed SGEMM micro-kernels, the six-row kernel reading A in place and
 // the four-block one-row kernel of rowBlocks4), conv_direct_arm64.s (the
 // direct convolution's kernels, which must sum as the SGEMM kernels
-// do), binrow_arm64.s (float32
+// do), maxpool_arm64.s (2×2 max pooling at stride 2), binrow_arm64.s (float32
 // Add and Mul rows), epilogue_arm64.s (the fused activations, sums and
 // LayerNorm's row) and expf_arm64.s (expSub). Run it with
 // `GOARCH=arm64 go generate ./backends/cpu` (the go:generate line is in
@@ -126,6 +126,11 @@ func main() {
 		convDir(&w, r)
 	}
 	write("conv_direct_arm64.s", &w)
+
+	w = asm{}
+	w.WriteString(header)
+	maxPool(&w)
+	write("maxpool_arm64.s", &w)
 
 	w = asm{}
 	w.WriteString(header)
@@ -461,6 +466,69 @@ func convDir(w *asm, r int) {
 	w.p("SUBS $1, R8, R8")
 	w.p("BNE %s_row", name)
 	w.label(name + "_done")
+	w.p("RET")
+}
+
+// maxQuad writes four outputs of 2×2 max pooling at stride 2: the even
+// and odd columns of rows r0 (from register p0) and r1 (p1), advanced,
+// folded into lowest (V16) in the order of maxPool2x2, each by m = v > m
+// ? v : m (a compare mask and a bit insert, so NaNs never win and the
+// first of equal values stays), stored through R0.
+func maxQuad(w *asm, p0, p1 string) {
+	w.p("VLD2.P 32(%s), [V0.S4, V1.S4]", p0)
+	w.p("VLD2.P 32(%s), [V2.S4, V3.S4]", p1)
+	w.p("VORR V16.B16, V16.B16, V4.B16")
+	for k := range 4 {
+		w.v3("fcmgt.4s", 5, k, 4)
+		w.p("VBIT V5.B16, V%d.B16, V4.B16", k)
+	}
+	w.p("VST1.P [V4.S4], 16(R0)")
+}
+
+// maxPool writes maxPool2x2S2NEON, n outputs (a multiple of 4) from two
+// rows, and maxPool2x2S2RowsNEON, rows output rows of n outputs each
+// from input rows 2r and 2r+1 of x, iw floats apart.
+func maxPool(w *asm) {
+	fmt.Fprintf(w, "\n// func maxPool2x2S2NEON(dst *float32, n int, r0, r1 *float32, lowest float32)\n")
+	fmt.Fprintf(w, "TEXT ·maxPool2x2S2NEON(SB), NOSPLIT, $0-36\n")
+	w.p("MOVD dst+0(FP), R0")
+	w.p("MOVD n+8(FP), R9")
+	w.p("MOVD r0+16(FP), R1")
+	w.p("MOVD r1+24(FP), R2")
+	splat(w, "lowest+32(FP)", 16)
+	w.p("LSR $2, R9, R9")
+	w.p("CBZ R9, mp_done")
+	w.label("mp_loop")
+	maxQuad(w, "R1", "R2")
+	w.p("SUBS $1, R9, R9")
+	w.p("BNE mp_loop")
+	w.label("mp_done")
+	w.p("RET")
+
+	fmt.Fprintf(w, "\n// func maxPool2x2S2RowsNEON(dst *float32, n, rows int, x *float32, iw int, lowest float32)\n")
+	fmt.Fprintf(w, "TEXT ·maxPool2x2S2RowsNEON(SB), NOSPLIT, $0-44\n")
+	w.p("MOVD dst+0(FP), R0")
+	w.p("MOVD n+8(FP), R9")
+	w.p("LSR $2, R9, R9")
+	w.p("MOVD rows+16(FP), R10")
+	w.p("MOVD x+24(FP), R3")
+	w.p("MOVD iw+32(FP), R4")
+	w.p("LSL $2, R4, R4")
+	splat(w, "lowest+40(FP)", 16)
+	w.p("CBZ R9, mpr_done")
+	w.p("CBZ R10, mpr_done")
+	w.label("mpr_row")
+	w.p("MOVD R3, R1")
+	w.p("ADD R4, R3, R2")
+	w.p("MOVD R9, R11")
+	w.label("mpr_loop")
+	maxQuad(w, "R1", "R2")
+	w.p("SUBS $1, R11, R11")
+	w.p("BNE mpr_loop")
+	w.p("ADD R4<<1, R3, R3")
+	w.p("SUBS $1, R10, R10")
+	w.p("BNE mpr_row")
+	w.label("mpr_done")
 	w.p("RET")
 }
 
