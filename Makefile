@@ -141,7 +141,7 @@ $(METAL_STATICCHECK):
 ## Times under emulation say nothing about speed on arm64 hardware.
 QEMU_AARCH64 ?= qemu-aarch64
 ARM64_ENV   := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
-ARM64_RUN   ?= NEON|MaxPool2x2|PoolAgainst|MicroKernels|DirectKernel|PackedSgemm$$|PackedSgemmRows|RowBlocks4|ArithRow32|Activations|ExpSub|Sum32|LayerNorm|DirectConv|ConvAgainst|Gemm|MatMul|Softmax|FusedMatchesUnfused|BinaryFloat|Clip|UnaryFloat
+ARM64_RUN   ?= NEON|MaxPool2x2|PoolAgainst|DwRow|Gather16|CopyRows16|MicroKernels|DirectKernel|PackedSgemm$$|PackedSgemmRows|RowBlocks4|ArithRow32|Activations|ExpSub|Sum32|LayerNorm|DirectConv|ConvAgainst|Gemm|MatMul|Softmax|FusedMatchesUnfused|BinaryFloat|Clip|UnaryFloat
 ARM64_EXEC  = $(if $(QEMU_AARCH64),-exec $(QEMU_AARCH64))
 arm64:
 	$(ARM64_ENV) $(GO) vet ./backends/cpu/

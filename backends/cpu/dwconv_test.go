@@ -11,7 +11,7 @@ import (
 // output. The assembly fuses each product into its add, so the two agree
 // to a few ulps, not bit for bit.
 func TestDwRowMatchesGo(t *testing.T) {
-	needAsmOn(t, "amd64")
+	needAsm(t)
 	r := rand.New(rand.NewPCG(5, 6))
 	const guard = 3
 	for _, taps := range []int{1, 2, 3, 9, 25} {
@@ -50,7 +50,7 @@ func TestDwRowMatchesGo(t *testing.T) {
 // TestGather16MatchesGo checks gather16 against gather16Go, with guard
 // cells after the output.
 func TestGather16MatchesGo(t *testing.T) {
-	needAsmOn(t, "amd64")
+	needAsm(t)
 	r := rand.New(rand.NewPCG(14, 15))
 	base := make([]float32, 300)
 	for i := range base {
@@ -78,7 +78,7 @@ func TestGather16MatchesGo(t *testing.T) {
 // TestCopyRows16MatchesGo checks copyRows16 against copyRows16Go, with
 // guard cells after the output.
 func TestCopyRows16MatchesGo(t *testing.T) {
-	needAsmOn(t, "amd64")
+	needAsm(t)
 	src := make([]float32, 40*20)
 	for i := range src {
 		src[i] = float32(i)

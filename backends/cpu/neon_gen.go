@@ -4,7 +4,9 @@
 // packed SGEMM micro-kernels, the six-row kernel reading A in place and
 // the four-block one-row kernel of rowBlocks4), conv_direct_arm64.s (the
 // direct convolution's kernels, which must sum as the SGEMM kernels
-// do), maxpool_arm64.s (2×2 max pooling at stride 2), binrow_arm64.s (float32
+// do), dwconv_arm64.s (the depthwise convolution's row and the im2col
+// copies), maxpool_arm64.s (2×2 max pooling at stride 2),
+// binrow_arm64.s (float32
 // Add and Mul rows), epilogue_arm64.s (the fused activations, sums and
 // LayerNorm's row) and expf_arm64.s (expSub). Run it with
 // `GOARCH=arm64 go generate ./backends/cpu` (the go:generate line is in
@@ -126,6 +128,11 @@ func main() {
 		convDir(&w, r)
 	}
 	write("conv_direct_arm64.s", &w)
+
+	w = asm{}
+	w.WriteString(header)
+	dwconv(&w)
+	write("dwconv_arm64.s", &w)
 
 	w = asm{}
 	w.WriteString(header)
@@ -466,6 +473,95 @@ func convDir(w *asm, r int) {
 	w.p("SUBS $1, R8, R8")
 	w.p("BNE %s_row", name)
 	w.label(name + "_done")
+	w.p("RET")
+}
+
+// dwconv writes dwRowNEON (see dwRowGo: each output from bias, adding
+// every tap's product in turn, fused as dwRowAVX fuses them, n a
+// multiple of 4), gather16NEON and copyRows16NEON (see gather16Go and
+// copyRows16Go).
+func dwconv(w *asm) {
+	fmt.Fprintf(w, "\n// func dwRowNEON(dst *float32, n int, base *float32, offs *int, w *float32, taps int, bias float32)\n")
+	fmt.Fprintf(w, "TEXT ·dwRowNEON(SB), NOSPLIT, $0-52\n")
+	w.p("MOVD dst+0(FP), R0")
+	w.p("MOVD n+8(FP), R9")
+	w.p("MOVD base+16(FP), R2")
+	w.p("MOVD offs+24(FP), R3")
+	w.p("MOVD w+32(FP), R4")
+	w.p("MOVD taps+40(FP), R5")
+	splat(w, "bias+48(FP)", 16)
+	w.p("MOVD ZR, R6") // byte offset of the outputs' first input
+	w.p("LSR $4, R9, R10")
+	w.p("AND $15, R9, R11")
+	w.p("LSR $2, R11, R11")
+	for _, v := range []struct {
+		label string
+		count string
+		k     int
+	}{{"dw16", "R10", 4}, {"dw4", "R11", 1}} {
+		w.p("CBZ %s, %s_done", v.count, v.label)
+		w.label(v.label + "_loop")
+		for k := range v.k {
+			w.p("VORR V16.B16, V16.B16, V%d.B16", k)
+		}
+		w.p("MOVD R3, R12")
+		w.p("MOVD R4, R13")
+		w.p("MOVD R5, R14")
+		w.p("CBZ R14, %s_store", v.label)
+		w.label(v.label + "_tap")
+		w.p("MOVD.P 8(R12), R15")
+		w.p("ADD R15<<2, R2, R15")
+		w.p("ADD R6, R15, R15")
+		w.p("VLD1 (R15), %s", regs(4, v.k, "S4"))
+		w.p("VLD1R.P 4(R13), [V8.S4]")
+		for k := range v.k {
+			w.p("VFMLA V8.S4, V%d.S4, V%d.S4", 4+k, k)
+		}
+		w.p("SUBS $1, R14, R14")
+		w.p("BNE %s_tap", v.label)
+		w.label(v.label + "_store")
+		w.p("VST1.P %s, %d(R0)", regs(0, v.k, "S4"), 16*v.k)
+		w.p("ADD $%d, R6, R6", 16*v.k)
+		w.p("SUBS $1, %s, %s", v.count, v.count)
+		w.p("BNE %s_loop", v.label)
+		w.label(v.label + "_done")
+	}
+	w.p("RET")
+
+	fmt.Fprintf(w, "\n// func gather16NEON(dst, base *float32, offs *int, n int, add int)\n")
+	fmt.Fprintf(w, "TEXT ·gather16NEON(SB), NOSPLIT, $0-40\n")
+	w.p("MOVD dst+0(FP), R0")
+	w.p("MOVD base+8(FP), R1")
+	w.p("MOVD offs+16(FP), R2")
+	w.p("MOVD n+24(FP), R3")
+	w.p("MOVD add+32(FP), R4")
+	w.p("ADD R4<<2, R1, R1")
+	w.p("CBZ R3, g16_done")
+	w.label("g16_loop")
+	w.p("MOVD.P 8(R2), R5")
+	w.p("ADD R5<<2, R1, R5")
+	w.p("VLD1 (R5), %s", regs(0, 4, "S4"))
+	w.p("VST1.P %s, 64(R0)", regs(0, 4, "S4"))
+	w.p("SUBS $1, R3, R3")
+	w.p("BNE g16_loop")
+	w.label("g16_done")
+	w.p("RET")
+
+	fmt.Fprintf(w, "\n// func copyRows16NEON(dst, src *float32, ld int, rows int)\n")
+	fmt.Fprintf(w, "TEXT ·copyRows16NEON(SB), NOSPLIT, $0-32\n")
+	w.p("MOVD dst+0(FP), R0")
+	w.p("MOVD src+8(FP), R1")
+	w.p("MOVD ld+16(FP), R2")
+	w.p("LSL $2, R2, R2")
+	w.p("MOVD rows+24(FP), R3")
+	w.p("CBZ R3, cr16_done")
+	w.label("cr16_loop")
+	w.p("VLD1 (R1), %s", regs(0, 4, "S4"))
+	w.p("ADD R2, R1, R1")
+	w.p("VST1.P %s, 64(R0)", regs(0, 4, "S4"))
+	w.p("SUBS $1, R3, R3")
+	w.p("BNE cr16_loop")
+	w.label("cr16_done")
 	w.p("RET")
 }
 
