@@ -134,8 +134,8 @@ $(METAL_STATICCHECK):
 ## arm64: the CPU backend's NEON kernels (backends/cpu/*_arm64.s) from a
 ## machine of another architecture: vet for linux/arm64 with and without
 ## purego, then the kernel tests (each assembly kernel against its Go
-## twin, with guard cells; the SGEMM, Conv, Gemm, MatMul and Softmax
-## paths that run them) and model/ and payload/, cross-compiled for
+## twin, with guard cells; the SGEMM, Conv, pooling, Gemm, MatMul and
+## Softmax paths that run them) and model/ and payload/, cross-compiled for
 ## linux/arm64 and run under qemu-user's qemu-aarch64 (Debian package
 ## qemu-user). On an arm64 machine, QEMU_AARCH64= runs them natively.
 ## Times under emulation say nothing about speed on arm64 hardware.

@@ -5,10 +5,9 @@
 // the four-block one-row kernel of rowBlocks4), conv_direct_arm64.s (the
 // direct convolution's kernels, which must sum as the SGEMM kernels
 // do), dwconv_arm64.s (the depthwise convolution's row and the im2col
-// copies), maxpool_arm64.s (2×2 max pooling at stride 2),
-// binrow_arm64.s (float32
-// Add and Mul rows), epilogue_arm64.s (the fused activations, sums and
-// LayerNorm's row) and expf_arm64.s (expSub). Run it with
+// copies), maxpool_arm64.s (2×2 max pooling at stride 2), binrow_arm64.s
+// (float32 Add and Mul rows), epilogue_arm64.s (the fused activations,
+// sums and LayerNorm's row) and expf_arm64.s (expSub). Run it with
 // `GOARCH=arm64 go generate ./backends/cpu` (the go:generate line is in
 // sgemm_kern_arm64.go, which only an arm64 build reads).
 //
