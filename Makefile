@@ -23,7 +23,7 @@ FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare bench-sweep lint fmt-check vet staticcheck metal-check fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
+.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare bench-sweep lint fmt-check vet staticcheck metal-check arm64 fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
 
 all: test
 
@@ -139,6 +139,24 @@ metal-check: $(METAL_STATICCHECK)
 
 $(METAL_STATICCHECK):
 	GOBIN=$(CURDIR)/.cache/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+## arm64: the CPU backend's NEON kernels (backends/cpu/*_arm64.s) from a
+## machine of another architecture: vet for linux/arm64 with and without
+## purego, then the kernel tests (each assembly kernel against its Go
+## twin, with guard cells; the SGEMM, Conv, pooling, Gemm, MatMul and
+## Softmax paths that run them) and model/ and payload/, cross-compiled for
+## linux/arm64 and run under qemu-user's qemu-aarch64 (Debian package
+## qemu-user). On an arm64 machine, QEMU_AARCH64= runs them natively.
+## Times under emulation say nothing about speed on arm64 hardware.
+QEMU_AARCH64 ?= qemu-aarch64
+ARM64_ENV   := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
+ARM64_RUN   ?= NEON|MaxPool2x2|PoolAgainst|DwRow|Gather16|CopyRows16|MicroKernels|DirectKernel|PackedSgemm$$|PackedSgemmRows|RowBlocks4|ArithRow32|Activations|ExpSub|Sum32|LayerNorm|DirectConv|ConvAgainst|Gemm|MatMul|Softmax|FusedMatchesUnfused|BinaryFloat|Clip|UnaryFloat
+ARM64_EXEC  = $(if $(QEMU_AARCH64),-exec $(QEMU_AARCH64))
+arm64:
+	$(ARM64_ENV) $(GO) vet ./backends/cpu/
+	$(ARM64_ENV) $(GO) vet -tags purego ./backends/cpu/
+	$(ARM64_ENV) $(GO) test -count=1 $(ARM64_EXEC) -run '$(ARM64_RUN)' ./backends/cpu/
+	$(ARM64_ENV) $(GO) test -count=1 $(ARM64_EXEC) ./model/ ./payload/
 
 ## fuzz: longer local fuzz runs, one target after the other, FUZZTIME
 ## each (default 10m) on FUZZPARALLEL workers (default: one per core):

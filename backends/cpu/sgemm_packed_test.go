@@ -13,10 +13,11 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 }
 
 // kernelSets are the micro-kernel sets this build can run: the pure-Go
-// one always, the assembly one where the CPU has it.
+// one always, the assembly one (AVX2+FMA, or NEON on arm64) where the
+// CPU has it.
 func kernelSets() map[string][gemmMR]kernelRow {
 	sets := map[string][gemmMR]kernelRow{"go": goKernels(), "go-tall": goTallKernels(8, 2)}
-	if hasAVX2FMA {
+	if asmRuns() {
 		sets["asm"] = asmKernels()
 	}
 	if hasAVX512 {
