@@ -1,0 +1,66 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "golang.org/x/sys/cpu"
+
+// The int8 GEMM micro-kernels of qgemm_amd64.s.
+
+//go:noescape
+func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+
+//go:noescape
+func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+
+// qLayoutVNNI and qLayoutAVX2 are the layouts the assembly kernels read.
+var (
+	qLayoutVNNI = qLayout{g: 4}
+	qLayoutAVX2 = qLayout{g: 2, wide: true}
+)
+
+// qkernAsm lists the assembly kernels this CPU runs, best first.
+var qkernAsm = func() []qKernel {
+	var ks []qKernel
+	if hasAVX512 && cpu.X86.HasAVX512VNNI {
+		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI})
+	}
+	if hasAVX2FMA {
+		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
+	}
+	return ks
+}()
+
+// qkernBest is the kernel the int8 GEMM uses, chosen once.
+var qkernBest = func() qKernel {
+	if len(qkernAsm) > 0 {
+		return qkernAsm[0]
+	}
+	return qKernel{name: "go", l: qLayoutVNNI, run: qrunGo4}
+}()
+
+// qrunVNNI runs the VNNI kernel; the caller checked the operands' sizes.
+func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
+	if kg == 0 {
+		qkernGo(qLayoutVNNI, a, lda, b, kg, c, ldc)
+		return
+	}
+	_ = a[7*lda+4*kg-1]
+	_ = b[kg*128-1]
+	_ = c[7*ldc+qNR-1]
+	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc)
+}
+
+// qrunAVX2 runs the AVX2 half kernel on the four quarters of the tile.
+func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
+	if kg == 0 {
+		qkernGo(qLayoutAVX2, a, lda, b, kg, c, ldc)
+		return
+	}
+	_ = a[7*lda+4*kg-1]
+	_ = b[kg*64-1]
+	_ = c[7*ldc+qNR-1]
+	qkernAVX2Half(&a[0], lda, &b[0], kg, &c[0], ldc)
+	qkernAVX2Half(&a[0], lda, &b[32], kg, &c[16], ldc)
+	qkernAVX2Half(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc)
+	qkernAVX2Half(&a[4*lda], lda, &b[32], kg, &c[4*ldc+16], ldc)
+}

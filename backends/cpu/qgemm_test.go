@@ -1,0 +1,190 @@
+package cpu
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// needQAsm skips a test that would compare the Go int8 kernel with
+// itself: this build or CPU runs no int8 assembly kernel.
+func needQAsm(t *testing.T) {
+	t.Helper()
+	if len(qkernAsm) == 0 {
+		t.Skip("no int8 assembly kernels in this build or on this CPU: the kernel would be compared with itself")
+	}
+}
+
+// qFill fills v with random bytes, or with one value when fill >= 0.
+func qFill(r *rand.Rand, v []byte, fill int) {
+	for i := range v {
+		if fill >= 0 {
+			v[i] = byte(fill)
+		} else {
+			v[i] = byte(r.IntN(256))
+		}
+	}
+}
+
+// TestQkernMatchesGo checks every assembly int8 micro-kernel against
+// qkernGo on random packed operands and on the extremes (int8 -128 or 127
+// times uint8 255 at every k, the products whose pair sums saturate an
+// int16), with guard cells around the tile.
+func TestQkernMatchesGo(t *testing.T) {
+	needQAsm(t)
+	r := rand.New(rand.NewPCG(29, 1))
+	const guard = 5
+	const poison = -7777
+	for _, kern := range qkernAsm {
+		t.Logf("kernel %s", kern.name)
+		l := kern.l
+		for _, kg := range []int{0, 1, 2, 3, 7, 64, 301} {
+			for _, ext := range [][2]int{{-1, -1}, {0x80, 255}, {0x7f, 255}, {0x80, 0}} {
+				k := kg * l.g
+				lda := l.aStride(k)
+				src := make([]byte, qMR*k)
+				qFill(r, src, ext[0])
+				a := make([]byte, qMR*lda)
+				packQA(l, a, src, k, qMR, k, false, make([]int32, qMR))
+				b := make([]byte, l.panelSize(k))
+				bsrc := make([]byte, k*qNR)
+				qFill(r, bsrc, ext[1])
+				packQBPanel(l, b, bsrc, qNR, k, qNR, 0, 0, make([]int32, qNR))
+				ldc := qNR + 2*guard
+				got, want := make([]int32, qMR*ldc+guard), make([]int32, qMR*ldc+guard)
+				for i := range got {
+					got[i], want[i] = poison, poison
+				}
+				kern.run(a, lda, b, kg, got[guard:], ldc)
+				qkernGo(l, a, lda, b, kg, want[guard:], ldc)
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%s kg=%d extremes %v: element %d (row %d, column %d) is %d, want %d", kern.name, kg, ext, i, (i-guard)/ldc, (i-guard)%ldc, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// qRef is the reference: Σ (a-za)(b-zb) widened to int32, a m×k and b
+// k×n, za per row (one or m), zb per column (one or n).
+func qRef(a, b []byte, aU8, bU8 bool, za, zb []int32, m, n, k int) []int32 {
+	val := func(v byte, u8 bool) int32 {
+		if u8 {
+			return int32(v)
+		}
+		return int32(int8(v))
+	}
+	c := make([]int32, m*n)
+	for i := range m {
+		for j := range n {
+			var s int32
+			for p := range k {
+				s += (val(a[i*k+p], aU8) - za[i%len(za)]) * (val(b[p*n+j], bU8) - zb[j%len(zb)])
+			}
+			c[i*n+j] = s
+		}
+	}
+	return c
+}
+
+// qCallFor builds a call on ctx's kernel for the operands as qRef reads
+// them; prepack packs B whole first.
+func qCallFor(g *qgemmCtx, a, b []byte, aU8, bU8 bool, za, zb []int32, m, n, k int, prepack bool, c []int32) qgemmCall {
+	l := g.kern.l
+	pa := qPackedA{data: make([]byte, roundUp(m, qMR)*l.aStride(k)), lda: l.aStride(k), rowSum: make([]int32, m)}
+	packQA(l, pa.data, a, k, m, k, aU8, pa.rowSum)
+	zae, zbe := make([]int32, len(za)), make([]int32, len(zb))
+	for i, v := range za {
+		zae[i] = v + qShiftA(aU8)
+	}
+	for i, v := range zb {
+		zbe[i] = v + qShiftB(!bU8)
+	}
+	cl := qgemmCall{m: m, n: n, k: k, a: pa, za: zae, zb: zbe, c: c, ldc: n}
+	if prepack {
+		cl.b = packQB(l, b, n, k, n, !bU8)
+	} else {
+		cl.raw, cl.ldb, cl.mask = b, n, qMaskB(!bU8)
+	}
+	return cl
+}
+
+// TestQgemmMatchesReference checks the int8 GEMM, on every kernel this
+// build runs, one and two threads, against the widened reference for
+// every pair of element types, scalar and vector zero points, prepacked
+// and raw B, and edge sizes; the extremes check the wrapped sums.
+func TestQgemmMatchesReference(t *testing.T) {
+	kerns := append([]qKernel{{name: "go", l: qLayout{g: 4}, run: qrunGo4}}, qkernAsm...)
+	r := rand.New(rand.NewPCG(29, 2))
+	pool := newWorkerPool(2)
+	defer pool.close()
+	shapes := [][3]int{{1, 1, 1}, {3, 5, 7}, {8, 32, 4}, {9, 33, 5}, {17, 70, 129}, {64, 64, 300}, {2, 200, 1000}, {100, 3, 0}}
+	for _, kern := range kerns {
+		for _, threads := range []*workerPool{nil, pool} {
+			g := newQgemmCtx(threads)
+			g.kern = kern
+			for _, sh := range shapes {
+				m, n, k := sh[0], sh[1], sh[2]
+				for ti, tp := range [][2]bool{{true, false}, {false, false}, {true, true}, {false, true}} {
+					a, b := make([]byte, m*k), make([]byte, k*n)
+					fa, fb := -1, -1
+					if ti == 0 && sh == shapes[5] {
+						fa, fb = 255, 0x80 // uint8 255 times int8 -128 everywhere
+					}
+					qFill(r, a, fa)
+					qFill(r, b, fb)
+					za, zb := []int32{int32(r.IntN(256))}, []int32{int32(r.IntN(256))}
+					if !tp[0] {
+						za[0] -= 128
+					}
+					if !tp[1] {
+						zb[0] -= 128
+					}
+					if ti%2 == 1 {
+						za = make([]int32, m)
+						for i := range za {
+							za[i] = int32(r.IntN(256)) - 128
+						}
+						zb = make([]int32, n)
+						for i := range zb {
+							zb[i] = int32(r.IntN(256)) - 128
+						}
+					}
+					want := qRef(a, b, tp[0], tp[1], za, zb, m, n, k)
+					for _, prepack := range []bool{false, true} {
+						name := fmt.Sprintf("%s threads=%d %dx%dx%d u8=%v prepack=%v", kern.name, threads.size(), m, n, k, tp, prepack)
+						got := make([]int32, m*n)
+						g.run(qCallFor(g, a, b, tp[0], tp[1], za, zb, m, n, k, prepack, got))
+						for i := range got {
+							if got[i] != want[i] {
+								t.Fatalf("%s: C[%d][%d] is %d, want %d", name, i/n, i%n, got[i], want[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestQgemmNoAllocs checks that a steady-state int8 GEMM allocates
+// nothing, on one thread and two.
+func TestQgemmNoAllocs(t *testing.T) {
+	pool := newWorkerPool(2)
+	defer pool.close()
+	for _, p := range []*workerPool{nil, pool} {
+		g := newQgemmCtx(p)
+		m, n, k := 64, 96, 256
+		a, b := make([]byte, m*k), make([]byte, k*n)
+		c := make([]int32, m*n)
+		for _, prepack := range []bool{false, true} {
+			cl := qCallFor(g, a, b, true, false, []int32{3}, []int32{1}, m, n, k, prepack, c)
+			g.run(cl)
+			if got := testing.AllocsPerRun(20, func() { g.run(cl) }); got != 0 {
+				t.Errorf("threads=%d prepack=%v: %v allocations a call, want 0", p.size(), prepack, got)
+			}
+		}
+	}
+}
