@@ -7,9 +7,9 @@ import (
 
 // ConvInteger and QLinearConv: the int8 GEMM (qgemm.go) of the weights,
 // as A (output channels × input channels·kernel, packed at build when
-// constant), and the input's im2col, as B (packed panel by panel from the
-// input with the window geometry of Conv, fillWindow; a 1×1 unit-stride
-// unpadded window reads the input as B directly). Padding reads as the
+// constant), and the input's im2col, as B (qIm2col, with the window
+// geometry of Conv, fillWindow; a 1×1 unit-stride unpadded window reads
+// the input as B directly). Padding reads as the
 // input's zero point, so it adds nothing. QLinearConv adds its int32 bias
 // and requantizes as QLinearMatMul does.
 type qconvKernel struct {
@@ -22,89 +22,85 @@ type qconvKernel struct {
 	// Set by shape: batch, input channels, output channels.
 	nb, c, m int
 	qg       *qgemmCtx
-	src      qconvSrc
 	// pw is the weights packed at build (group after group), pwm×pwk,
 	// or has no data.
 	pw       qPackedA
 	pwm, pwk int
 	// Scratch: weights packed at run time, zero points and their shifted
 	// forms, the int32 sums of QLinearConv, its multipliers and scales.
-	pwBuf                         []byte
+	pwBuf, col                    []byte
 	rowSum, zx, zw, zxe, zwe, acc []int32
 	mult                          []float32
 	sc                            []float64
 }
 
-// qconvSrc packs the im2col panels of one image and group: k rows of
-// (channel, kernel offset), one column per output position.
-type qconvSrc struct {
-	g    *geom
-	l    qLayout
-	x    []byte // the group's input channels
-	cg   int
-	pad  byte // the input's zero point, as stored
-	mask byte
-	k, n int
-}
-
-func (s *qconvSrc) packPanel(w *qgemmWorker, p int) {
-	j0 := p * qNR
-	np := min(qNR, s.n-j0)
-	s.im2col(w.col[:s.k*qNR], j0, np)
-	packQBPanel(s.l, w.panel, w.col, qNR, s.k, np, 0, s.mask, w.cs[:])
-}
-
-// im2col writes output positions [j0, j0+np) of every (channel, kernel
-// offset) row into dst, qNR bytes a row.
-func (s *qconvSrc) im2col(dst []byte, j0, np int) {
-	g := s.g
-	inSz := size3(g.in)
+// qIm2col writes the im2col of the cg channels of x (each of g.in) into
+// dst: one row of size3(g.out) bytes for each (channel, kernel offset),
+// pad where the window falls outside x.
+func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte) {
+	inSz, P := size3(g.in), size3(g.out)
 	row := 0
-	for c := range s.cg {
-		xc := s.x[c*inSz : (c+1)*inSz]
+	for c := range cg {
+		xc := x[c*inSz : (c+1)*inSz]
 		for k0 := range g.k[0] {
 			for k1 := range g.k[1] {
 				for k2 := range g.k[2] {
-					d := dst[row*qNR : row*qNR+np]
+					d := dst[row*P : (row+1)*P]
 					row++
-					o2 := j0 % g.out[2]
-					o1 := j0 / g.out[2] % g.out[1]
-					o0 := j0 / (g.out[2] * g.out[1])
-					for j := 0; j < np; {
-						seg := min(np-j, g.out[2]-o2)
+					// Output positions o2 in [lo, hi) read inside the row.
+					off := k2*g.d[2] - g.pb[2]
+					lo, hi := tapRangeQ(off, g.s[2], g.in[2], g.out[2])
+					j := 0
+					for o0 := range g.out[0] {
 						i0 := o0*g.s[0] - g.pb[0] + k0*g.d[0]
-						i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
-						ds := d[j : j+seg]
-						if i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1] {
-							for t := range ds {
-								ds[t] = s.pad
+						for o1 := range g.out[1] {
+							i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
+							ds := d[j : j+g.out[2]]
+							j += g.out[2]
+							if i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1] || lo >= hi {
+								fillPad(ds, pad)
+								continue
 							}
-						} else {
 							r := xc[(i0*g.in[1]+i1)*g.in[2] : (i0*g.in[1]+i1+1)*g.in[2]]
-							i2 := o2*g.s[2] - g.pb[2] + k2*g.d[2]
-							if g.s[2] == 1 && i2 >= 0 && i2+seg <= len(r) {
-								copy(ds, r[i2:])
-							} else {
-								for t := range ds {
-									if uint(i2) < uint(len(r)) {
-										ds[t] = r[i2]
-									} else {
-										ds[t] = s.pad
-									}
-									i2 += g.s[2]
-								}
+							fillPad(ds[:lo], pad)
+							fillPad(ds[hi:], pad)
+							if g.s[2] == 1 {
+								copy(ds[lo:hi], r[lo+off:])
+								continue
 							}
-						}
-						j += seg
-						o2 = 0
-						if o1++; o1 == g.out[1] {
-							o1 = 0
-							o0++
+							i2 := lo*g.s[2] + off
+							for t := lo; t < hi; t++ {
+								ds[t] = r[i2]
+								i2 += g.s[2]
+							}
 						}
 					}
 				}
 			}
 		}
+	}
+}
+
+// tapRangeQ returns the output positions [lo, hi) whose input position
+// o*s + off lies in [0, in), out outputs in all.
+func tapRangeQ(off, s, in, out int) (lo, hi int) {
+	lo = 0
+	if off < 0 {
+		lo = (-off + s - 1) / s
+	}
+	hi = 0
+	if in-1-off >= 0 {
+		hi = (in-1-off)/s + 1
+	}
+	hi = min(hi, out)
+	lo = min(lo, hi)
+	return lo, hi
+}
+
+// fillPad sets every byte of d to v.
+func fillPad(d []byte, v byte) {
+	for i := range d {
+		d[i] = v
 	}
 }
 
@@ -173,7 +169,10 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 		acc = growI32(&k.acc, y.numel())
 	}
 	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
-	k.src = qconvSrc{g: g, l: k.qg.kern.l, cg: cg, pad: pad, mask: qMaskB(xS8), k: kk, n: P}
+	var col []byte
+	if !direct {
+		col = growBytes(&k.col, kk*P)
+	}
 	for b := range k.nb {
 		for grp := range k.group {
 			xg := x.data[(b*k.c+grp*cg)*inSz : (b*k.c+(grp+1)*cg)*inSz]
@@ -183,16 +182,14 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 			}
 			cl := qgemmCall{m: mg, n: P, k: kk, za: za, zb: zxe, c: acc[(b*k.m+grp*mg)*P:], ldc: P,
 				a: qPackedA{data: pw.data[grp*blk : (grp+1)*blk], lda: pw.lda, rowSum: pw.rowSum[grp*mg : (grp+1)*mg]}}
-			if direct {
-				cl.raw, cl.ldb, cl.mask = xg, P, qMaskB(xS8)
-			} else {
-				k.src.x = xg
-				cl.src = &k.src
+			cl.raw, cl.ldb, cl.mask = xg, P, qMaskB(xS8)
+			if !direct {
+				qIm2col(g, xg, cg, pad, col)
+				cl.raw = col
 			}
 			k.qg.run(cl)
 		}
 	}
-	k.src.x = nil
 	if !k.qlinear {
 		return nil
 	}

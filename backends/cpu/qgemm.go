@@ -62,6 +62,35 @@ type qKernel struct {
 	name string
 	l    qLayout
 	run  func(a []byte, lda int, b []byte, kg int, c []int32, ldc int)
+	// pack, when set, packs kg whole groups of k of a panel of qNR
+	// columns (row stride ld), each byte xor mask, writing the packed
+	// columns' sums into cs[:qNR]; packQBPanel is its twin.
+	pack func(dst, src []byte, ld, kg int, mask byte, cs []int32)
+}
+
+// packPanel is packQBPanel, by the kernel's packer where it has one and
+// the panel is whole.
+func (kn *qKernel) packPanel(dst, src []byte, ld, k, n, j0 int, mask byte, colSum []int32) {
+	l := kn.l
+	if kn.pack == nil || n-j0 < qNR || k < l.g {
+		packQBPanel(l, dst, src, ld, k, n, j0, mask, colSum)
+		return
+	}
+	full := k / l.g
+	kn.pack(dst, src[j0:], ld, full, mask, colSum)
+	g := l.g
+	tail := dst[full*qNR*g : l.panelSize(k)]
+	clear(tail)
+	cs := colSum[:qNR]
+	for p := full * g; p < k; p++ {
+		s := src[p*ld+j0 : p*ld+j0+qNR]
+		t := p % g
+		for j, v := range s {
+			x := v ^ mask
+			tail[j*g+t] = x
+			cs[j] += int32(x)
+		}
+	}
 }
 
 // qaAt returns packed A's value at row offset off, step p.
@@ -199,12 +228,6 @@ func qShiftB(s8 bool) int32 {
 	return 0
 }
 
-// qPanelSrc packs panels of a B computed at run time (an im2col).
-type qPanelSrc interface {
-	// packPanel packs panel p into w.panel, and its column sums into w.cs.
-	packPanel(w *qgemmWorker, p int)
-}
-
 // qgemmCall is one product, read by every part.
 type qgemmCall struct {
 	m, n, k int
@@ -212,13 +235,12 @@ type qgemmCall struct {
 	// za holds ZA for row i at za[i%len(za)]; zb holds ZB for column j
 	// at zb[0] (one) or zb[j].
 	za, zb []int32
-	// B: prepacked (b.data set), a k×n row-major matrix (raw, ldb bytes
-	// a row, xor mask), or panels packed by src.
+	// B: prepacked (b.data set), or a k×n row-major matrix (raw, ldb
+	// bytes a row, xor mask) packed panel by panel.
 	b      qPackedB
 	raw    []byte
 	ldb    int
 	mask   byte
-	src    qPanelSrc
 	c      []int32
 	ldc    int
 	parts  int
@@ -228,7 +250,6 @@ type qgemmCall struct {
 // qgemmWorker is one part's scratch.
 type qgemmWorker struct {
 	panel []byte // a packed B panel
-	col   []byte // an im2col block, k×qNR
 	cs    [qNR]int32
 	cb    [qNR]int32
 	tmp   [qMR * qNR]int32
@@ -269,16 +290,13 @@ func (g *qgemmCtx) run(cl qgemmCall) {
 	if cl.b.data != nil && (len(cl.b.data) < panels*l.panelSize(k) || len(cl.b.colSum) < panels*qNR) {
 		panic(fmt.Sprintf("qgemm: packed B of %d bytes for %d×%d", len(cl.b.data), k, n))
 	}
-	if cl.b.data == nil && cl.src == nil && len(cl.raw) < (k-1)*cl.ldb+n && k > 0 {
+	if cl.b.data == nil && len(cl.raw) < (k-1)*cl.ldb+n && k > 0 {
 		panic(fmt.Sprintf("qgemm: B has %d bytes, want %d×%d", len(cl.raw), k, n))
 	}
 	for i := range g.workers {
 		w := &g.workers[i]
 		if cl.b.data == nil && len(w.panel) < l.panelSize(k) {
 			w.panel = make([]byte, l.panelSize(k))
-		}
-		if cl.src != nil && len(w.col) < k*qNR {
-			w.col = make([]byte, k*qNR)
 		}
 	}
 	cl.parts = 1
@@ -324,11 +342,8 @@ func (g *qgemmCtx) runPart(part int) {
 		switch {
 		case cl.b.data != nil:
 			bp, cs = cl.b.data[p*ps:(p+1)*ps], cl.b.colSum[p*qNR:(p+1)*qNR]
-		case cl.src != nil:
-			cl.src.packPanel(w, p)
-			bp, cs = w.panel[:ps], w.cs[:]
 		default:
-			packQBPanel(l, w.panel, cl.raw, cl.ldb, k, n, p*qNR, cl.mask, w.cs[:])
+			g.kern.packPanel(w.panel, cl.raw, cl.ldb, k, n, p*qNR, cl.mask, w.cs[:])
 			bp, cs = w.panel[:ps], w.cs[:]
 		}
 		j0 := p * qNR

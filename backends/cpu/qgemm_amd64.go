@@ -10,6 +10,9 @@ import "golang.org/x/sys/cpu"
 func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
 
 //go:noescape
+func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
+
+//go:noescape
 func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
 
 // qLayoutVNNI and qLayoutAVX2 are the layouts the assembly kernels read.
@@ -22,7 +25,7 @@ var (
 var qkernAsm = func() []qKernel {
 	var ks []qKernel
 	if hasAVX512 && cpu.X86.HasAVX512VNNI {
-		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI})
+		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, pack: qpackRunVNNI})
 	}
 	if hasAVX2FMA {
 		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
@@ -63,4 +66,16 @@ func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
 	qkernAVX2Half(&a[0], lda, &b[32], kg, &c[16], ldc)
 	qkernAVX2Half(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc)
 	qkernAVX2Half(&a[4*lda], lda, &b[32], kg, &c[4*ldc+16], ldc)
+}
+
+// qpackRunVNNI runs qpackVNNI; the caller checked the sizes.
+func qpackRunVNNI(dst, src []byte, ld, kg int, mask byte, cs []int32) {
+	if kg == 0 {
+		clear(cs[:qNR])
+		return
+	}
+	_ = dst[kg*128-1]
+	_ = src[(4*kg-1)*ld+qNR-1]
+	_ = cs[qNR-1]
+	qpackVNNI(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 }

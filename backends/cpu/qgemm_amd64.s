@@ -152,3 +152,65 @@ avx2_store:
 	VMOVDQU Y15, 32(DX)(R9*1)
 	VZEROUPPER
 	RET
+
+// func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
+//
+// Packs kg groups of 4 rows of 32 bytes (row stride ld) into the VNNI
+// panel layout, each byte xor mask, and writes each column's sum of the
+// packed bytes into cs[0:32]: VPDPBUSD of the packed bytes with int8
+// ones.
+TEXT ·qpackVNNI(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ kg+24(FP), CX
+	LEAQ (R8)(R8*2), R9
+	MOVL mask+32(FP), AX
+	MOVL AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL $0x01010101, AX
+	MOVL AX, X14
+	VPBROADCASTD X14, Y14
+	VPXORD Y16, Y16, Y16
+	VPXORD Y17, Y17, Y17
+	VPXORD Y18, Y18, Y18
+	VPXORD Y19, Y19, Y19
+	TESTQ CX, CX
+	JEQ pack_done
+pack_loop:
+	VPXOR (SI), Y15, Y0
+	VPXOR (SI)(R8*1), Y15, Y1
+	VPXOR (SI)(R8*2), Y15, Y2
+	VPXOR (SI)(R9*1), Y15, Y3
+	VPUNPCKLBW Y1, Y0, Y4
+	VPUNPCKHBW Y1, Y0, Y5
+	VPUNPCKLBW Y3, Y2, Y6
+	VPUNPCKHBW Y3, Y2, Y7
+	VPUNPCKLWD Y6, Y4, Y8
+	VPUNPCKHWD Y6, Y4, Y9
+	VPUNPCKLWD Y7, Y5, Y10
+	VPUNPCKHWD Y7, Y5, Y11
+	VPERM2I128 $0x20, Y9, Y8, Y0
+	VPERM2I128 $0x20, Y11, Y10, Y1
+	VPERM2I128 $0x31, Y9, Y8, Y2
+	VPERM2I128 $0x31, Y11, Y10, Y3
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VPDPBUSD Y14, Y0, Y16
+	VPDPBUSD Y14, Y1, Y17
+	VPDPBUSD Y14, Y2, Y18
+	VPDPBUSD Y14, Y3, Y19
+	LEAQ (SI)(R8*4), SI
+	ADDQ $128, DI
+	DECQ CX
+	JNE pack_loop
+pack_done:
+	MOVQ cs+40(FP), DX
+	VMOVDQU32 Y16, (DX)
+	VMOVDQU32 Y17, 32(DX)
+	VMOVDQU32 Y18, 64(DX)
+	VMOVDQU32 Y19, 96(DX)
+	VZEROUPPER
+	RET

@@ -188,3 +188,48 @@ func TestQgemmNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestQpackMatchesGo checks every assembly panel packer (through
+// qKernel.packPanel) against packQBPanel on random matrices, both masks,
+// whole and partial panels, with guard bytes after the panel.
+func TestQpackMatchesGo(t *testing.T) {
+	needQAsm(t)
+	r := rand.New(rand.NewPCG(29, 6))
+	const guard = 9
+	for _, kern := range qkernAsm {
+		if kern.pack == nil {
+			continue
+		}
+		t.Logf("packer %s", kern.name)
+		l := kern.l
+		for _, k := range []int{0, 1, 3, 4, 5, 8, 31, 64, 577} {
+			for _, n := range []int{qNR, qNR + 7, 2*qNR + 3} {
+				for _, mask := range []byte{0, 0x80} {
+					ld := n + r.IntN(5)
+					src := make([]byte, k*ld)
+					qFill(r, src, -1)
+					for j0 := 0; j0 < n; j0 += qNR {
+						ps := l.panelSize(k)
+						got, want := make([]byte, ps+guard), make([]byte, ps+guard)
+						qFill(r, got, 0x5a)
+						qFill(r, want, 0x5a)
+						gcs, wcs := make([]int32, qNR+1), make([]int32, qNR+1)
+						gcs[qNR], wcs[qNR] = -5, -5
+						kern.packPanel(got, src, ld, k, n, j0, mask, gcs)
+						packQBPanel(l, want, src, ld, k, n, j0, mask, wcs)
+						for i := range got {
+							if got[i] != want[i] {
+								t.Fatalf("%s k=%d n=%d j0=%d mask=%#x: byte %d is %d, want %d", kern.name, k, n, j0, mask, i, got[i], want[i])
+							}
+						}
+						for j := range gcs {
+							if gcs[j] != wcs[j] && (j == qNR || j < n-j0) {
+								t.Fatalf("%s k=%d n=%d j0=%d mask=%#x: column sum %d is %d, want %d", kern.name, k, n, j0, mask, j, gcs[j], wcs[j])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
