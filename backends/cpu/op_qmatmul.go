@@ -210,22 +210,30 @@ func requantScales(mult *[]float32, sc *[]float64, sx, sw, sy *tensor) []float32
 }
 
 // requantize writes y, int8 or uint8, from the int32 values acc: value i
-// uses multiplier mult[(i/inner)%len(mult)] (one multiplier: all).
+// uses multiplier mult[(i/inner)%len(mult)] (one multiplier: all), in
+// runs of inner values that share one.
 func requantize(y *tensor, acc []int32, mult []float32, period, inner int, zp float64) {
 	lo, hi, _ := quantRange(y.dt)
-	s8 := y.dt == payload.Int8
-	i8 := elems[int8](y)
-	for i, v := range acc {
+	if len(mult) == 1 {
+		inner = len(acc)
+	}
+	inner = max(inner, 1)
+	for i0, blk := 0, 0; i0 < len(acc); i0, blk = i0+inner, blk+1 {
+		i1 := min(i0+inner, len(acc))
 		m := mult[0]
 		if len(mult) > 1 {
-			m = mult[(i/inner)%period]
+			m = mult[blk%period]
 		}
-		r := roundClamp(float64(float32(v)*m), zp, lo, hi)
-		if s8 {
-			i8[i] = int8(r)
-		} else {
-			y.data[i] = uint8(r)
-		}
+		requantRun(y.data[i0:i1], acc[i0:i1], m, zp, lo, hi)
+	}
+}
+
+// requantRun writes dst[i] = acc[i]·m, in float32, rounded half to even,
+// plus zp, saturated to [lo, hi], as a byte (the int8 or uint8 value).
+func requantRun(dst []byte, acc []int32, m float32, zp, lo, hi float64) {
+	dst = dst[:len(acc)]
+	for i, v := range acc {
+		dst[i] = byte(int32(roundClamp(float64(float32(v)*m), zp, lo, hi)))
 	}
 }
 

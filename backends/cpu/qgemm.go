@@ -55,13 +55,33 @@ func (l qLayout) aStride(k int) int {
 // panelSize is the bytes of one packed B panel.
 func (l qLayout) panelSize(k int) int { return l.kPad(k) * qNR }
 
+// qCorr is the zero point correction a micro-kernel adds to its tile:
+// C[r][j] += za[r]·cb[j] + rs[r]·zb[j]. The int32 arrays lie in this
+// order in memory, as the assembly reads them.
+type qCorr struct {
+	cb, zb [qNR]int32
+	za, rs [qMR]int32
+}
+
+// apply adds the correction to the tile c (row stride ldc).
+func (q *qCorr) apply(c []int32, ldc int) {
+	for r := range qMR {
+		row := c[r*ldc : r*ldc+qNR]
+		za, rs := q.za[r], q.rs[r]
+		for j := range row {
+			row[j] += za*q.cb[j] + rs*q.zb[j]
+		}
+	}
+}
+
 // qKernel is a micro-kernel and the layout it reads. run computes the
-// qMR×qNR tile C = A·B (C's row stride ldc) from qMR packed A rows (lda
-// bytes apart) and one packed B panel, over kg groups of k.
+// qMR×qNR tile C = A·B + the correction q (C's row stride ldc) from qMR
+// packed A rows (lda bytes apart) and one packed B panel, over kg groups
+// of k.
 type qKernel struct {
 	name string
 	l    qLayout
-	run  func(a []byte, lda int, b []byte, kg int, c []int32, ldc int)
+	run  func(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 	// pack, when set, packs kg whole groups of k of a panel of qNR
 	// columns (row stride ld), each byte xor mask, writing the packed
 	// columns' sums into cs[:qNR]; packQBPanel is its twin.
@@ -103,7 +123,7 @@ func qaAt(l qLayout, a []byte, off, p int) int32 {
 
 // qkernGo is the micro-kernel in Go, for any layout: the twin of the
 // assembly kernels, and the kernel where they do not run.
-func qkernGo(l qLayout, a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
+func qkernGo(l qLayout, a []byte, lda int, b []byte, kg int, c []int32, ldc int, corr *qCorr) {
 	var acc [qMR][qNR]int32
 	g := l.g
 	for q := range kg {
@@ -120,6 +140,7 @@ func qkernGo(l qLayout, a []byte, lda int, b []byte, kg int, c []int32, ldc int)
 	for r := range qMR {
 		copy(c[r*ldc:r*ldc+qNR], acc[r][:])
 	}
+	corr.apply(c, ldc)
 }
 
 // qPackedA is a packed A: rows padded to a multiple of qMR, lda bytes
@@ -251,7 +272,7 @@ type qgemmCall struct {
 type qgemmWorker struct {
 	panel []byte // a packed B panel
 	cs    [qNR]int32
-	cb    [qNR]int32
+	corr  qCorr
 	tmp   [qMR * qNR]int32
 	_     [cacheLine]byte
 }
@@ -348,21 +369,29 @@ func (g *qgemmCtx) runPart(part int) {
 		}
 		j0 := p * qNR
 		nc := min(qNR, n-j0)
-		for j := range nc {
-			w.cb[j] = cs[j] - int32(k)*cl.zbAt(j0+j)
+		q := &w.corr
+		for j := range qNR {
+			q.cb[j], q.zb[j] = 0, 0
+			if j < nc {
+				zb := cl.zbAt(j0 + j)
+				q.cb[j], q.zb[j] = cs[j]-int32(k)*zb, zb
+			}
 		}
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
+			for r := range qMR {
+				q.za[r], q.rs[r] = 0, 0
+				if r < nr {
+					q.za[r], q.rs[r] = -cl.za[(i0+r)%len(cl.za)], -cl.a.rowSum[i0+r]
+				}
+			}
 			a := cl.a.data[i0*lda:]
 			if nr == qMR && nc == qNR {
-				dst := cl.c[i0*cl.ldc+j0:]
-				g.kern.run(a, lda, bp, kg, dst, cl.ldc)
-				cl.correct(w, dst, cl.ldc, i0, nr, j0, nc)
+				g.kern.run(a, lda, bp, kg, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
 				continue
 			}
-			g.kern.run(a, lda, bp, kg, w.tmp[:], qNR)
-			cl.correct(w, w.tmp[:], qNR, i0, nr, j0, nc)
+			g.kern.run(a, lda, bp, kg, w.tmp[:], qNR, q)
 			for r := range nr {
 				copy(cl.c[(i0+r)*cl.ldc+j0:(i0+r)*cl.ldc+j0+nc], w.tmp[r*qNR:r*qNR+nc])
 			}
@@ -378,30 +407,7 @@ func (cl *qgemmCall) zbAt(j int) int32 {
 	return cl.zb[j]
 }
 
-// correct applies the zero point correction to the nr×nc tile t (row
-// stride ld) of rows from i0 and columns from j0: t[r][j] -= ZA·cb[j] +
-// ZB[j]·rowSum[r], cb being the column sums less k·ZB.
-func (cl *qgemmCall) correct(w *qgemmWorker, t []int32, ld, i0, nr, j0, nc int) {
-	cb := w.cb[:nc]
-	for r := range nr {
-		i := i0 + r
-		za, rs := cl.za[i%len(cl.za)], cl.a.rowSum[i]
-		row := t[r*ld : r*ld+nc]
-		if len(cl.zb) == 1 {
-			c := cl.zb[0] * rs
-			for j, v := range cb {
-				row[j] -= za*v + c
-			}
-			continue
-		}
-		zb := cl.zb[j0 : j0+nc]
-		for j, v := range cb {
-			row[j] -= za*v + zb[j]*rs
-		}
-	}
-}
-
 // qrunGo4 is qkernGo on the 4-group layout.
-func qrunGo4(a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
-	qkernGo(qLayout{g: 4}, a, lda, b, kg, c, ldc)
+func qrunGo4(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
+	qkernGo(qLayout{g: 4}, a, lda, b, kg, c, ldc, q)
 }

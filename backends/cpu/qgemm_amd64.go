@@ -7,7 +7,7 @@ import "golang.org/x/sys/cpu"
 // The int8 GEMM micro-kernels of qgemm_amd64.s.
 
 //go:noescape
-func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
 
 //go:noescape
 func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
@@ -42,21 +42,22 @@ var qkernBest = func() qKernel {
 }()
 
 // qrunVNNI runs the VNNI kernel; the caller checked the operands' sizes.
-func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
+func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
 	if kg == 0 {
-		qkernGo(qLayoutVNNI, a, lda, b, kg, c, ldc)
+		qkernGo(qLayoutVNNI, a, lda, b, kg, c, ldc, q)
 		return
 	}
 	_ = a[7*lda+4*kg-1]
 	_ = b[kg*128-1]
 	_ = c[7*ldc+qNR-1]
-	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc)
+	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q)
 }
 
-// qrunAVX2 runs the AVX2 half kernel on the four quarters of the tile.
-func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
+// qrunAVX2 runs the AVX2 half kernel on the four quarters of the tile,
+// then adds the correction.
+func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
 	if kg == 0 {
-		qkernGo(qLayoutAVX2, a, lda, b, kg, c, ldc)
+		qkernGo(qLayoutAVX2, a, lda, b, kg, c, ldc, q)
 		return
 	}
 	_ = a[7*lda+4*kg-1]
@@ -66,6 +67,7 @@ func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int) {
 	qkernAVX2Half(&a[0], lda, &b[32], kg, &c[16], ldc)
 	qkernAVX2Half(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc)
 	qkernAVX2Half(&a[4*lda], lda, &b[32], kg, &c[4*ldc+16], ldc)
+	q.apply(c, ldc)
 }
 
 // qpackRunVNNI runs qpackVNNI; the caller checked the sizes.

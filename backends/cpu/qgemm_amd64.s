@@ -5,13 +5,14 @@
 // The int8 GEMM micro-kernels (qgemm.go, ADR 0029). Both compute an
 // exact int32 tile of signed A (broadcast) times unsigned B (panel).
 
-// func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+// func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
 //
 // An 8×32 tile by AVX-512 VNNI: each step of 4 values of k, VPDPBUSD
 // adds the four products of a row's 4 int8 A values (broadcast) with a
 // column's 4 uint8 B values into the column's int32 lane; products and
-// sums wrap as int32, nothing saturates.
-TEXT ·qkernVNNI(SB), NOSPLIT, $0-48
+// sums wrap as int32, nothing saturates. The store adds the zero point
+// correction q: za[r]·cb[j] + rs[r]·zb[j] (VPMULLD, wrapping).
+TEXT ·qkernVNNI(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
 	MOVQ b+16(FP), DI
@@ -61,6 +62,75 @@ vnni_loop:
 	DECQ CX
 	JNE vnni_loop
 vnni_store:
+	MOVQ q+48(FP), BX
+	VMOVDQU32 (BX), Z20
+	VMOVDQU32 64(BX), Z21
+	VMOVDQU32 128(BX), Z22
+	VMOVDQU32 192(BX), Z23
+	VPMULLD.BCST 256(BX), Z20, Z24
+	VPMULLD.BCST 256(BX), Z21, Z25
+	VPMULLD.BCST 288(BX), Z22, Z26
+	VPMULLD.BCST 288(BX), Z23, Z27
+	VPADDD Z24, Z0, Z0
+	VPADDD Z25, Z1, Z1
+	VPADDD Z26, Z0, Z0
+	VPADDD Z27, Z1, Z1
+	VPMULLD.BCST 260(BX), Z20, Z24
+	VPMULLD.BCST 260(BX), Z21, Z25
+	VPMULLD.BCST 292(BX), Z22, Z26
+	VPMULLD.BCST 292(BX), Z23, Z27
+	VPADDD Z24, Z2, Z2
+	VPADDD Z25, Z3, Z3
+	VPADDD Z26, Z2, Z2
+	VPADDD Z27, Z3, Z3
+	VPMULLD.BCST 264(BX), Z20, Z24
+	VPMULLD.BCST 264(BX), Z21, Z25
+	VPMULLD.BCST 296(BX), Z22, Z26
+	VPMULLD.BCST 296(BX), Z23, Z27
+	VPADDD Z24, Z4, Z4
+	VPADDD Z25, Z5, Z5
+	VPADDD Z26, Z4, Z4
+	VPADDD Z27, Z5, Z5
+	VPMULLD.BCST 268(BX), Z20, Z24
+	VPMULLD.BCST 268(BX), Z21, Z25
+	VPMULLD.BCST 300(BX), Z22, Z26
+	VPMULLD.BCST 300(BX), Z23, Z27
+	VPADDD Z24, Z6, Z6
+	VPADDD Z25, Z7, Z7
+	VPADDD Z26, Z6, Z6
+	VPADDD Z27, Z7, Z7
+	VPMULLD.BCST 272(BX), Z20, Z24
+	VPMULLD.BCST 272(BX), Z21, Z25
+	VPMULLD.BCST 304(BX), Z22, Z26
+	VPMULLD.BCST 304(BX), Z23, Z27
+	VPADDD Z24, Z8, Z8
+	VPADDD Z25, Z9, Z9
+	VPADDD Z26, Z8, Z8
+	VPADDD Z27, Z9, Z9
+	VPMULLD.BCST 276(BX), Z20, Z24
+	VPMULLD.BCST 276(BX), Z21, Z25
+	VPMULLD.BCST 308(BX), Z22, Z26
+	VPMULLD.BCST 308(BX), Z23, Z27
+	VPADDD Z24, Z10, Z10
+	VPADDD Z25, Z11, Z11
+	VPADDD Z26, Z10, Z10
+	VPADDD Z27, Z11, Z11
+	VPMULLD.BCST 280(BX), Z20, Z24
+	VPMULLD.BCST 280(BX), Z21, Z25
+	VPMULLD.BCST 312(BX), Z22, Z26
+	VPMULLD.BCST 312(BX), Z23, Z27
+	VPADDD Z24, Z12, Z12
+	VPADDD Z25, Z13, Z13
+	VPADDD Z26, Z12, Z12
+	VPADDD Z27, Z13, Z13
+	VPMULLD.BCST 284(BX), Z20, Z24
+	VPMULLD.BCST 284(BX), Z21, Z25
+	VPMULLD.BCST 316(BX), Z22, Z26
+	VPMULLD.BCST 316(BX), Z23, Z27
+	VPADDD Z24, Z14, Z14
+	VPADDD Z25, Z15, Z15
+	VPADDD Z26, Z14, Z14
+	VPADDD Z27, Z15, Z15
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
 	SHLQ $2, R8

@@ -55,8 +55,15 @@ func TestQkernMatchesGo(t *testing.T) {
 				for i := range got {
 					got[i], want[i] = poison, poison
 				}
-				kern.run(a, lda, b, kg, got[guard:], ldc)
-				qkernGo(l, a, lda, b, kg, want[guard:], ldc)
+				var q qCorr
+				for j := range qNR {
+					q.cb[j], q.zb[j] = r.Int32(), int32(r.IntN(512)-256)
+				}
+				for i := range qMR {
+					q.za[i], q.rs[i] = int32(r.IntN(512)-256), r.Int32()
+				}
+				kern.run(a, lda, b, kg, got[guard:], ldc, &q)
+				qkernGo(l, a, lda, b, kg, want[guard:], ldc, &q)
 				for i := range got {
 					if got[i] != want[i] {
 						t.Fatalf("%s kg=%d extremes %v: element %d (row %d, column %d) is %d, want %d", kern.name, kg, ext, i, (i-guard)/ldc, (i-guard)%ldc, got[i], want[i])
