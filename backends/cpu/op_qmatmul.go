@@ -228,9 +228,10 @@ func requantize(y *tensor, acc []int32, mult []float32, period, inner int, zp fl
 	}
 }
 
-// requantRun writes dst[i] = acc[i]·m, in float32, rounded half to even,
-// plus zp, saturated to [lo, hi], as a byte (the int8 or uint8 value).
-func requantRun(dst []byte, acc []int32, m float32, zp, lo, hi float64) {
+// requantRunGo writes dst[i] = acc[i]·m, in float32, rounded half to
+// even, plus zp, saturated to [lo, hi], as a byte (the int8 or uint8
+// value); a NaN product gives zp. It is requantRun's twin.
+func requantRunGo(dst []byte, acc []int32, m float32, zp, lo, hi float64) {
 	dst = dst[:len(acc)]
 	for i, v := range acc {
 		dst[i] = byte(int32(roundClamp(float64(float32(v)*m), zp, lo, hi)))

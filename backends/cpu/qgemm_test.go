@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -234,6 +235,48 @@ func TestQpackMatchesGo(t *testing.T) {
 								t.Fatalf("%s k=%d n=%d j0=%d mask=%#x: column sum %d is %d, want %d", kern.name, k, n, j0, mask, j, gcs[j], wcs[j])
 							}
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRequantMatchesGo checks requantRun (AVX-512 where the CPU has it)
+// against requantRunGo on random and extreme sums, multipliers from tiny
+// to huge, ties, both output ranges, with guard bytes after the output.
+func TestRequantMatchesGo(t *testing.T) {
+	needAsm(t)
+	if !hasAVX512 {
+		t.Skip("no AVX-512: requantRun is requantRunGo")
+	}
+	r := rand.New(rand.NewPCG(29, 7))
+	const guard = 5
+	mults := []float32{0.25, 0.5, 1, 1e-3, 3.7e-5, 123.4, -0.01, 1e30, 0}
+	for _, m := range mults {
+		for _, rg := range [][3]float64{{0, 255, 0}, {0, 255, 128}, {-128, 127, 0}, {-128, 127, -3}} {
+			for _, n := range []int{1, 15, 16, 17, 64, 333} {
+				acc := make([]int32, n)
+				for i := range acc {
+					switch i % 5 {
+					case 0:
+						acc[i] = r.Int32() - r.Int32()
+					case 1:
+						acc[i] = int32(r.IntN(4000) - 2000)
+					case 2:
+						acc[i] = int32(2*r.IntN(600) - 600) // ties at m = 0.5
+					case 3:
+						acc[i] = []int32{math.MaxInt32, math.MinInt32, 0, 1 << 24, 1<<24 + 1}[r.IntN(5)]
+					default:
+						acc[i] = int32(r.IntN(200))
+					}
+				}
+				got, want := make([]byte, n+guard), make([]byte, n+guard)
+				requantRun(got[:n], acc, m, rg[2], rg[0], rg[1])
+				requantRunGo(want[:n], acc, m, rg[2], rg[0], rg[1])
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("m=%g range %v n=%d: byte %d (acc %d) is %d, want %d", m, rg, n, i, acc[min(i, n-1)], got[i], want[i])
 					}
 				}
 			}
