@@ -174,10 +174,15 @@ func packQA(l qLayout, dst, src []byte, ld, m, k int, u8 bool, rowSum []int32) {
 			}
 			clear(d[2*k:])
 		} else {
-			for p, v := range s {
+			p0 := 0
+			if qpackRow != nil {
+				p0 = k &^ 63
+				sum = qpackRow(d, s, p0, mask)
+			}
+			for p, v := range s[p0:] {
 				x := v ^ mask
 				sum += int32(int8(x))
-				d[p] = x
+				d[p0+p] = x
 			}
 			clear(d[k:])
 		}

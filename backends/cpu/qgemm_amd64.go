@@ -13,6 +13,9 @@ func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
 func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
 
 //go:noescape
+func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
+
+//go:noescape
 func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
 
 // qLayoutVNNI and qLayoutAVX2 are the layouts the assembly kernels read.
@@ -32,6 +35,25 @@ var qkernAsm = func() []qKernel {
 	}
 	return ks
 }()
+
+// qpackRow packs the first n bytes (a multiple of 64) of an A row in the
+// 4-group layout, each xor mask, and returns their sum as int8; nil where
+// the CPU lacks AVX-512 VNNI.
+var qpackRow = func() func(dst, src []byte, n int, mask byte) int32 {
+	if hasAVX512 && cpu.X86.HasAVX512VNNI {
+		return qpackRowRun
+	}
+	return nil
+}()
+
+// qpackRowRun runs qpackRowVNNI.
+func qpackRowRun(dst, src []byte, n int, mask byte) int32 {
+	if n == 0 {
+		return 0
+	}
+	_, _ = dst[n-1], src[n-1]
+	return qpackRowVNNI(&dst[0], &src[0], n, uint32(mask)*0x01010101)
+}
 
 // qkernBest is the kernel the int8 GEMM uses, chosen once.
 var qkernBest = func() qKernel {

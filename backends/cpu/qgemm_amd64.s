@@ -284,3 +284,42 @@ pack_done:
 	VMOVDQU32 Y19, 96(DX)
 	VZEROUPPER
 	RET
+
+// func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
+//
+// Copies n bytes (a multiple of 64) of an A row, each xor mask, and
+// returns the sum of the copied bytes as int8: VPDPBUSD of uint8 ones
+// with them.
+TEXT ·qpackRowVNNI(SB), NOSPLIT, $0-36
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL mask+24(FP), AX
+	MOVL AX, X15
+	VPBROADCASTD X15, Z15
+	MOVL $0x01010101, AX
+	MOVL AX, X14
+	VPBROADCASTD X14, Z14
+	VPXORD Z0, Z0, Z0
+	SHRQ $6, CX
+	JEQ row_sum
+row_loop:
+	VPXORD (SI), Z15, Z1
+	VMOVDQU32 Z1, (DI)
+	VPDPBUSD Z1, Z14, Z0
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE row_loop
+row_sum:
+	VEXTRACTI64X4 $1, Z0, Y1
+	VPADDD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0xb1, X0, X1
+	VPADDD X1, X0, X0
+	MOVL X0, ret+32(FP)
+	VZEROUPPER
+	RET

@@ -283,3 +283,46 @@ func TestRequantMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestPackQAMatchesGo checks packQA with the assembly row packer against
+// packQA in Go (qpackRow nil) on random rows of many lengths, both
+// masks, with guard bytes after the packed rows.
+func TestPackQAMatchesGo(t *testing.T) {
+	if qpackRow == nil {
+		t.Skip("no assembly A packer in this build or on this CPU: packQA would be compared with itself")
+	}
+	r := rand.New(rand.NewPCG(29, 8))
+	l := qLayout{g: 4}
+	const guard = 7
+	for _, k := range []int{1, 63, 64, 65, 128, 200, 1000} {
+		for _, m := range []int{1, 9} {
+			for _, u8 := range []bool{false, true} {
+				src := make([]byte, m*k)
+				qFill(r, src, -1)
+				if k == 128 {
+					qFill(r, src, 0x7f)
+				}
+				size := roundUp(m, qMR) * l.aStride(k)
+				got, want := make([]byte, size+guard), make([]byte, size+guard)
+				qFill(r, got, 0x33)
+				copy(want, got)
+				gs, ws := make([]int32, m), make([]int32, m)
+				packQA(l, got, src, k, m, k, u8, gs)
+				saved := qpackRow
+				qpackRow = nil
+				packQA(l, want, src, k, m, k, u8, ws)
+				qpackRow = saved
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("k=%d m=%d u8=%v: byte %d is %d, want %d", k, m, u8, i, got[i], want[i])
+					}
+				}
+				for i := range gs {
+					if gs[i] != ws[i] {
+						t.Fatalf("k=%d m=%d u8=%v: row sum %d is %d, want %d", k, m, u8, i, gs[i], ws[i])
+					}
+				}
+			}
+		}
+	}
+}
