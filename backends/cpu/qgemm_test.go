@@ -326,3 +326,49 @@ func TestPackQAMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestDynQuantMatchesGo checks dynRange and dynQuant (AVX-512 where the
+// CPU has it) against their Go twins on random inputs of many lengths,
+// with NaN, infinities, signed zeros and ties, and guard bytes after the
+// output.
+func TestDynQuantMatchesGo(t *testing.T) {
+	needAsm(t)
+	if !hasAVX512 {
+		t.Skip("no AVX-512: dynRange and dynQuant are their Go twins")
+	}
+	r := rand.New(rand.NewPCG(29, 9))
+	const guard = 3
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1)), 0.5, 2.5, -1e-40, 3e38}
+	for _, n := range []int{1, 15, 16, 17, 100, 1000} {
+		for variant := range 5 {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = (r.Float32()*2 - 1) * []float32{1, 1e3, 1e-3, 1, 1}[variant]
+				if variant == 3 {
+					x[i] = float32(r.IntN(11)-3) * 0.5
+				}
+				if variant == 4 && r.IntN(40) == 0 {
+					x[i] = specials[r.IntN(len(specials))]
+				}
+			}
+			lo, hi, nan := dynRange(x)
+			wlo, whi, wnan := dynRangeGo(x)
+			if math.Float32bits(lo) != math.Float32bits(wlo) || math.Float32bits(hi) != math.Float32bits(whi) || nan != wnan {
+				t.Fatalf("n=%d variant %d: range %v %v NaN %v, want %v %v %v", n, variant, lo, hi, nan, wlo, whi, wnan)
+			}
+			scale := float32(1)
+			if hi != lo {
+				scale = (hi - lo) / 255
+			}
+			zp := roundClamp(float64(min(max(0-lo/scale, 0), 255)), 0, 0, 255)
+			got, want := make([]byte, n+guard), make([]byte, n+guard)
+			dynQuant(got[:n], x, scale, zp, nan)
+			dynQuantGo(want[:n], x, scale, zp)
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("n=%d variant %d: byte %d (x %v) is %d, want %d", n, variant, i, x[min(i, n-1)], got[i], want[i])
+				}
+			}
+		}
+	}
+}
