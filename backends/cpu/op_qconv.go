@@ -34,45 +34,52 @@ type qconvKernel struct {
 	sc                            []float64
 }
 
-// qIm2col writes the im2col of the cg channels of x (each of g.in) into
-// dst: one row of size3(g.out) bytes for each (channel, kernel offset),
-// pad where the window falls outside x.
-func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte) {
-	inSz, P := size3(g.in), size3(g.out)
+// qIm2col writes output positions [p0, p0+np) of the im2col of the cg
+// channels of x (each of g.in) into dst: one row of np bytes for each
+// (channel, kernel offset), pad where the window falls outside x.
+func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int) {
+	inSz := size3(g.in)
 	row := 0
 	for c := range cg {
 		xc := x[c*inSz : (c+1)*inSz]
 		for k0 := range g.k[0] {
 			for k1 := range g.k[1] {
 				for k2 := range g.k[2] {
-					d := dst[row*P : (row+1)*P]
+					d := dst[row*np : (row+1)*np]
 					row++
-					// Output positions o2 in [lo, hi) read inside the row.
+					// Output positions o2 in [lo, hi) read inside a row.
 					off := k2*g.d[2] - g.pb[2]
 					lo, hi := tapRangeQ(off, g.s[2], g.in[2], g.out[2])
-					j := 0
-					for o0 := range g.out[0] {
+					o2 := p0 % g.out[2]
+					o1 := p0 / g.out[2] % g.out[1]
+					o0 := p0 / (g.out[2] * g.out[1])
+					for j := 0; j < np; {
+						seg := min(np-j, g.out[2]-o2)
+						ds := d[j : j+seg]
 						i0 := o0*g.s[0] - g.pb[0] + k0*g.d[0]
-						for o1 := range g.out[1] {
-							i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
-							ds := d[j : j+g.out[2]]
-							j += g.out[2]
-							if i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1] || lo >= hi {
-								fillPad(ds, pad)
-								continue
-							}
+						i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
+						a, b := max(lo, o2), min(hi, o2+seg)
+						if i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1] || a >= b {
+							fillPad(ds, pad)
+						} else {
 							r := xc[(i0*g.in[1]+i1)*g.in[2] : (i0*g.in[1]+i1+1)*g.in[2]]
-							fillPad(ds[:lo], pad)
-							fillPad(ds[hi:], pad)
+							fillPad(ds[:a-o2], pad)
+							fillPad(ds[b-o2:], pad)
 							if g.s[2] == 1 {
-								copy(ds[lo:hi], r[lo+off:])
-								continue
+								copy(ds[a-o2:b-o2], r[a+off:])
+							} else {
+								i2 := a*g.s[2] + off
+								for t := a - o2; t < b-o2; t++ {
+									ds[t] = r[i2]
+									i2 += g.s[2]
+								}
 							}
-							i2 := lo*g.s[2] + off
-							for t := lo; t < hi; t++ {
-								ds[t] = r[i2]
-								i2 += g.s[2]
-							}
+						}
+						j += seg
+						o2 = 0
+						if o1++; o1 == g.out[1] {
+							o1 = 0
+							o0++
 						}
 					}
 				}
@@ -80,6 +87,13 @@ func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte) {
 		}
 	}
 }
+
+// qIm2colBytes is the most bytes an im2col block takes: the block holds
+// at least qIm2colMin output positions, more while it stays this small.
+const (
+	qIm2colBytes = 512 << 10
+	qIm2colMin   = 8 * qNR
+)
 
 // tapRangeQ returns the output positions [lo, hi) whose input position
 // o*s + off lies in [0, in), out outputs in all.
@@ -169,9 +183,13 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 		acc = growI32(&k.acc, y.numel())
 	}
 	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
+	// The im2col runs in blocks of chunk output positions, small enough
+	// to stay in cache between im2col and packing.
+	chunk := P
 	var col []byte
 	if !direct {
-		col = growBytes(&k.col, kk*P)
+		chunk = min(P, max(qIm2colMin, qIm2colBytes/max(kk, 1)/qNR*qNR))
+		col = growBytes(&k.col, kk*chunk)
 	}
 	for b := range k.nb {
 		for grp := range k.group {
@@ -183,11 +201,17 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 			cl := qgemmCall{m: mg, n: P, k: kk, za: za, zb: zxe, c: acc[(b*k.m+grp*mg)*P:], ldc: P,
 				a: qPackedA{data: pw.data[grp*blk : (grp+1)*blk], lda: pw.lda, rowSum: pw.rowSum[grp*mg : (grp+1)*mg]}}
 			cl.raw, cl.ldb, cl.mask = xg, P, qMaskB(xS8)
-			if !direct {
-				qIm2col(g, xg, cg, pad, col)
-				cl.raw = col
+			if direct {
+				k.qg.run(cl)
+				continue
 			}
-			k.qg.run(cl)
+			c := cl.c
+			for p0 := 0; p0 < P; p0 += chunk {
+				np := min(chunk, P-p0)
+				qIm2col(g, xg, cg, pad, col, p0, np)
+				cl.raw, cl.ldb, cl.n, cl.c = col, np, np, c[p0:]
+				k.qg.run(cl)
+			}
 		}
 	}
 	if !k.qlinear {

@@ -243,6 +243,8 @@ func TestConvIntegerMatchesReference(t *testing.T) {
 		{[]int{1, 3, 30}, []int{5, 3, 4}, []model.Attr{aInts("pads", 3, 1), aInts("strides", 3)}},
 		{[]int{1, 2, 4, 5, 6}, []int{3, 2, 2, 3, 2}, []model.Attr{aInts("pads", 1, 0, 1, 0, 1, 1)}},
 		{[]int{1, 16, 20, 20}, []int{24, 16, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
+		// Three im2col blocks, the last partial.
+		{[]int{1, 64, 41, 50}, []int{8, 64, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
 	}
 	for _, cc := range cases {
 		for _, xs8 := range []bool{false, true} {
