@@ -58,6 +58,30 @@ func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int) {
 						ds := d[j : j+seg]
 						i0 := o0*g.s[0] - g.pb[0] + k0*g.d[0]
 						i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
+						if rows := qWholeRows(g, o2, o1, i0, i1, (np-j)/g.out[2]); rows > 1 {
+							// Whole output rows reading consecutive input
+							// rows of the same width: one copy, then pads
+							// at each row's ends.
+							W := g.in[2]
+							blk := d[j : j+rows*W]
+							src := (i0*g.in[1]+i1)*W + off
+							c0 := max(0, -src)
+							c1 := min(len(blk), len(xc)-src)
+							if lo < hi && c0 < c1 {
+								copy(blk[c0:c1], xc[src+c0:])
+							}
+							for r := range rows {
+								fillPad(blk[r*W:r*W+lo], pad)
+								fillPad(blk[r*W+hi:(r+1)*W], pad)
+							}
+							j += rows * W
+							o1 += rows
+							for o1 >= g.out[1] {
+								o1 -= g.out[1]
+								o0++
+							}
+							continue
+						}
 						a, b := max(lo, o2), min(hi, o2+seg)
 						if i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1] || a >= b {
 							fillPad(ds, pad)
@@ -94,6 +118,18 @@ const (
 	qIm2colBytes = 512 << 10
 	qIm2colMin   = 8 * qNR
 )
+
+// qWholeRows returns how many whole output rows, from output row o1
+// (position o2 == 0) and up to most, map to consecutive input rows of a
+// plane whose width equals the output's (unit strides along the last two
+// dims): 0 when they do not.
+func qWholeRows(g *geom, o2, o1, i0, i1, most int) int {
+	if o2 != 0 || g.s[2] != 1 || g.s[1] != 1 || g.out[2] != g.in[2] || i0 < 0 || i0 >= g.in[0] || i1 < 0 {
+		return 0
+	}
+	rows := min(most, g.out[1]-o1, g.in[1]-i1)
+	return max(rows, 0)
+}
 
 // tapRangeQ returns the output positions [lo, hi) whose input position
 // o*s + off lies in [0, in), out outputs in all.

@@ -243,6 +243,12 @@ func TestConvIntegerMatchesReference(t *testing.T) {
 		{[]int{1, 3, 30}, []int{5, 3, 4}, []model.Attr{aInts("pads", 3, 1), aInts("strides", 3)}},
 		{[]int{1, 2, 4, 5, 6}, []int{3, 2, 2, 3, 2}, []model.Attr{aInts("pads", 1, 0, 1, 0, 1, 1)}},
 		{[]int{1, 16, 20, 20}, []int{24, 16, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
+		// Whole rows copied at once: a row dilation, wide pads, a tap
+		// that never lands in the input, more rows than one block.
+		{[]int{1, 3, 12, 10}, []int{4, 3, 3, 3}, []model.Attr{aInts("dilations", 2, 1), aInts("pads", 2, 1, 2, 1)}},
+		{[]int{2, 2, 6, 2}, []int{3, 2, 3, 5}, []model.Attr{aInts("pads", 1, 2, 1, 2)}},
+		{[]int{1, 2, 7, 9}, []int{3, 2, 1, 5}, []model.Attr{aInts("pads", 0, 2, 0, 2)}},
+		{[]int{1, 1, 30, 3}, []int{2, 1, 3, 1}, []model.Attr{aInts("pads", 1, 0, 1, 0)}},
 		// Three im2col blocks, the last partial.
 		{[]int{1, 64, 41, 50}, []int{8, 64, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
 	}
