@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -128,7 +129,8 @@ func TestQgemmMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 2))
 	pool := newWorkerPool(2)
 	defer pool.close()
-	shapes := [][3]int{{1, 1, 1}, {3, 5, 7}, {8, 32, 4}, {9, 33, 5}, {17, 70, 129}, {64, 64, 300}, {2, 200, 1000}, {100, 3, 0}}
+	// The last two split across two threads by rows and by panels.
+	shapes := [][3]int{{1, 1, 1}, {3, 5, 7}, {8, 32, 4}, {9, 33, 5}, {17, 70, 129}, {64, 64, 300}, {2, 200, 1000}, {100, 3, 0}, {300, 20, 200}, {64, 200, 100}}
 	for _, kern := range kerns {
 		for _, threads := range []*workerPool{nil, pool} {
 			g := newQgemmCtx(threads)
@@ -369,6 +371,33 @@ func TestDynQuantMatchesGo(t *testing.T) {
 					t.Fatalf("n=%d variant %d: byte %d (x %v) is %d, want %d", n, variant, i, x[min(i, n-1)], got[i], want[i])
 				}
 			}
+		}
+	}
+}
+
+// TestQgemmSplits checks that the shapes TestQgemmMatchesReference runs
+// on two threads do split, by rows and by panels.
+func TestQgemmSplits(t *testing.T) {
+	pool := newWorkerPool(2)
+	defer pool.close()
+	g := newQgemmCtx(pool)
+	for _, tc := range []struct {
+		m, n, k int
+		byRows  bool
+	}{{300, 20, 200, true}, {64, 200, 100, false}} {
+		var mu sync.Mutex
+		var seen qgemmCall
+		cl := qCallFor(g, make([]byte, tc.m*tc.k), make([]byte, tc.k*tc.n), true, false, []int32{0}, []int32{0}, tc.m, tc.n, tc.k, false, make([]int32, tc.m*tc.n))
+		g.kern.run, g.kern.pack = func(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
+			mu.Lock()
+			seen = g.call
+			mu.Unlock()
+			qkernBest.run(a, lda, b, kg, c, ldc, q)
+		}, qkernBest.pack
+		g.run(cl)
+		g.kern = qkernBest
+		if seen.parts != 2 || seen.byRows != tc.byRows {
+			t.Errorf("%dx%dx%d: %d parts, by rows %v; want 2, %v", tc.m, tc.n, tc.k, seen.parts, seen.byRows, tc.byRows)
 		}
 	}
 }
