@@ -5,11 +5,13 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// ConvInteger and QLinearConv: a direct convolution of the 8-bit input and
-// weights, less their zero points, widened to int32, with the window
-// geometry of Conv (fillWindow); padding reads as the input's zero point,
-// so it adds nothing. QLinearConv adds its int32 bias and requantizes as
-// QLinearMatMul does.
+// ConvInteger and QLinearConv: the int8 GEMM (qgemm.go) of the weights,
+// as A (output channels × input channels·kernel, packed at build when
+// constant), and the input's im2col, as B (qIm2col, with the window
+// geometry of Conv, fillWindow; a 1×1 unit-stride unpadded window reads
+// the input as B directly). Padding reads as the
+// input's zero point, so it adds nothing. QLinearConv adds its int32 bias
+// and requantizes as QLinearMatMul does.
 type qconvKernel struct {
 	n       *model.Node
 	win     *model.Window
@@ -19,11 +21,137 @@ type qconvKernel struct {
 	g       geom
 	// Set by shape: batch, input channels, output channels.
 	nb, c, m int
-	// Scratch: widened input and weights, zero points, the int32 sums of
-	// QLinearConv, its multipliers and scales.
-	x32, w32, zx, zw, acc []int32
-	mult                  []float32
-	sc                    []float64
+	qg       *qgemmCtx
+	// pw is the weights packed at build (group after group), pwm×pwk,
+	// or has no data.
+	pw       qPackedA
+	pwm, pwk int
+	// Scratch: weights packed at run time, zero points and their shifted
+	// forms, the int32 sums of QLinearConv, its multipliers and scales.
+	pwBuf, col                    []byte
+	rowSum, zx, zw, zxe, zwe, acc []int32
+	mult                          []float32
+	sc                            []float64
+}
+
+// qIm2col writes output positions [p0, p0+np) of the im2col of the cg
+// channels of x (each of g.in) into dst: one row of np bytes for each
+// (channel, kernel offset), pad where the window falls outside x.
+func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int) {
+	inSz := size3(g.in)
+	row := 0
+	for c := range cg {
+		xc := x[c*inSz : (c+1)*inSz]
+		for k0 := range g.k[0] {
+			for k1 := range g.k[1] {
+				for k2 := range g.k[2] {
+					d := dst[row*np : (row+1)*np]
+					row++
+					// Output positions o2 in [lo, hi) read inside a row.
+					off := k2*g.d[2] - g.pb[2]
+					lo, hi := tapRangeQ(off, g.s[2], g.in[2], g.out[2])
+					o2 := p0 % g.out[2]
+					o1 := p0 / g.out[2] % g.out[1]
+					o0 := p0 / (g.out[2] * g.out[1])
+					for j := 0; j < np; {
+						seg := min(np-j, g.out[2]-o2)
+						ds := d[j : j+seg]
+						i0 := o0*g.s[0] - g.pb[0] + k0*g.d[0]
+						i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
+						if rows := qWholeRows(g, o2, o1, i0, i1, (np-j)/g.out[2]); rows > 1 {
+							// Whole output rows reading consecutive input
+							// rows of the same width: one copy, then pads
+							// at each row's ends.
+							W := g.in[2]
+							blk := d[j : j+rows*W]
+							src := (i0*g.in[1]+i1)*W + off
+							c0 := max(0, -src)
+							c1 := min(len(blk), len(xc)-src)
+							if lo < hi && c0 < c1 {
+								copy(blk[c0:c1], xc[src+c0:])
+							}
+							for r := range rows {
+								fillPad(blk[r*W:r*W+lo], pad)
+								fillPad(blk[r*W+hi:(r+1)*W], pad)
+							}
+							j += rows * W
+							o1 += rows
+							for o1 >= g.out[1] {
+								o1 -= g.out[1]
+								o0++
+							}
+							continue
+						}
+						a, b := max(lo, o2), min(hi, o2+seg)
+						if i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1] || a >= b {
+							fillPad(ds, pad)
+						} else {
+							r := xc[(i0*g.in[1]+i1)*g.in[2] : (i0*g.in[1]+i1+1)*g.in[2]]
+							fillPad(ds[:a-o2], pad)
+							fillPad(ds[b-o2:], pad)
+							if g.s[2] == 1 {
+								copy(ds[a-o2:b-o2], r[a+off:])
+							} else {
+								i2 := a*g.s[2] + off
+								for t := a - o2; t < b-o2; t++ {
+									ds[t] = r[i2]
+									i2 += g.s[2]
+								}
+							}
+						}
+						j += seg
+						o2 = 0
+						if o1++; o1 == g.out[1] {
+							o1 = 0
+							o0++
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// qIm2colBytes is the most bytes an im2col block takes: the block holds
+// at least qIm2colMin output positions, more while it stays this small.
+const (
+	qIm2colBytes = 512 << 10
+	qIm2colMin   = 8 * qNR
+)
+
+// qWholeRows returns how many whole output rows, from output row o1
+// (position o2 == 0) and up to most, map to consecutive input rows of a
+// plane whose width equals the output's (unit strides along the last two
+// dims): 0 when they do not.
+func qWholeRows(g *geom, o2, o1, i0, i1, most int) int {
+	if o2 != 0 || g.s[2] != 1 || g.s[1] != 1 || g.out[2] != g.in[2] || i0 < 0 || i0 >= g.in[0] || i1 < 0 {
+		return 0
+	}
+	rows := min(most, g.out[1]-o1, g.in[1]-i1)
+	return max(rows, 0)
+}
+
+// tapRangeQ returns the output positions [lo, hi) whose input position
+// o*s + off lies in [0, in), out outputs in all.
+func tapRangeQ(off, s, in, out int) (lo, hi int) {
+	lo = 0
+	if off < 0 {
+		lo = (-off + s - 1) / s
+	}
+	hi = 0
+	if in-1-off >= 0 {
+		hi = (in-1-off)/s + 1
+	}
+	hi = min(hi, out)
+	lo = min(lo, hi)
+	return lo, hi
+}
+
+// fillPad sets every byte of d to v.
+func fillPad(d []byte, v byte) {
+	for i := range d {
+		d[i] = v
+	}
 }
 
 func (k *qconvKernel) shape(in, out []*tensor) error {
@@ -33,6 +161,34 @@ func (k *qconvKernel) shape(in, out []*tensor) error {
 	}
 	k.nb, k.c, k.m = x[0], x[1], w[0]
 	return fillWindow(k.n, k.win, &k.g, x[2:], w[2:])
+}
+
+// packWeights returns the weights packed as A, group after group: those
+// of build when they match, else packed into the scratch.
+func (k *qconvKernel) packWeights(w *tensor, kk int) qPackedA {
+	if k.pw.data != nil && k.pwm == k.m && k.pwk == kk {
+		return k.pw
+	}
+	l := k.qg.kern.l
+	return packQConvWeights(l, w.data, k.m, kk, k.group, w.dt == payload.Uint8, growBytes(&k.pwBuf, qConvWeightsSize(l, k.m, kk, k.group)), growI32(&k.rowSum, k.m))
+}
+
+// qConvWeightsSize is the bytes of m output channels' weights, kk a
+// channel, packed as A group by group.
+func qConvWeightsSize(l qLayout, m, kk, group int) int {
+	return group * roundUp(m/group, qMR) * l.aStride(kk)
+}
+
+// packQConvWeights packs the m×kk weights w (uint8 when u8) as A group by
+// group, each group's rows padded to qMR, into dst, and the row sums into
+// rowSum.
+func packQConvWeights(l qLayout, w []byte, m, kk, group int, u8 bool, dst []byte, rowSum []int32) qPackedA {
+	mg := m / group
+	blk := roundUp(mg, qMR) * l.aStride(kk)
+	for grp := range group {
+		packQA(l, dst[grp*blk:(grp+1)*blk], w[grp*mg*kk:], kk, mg, kk, u8, rowSum[grp*mg:])
+	}
+	return qPackedA{data: dst, lda: l.aStride(kk), rowSum: rowSum}
 }
 
 func (k *qconvKernel) run(in, out []*tensor) error {
@@ -45,71 +201,82 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	if err != nil {
 		return err
 	}
-	x32 := growI32(&k.x32, x.numel())
-	readQ8(x32, x)
-	subCols(x32, zx, 1)
-	w32 := growI32(&k.w32, w.numel())
-	readQ8(w32, w)
-	if len(zw) > 1 {
-		subRows(w32, zw, w.numel()/max(k.m, 1), k.m)
-	} else {
-		subCols(w32, zw, 1)
-	}
-	y := out[0]
-	if !k.qlinear {
-		k.conv(x32, w32, y.i32())
-		return nil
-	}
-	acc := growI32(&k.acc, y.numel())
-	k.conv(x32, w32, acc)
-	return k.requant(in, y, acc)
-}
-
-// conv computes the int32 convolution of x and w into y.
-func (k *qconvKernel) conv(x, w, y []int32) {
 	g := &k.g
 	cg, mg := k.c/k.group, k.m/k.group
-	inSz, kSz := size3(g.in), size3(g.k)
-	yi := 0
+	inSz, kk, P := size3(g.in), cg*size3(g.k), size3(g.out)
+	xS8 := x.dt == payload.Int8
+	zxe := shiftedZeros(&k.zxe, zx, qShiftB(xS8))
+	zwe := shiftedZeros(&k.zwe, zw, qShiftA(w.dt == payload.Uint8))
+	var pad byte
+	if zx != nil {
+		pad = byte(zx[0])
+	}
+	pw := k.packWeights(w, kk)
+	blk := roundUp(mg, qMR) * pw.lda
+	y := out[0]
+	acc := y.i32()
+	if k.qlinear {
+		acc = growI32(&k.acc, y.numel())
+	}
+	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
+	// The im2col runs in blocks of chunk output positions, small enough
+	// to stay in cache between im2col and packing.
+	chunk := P
+	var col []byte
+	if !direct {
+		chunk = min(P, max(qIm2colMin, qIm2colBytes/max(kk, 1)/qNR*qNR))
+		col = growBytes(&k.col, kk*chunk)
+	}
 	for b := range k.nb {
-		for m := range k.m {
-			grp := m / mg
-			wm := w[m*cg*kSz : (m+1)*cg*kSz]
-			xb := x[(b*k.c+grp*cg)*inSz : (b*k.c+(grp+1)*cg)*inSz]
-			for o0 := range g.out[0] {
-				for o1 := range g.out[1] {
-					for o2 := range g.out[2] {
-						var s int32
-						for c := range cg {
-							xc, wc := xb[c*inSz:(c+1)*inSz], wm[c*kSz:(c+1)*kSz]
-							for k0 := range g.k[0] {
-								i0 := o0*g.s[0] - g.pb[0] + k0*g.d[0]
-								if i0 < 0 || i0 >= g.in[0] {
-									continue
-								}
-								for k1 := range g.k[1] {
-									i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
-									if i1 < 0 || i1 >= g.in[1] {
-										continue
-									}
-									row := xc[(i0*g.in[1]+i1)*g.in[2]:]
-									wr := wc[(k0*g.k[1]+k1)*g.k[2]:]
-									for k2 := range g.k[2] {
-										i2 := o2*g.s[2] - g.pb[2] + k2*g.d[2]
-										if i2 >= 0 && i2 < g.in[2] {
-											s += row[i2] * wr[k2]
-										}
-									}
-								}
-							}
-						}
-						y[yi] = s
-						yi++
-					}
-				}
+		for grp := range k.group {
+			xg := x.data[(b*k.c+grp*cg)*inSz : (b*k.c+(grp+1)*cg)*inSz]
+			za := zwe
+			if len(za) > 1 {
+				za = za[grp*mg : (grp+1)*mg]
+			}
+			cl := qgemmCall{m: mg, n: P, k: kk, za: za, zb: zxe, c: acc[(b*k.m+grp*mg)*P:], ldc: P,
+				a: qPackedA{data: pw.data[grp*blk : (grp+1)*blk], lda: pw.lda, rowSum: pw.rowSum[grp*mg : (grp+1)*mg]}}
+			cl.raw, cl.ldb, cl.mask = xg, P, qMaskB(xS8)
+			if direct {
+				k.qg.run(cl)
+				continue
+			}
+			c := cl.c
+			for p0 := 0; p0 < P; p0 += chunk {
+				np := min(chunk, P-p0)
+				qIm2col(g, xg, cg, pad, col, p0, np)
+				cl.raw, cl.ldb, cl.n, cl.c = col, np, np, c[p0:]
+				k.qg.run(cl)
 			}
 		}
 	}
+	if !k.qlinear {
+		return nil
+	}
+	return k.requant(in, y, acc)
+}
+
+// buildQConv returns the kernel of ConvInteger or QLinearConv with the
+// weights input wi, packing constant weights as A.
+func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (kernel, error) {
+	k := &qconvKernel{n: c.n, win: win, group: group, wi: wi, qlinear: qlinear, qg: newQgemmCtx(c.gemmCtx().pool)}
+	w := c.constInput(wi)
+	if w == nil || len(w.Shape) < 3 || group < 1 || w.Shape[0]%group != 0 || !q8(w.DType) {
+		return k, nil
+	}
+	m, kk := w.Shape[0], payload.NumElems(w.Shape[1:])
+	if len(w.Raw) < m*kk {
+		return nil, c.invalid("constant weights %q of %d bytes for shape %v", w.Name, len(w.Raw), w.Shape)
+	}
+	l := k.qg.kern.l
+	pw, err := shareValue(c, "packedQW", func() (qPackedA, error) {
+		return packQConvWeights(l, w.Raw, m, kk, group, w.DType == payload.Uint8, make([]byte, qConvWeightsSize(l, m, kk, group)), make([]int32, m)), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	k.pw, k.pwm, k.pwk = pw, m, kk
+	return k, nil
 }
 
 // requant adds QLinearConv's bias to the sums and writes its output.
@@ -149,7 +316,7 @@ func init() {
 		if err := checkWindow(c, &a.Window); err != nil {
 			return nil, err
 		}
-		return &qconvKernel{n: c.n, win: &a.Window, group: a.Group, wi: 1}, nil
+		return buildQConv(c, &a.Window, a.Group, 1, false)
 	})
 	register("QLinearConv", func(c *buildCtx) (kernel, error) {
 		a := c.rule.(*model.QLinearConvAttrs)
@@ -162,6 +329,6 @@ func init() {
 		if err := checkWindow(c, &a.Window); err != nil {
 			return nil, err
 		}
-		return &qconvKernel{n: c.n, win: &a.Window, group: a.Group, wi: 3, qlinear: true}, nil
+		return buildQConv(c, &a.Window, a.Group, 3, true)
 	})
 }

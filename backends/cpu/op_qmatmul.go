@@ -49,7 +49,9 @@ func zeroPoints(nd *model.Node, t *tensor, n int, what string, buf *[]int32) ([]
 	return z, nil
 }
 
-// qmatmulKernel runs MatMulInteger (qlinear false) and QLinearMatMul.
+// qmatmulKernel runs MatMulInteger (qlinear false) and QLinearMatMul on
+// the int8 GEMM (qgemm.go), B prepacked at build when it is a constant
+// matrix.
 type qmatmulKernel struct {
 	mm matmulKernel // plans the product; its n names the node
 	// ia and ib are the inputs A and B; each one's zero point is the
@@ -57,12 +59,38 @@ type qmatmulKernel struct {
 	ia, ib  int
 	qlinear bool
 	pair    [2]*tensor
-	// Scratch: the widened operands less their zero points, the zero
-	// points, the int32 products of QLinearMatMul, its per-column
+	qg      *qgemmCtx
+	// pb is B packed at build (pk×pn), or has no data.
+	pb     qPackedB
+	pk, pn int
+	// Scratch: packed A and its row sums, the zero points and their
+	// shifted forms, the int32 products of QLinearMatMul, its per-column
 	// multipliers and scales.
-	a32, b32, za, zb, acc []int32
-	mult                  []float32
-	sc                    []float64
+	pa                            []byte
+	rowSum, za, zb, zae, zbe, acc []int32
+	mult                          []float32
+	sc                            []float64
+}
+
+// buildQMatMul returns the kernel of MatMulInteger or QLinearMatMul with
+// A and B the inputs ia and ib.
+func buildQMatMul(c *buildCtx, ia, ib int, qlinear bool) (kernel, error) {
+	k := &qmatmulKernel{mm: matmulKernel{n: c.n, dt: payload.Int32}, ia: ia, ib: ib, qlinear: qlinear, qg: newQgemmCtx(c.gemmCtx().pool)}
+	if w := c.constInput(ib); w != nil && len(w.Shape) == 2 && q8(w.DType) {
+		k.pk, k.pn = w.Shape[0], w.Shape[1]
+		l := k.qg.kern.l
+		pb, err := shareValue(c, "packedQB", func() (qPackedB, error) {
+			if len(w.Raw) < k.pk*k.pn {
+				return qPackedB{}, c.invalid("constant B %q of %d bytes for shape %v", w.Name, len(w.Raw), w.Shape)
+			}
+			return packQB(l, w.Raw, k.pn, k.pk, k.pn, w.DType == payload.Int8), nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		k.pb = pb
+	}
+	return k, nil
 }
 
 func (k *qmatmulKernel) shape(in, out []*tensor) error {
@@ -81,51 +109,65 @@ func (k *qmatmulKernel) run(in, out []*tensor) error {
 	if err != nil {
 		return err
 	}
-	a32 := growI32(&k.a32, a.numel())
-	readQ8(a32, a)
-	subRows(a32, za, kk, m)
-	b32 := growI32(&k.b32, b.numel())
-	readQ8(b32, b)
-	subCols(b32, zb, n)
+	aU8, bS8 := a.dt == payload.Uint8, b.dt == payload.Int8
+	zae := shiftedZeros(&k.zae, za, qShiftA(aU8))
+	zbe := shiftedZeros(&k.zbe, zb, qShiftB(bS8))
+	y := out[0].i32()
+	if k.qlinear {
+		y = growI32(&k.acc, out[0].numel())
+	}
+	l := k.qg.kern.l
+	if k.mm.fold {
+		rows := k.mm.nb * m
+		cl := qgemmCall{m: rows, n: n, k: kk, a: k.packA(l, a.data, rows, kk, aU8), za: zae, zb: zbe, c: y, ldc: n}
+		if k.pb.data != nil && k.pk == kk && k.pn == n {
+			cl.b = k.pb
+		} else {
+			cl.raw, cl.ldb, cl.mask = b.data, n, qMaskB(bS8)
+		}
+		k.qg.run(cl)
+	} else {
+		for bi := range k.mm.nb {
+			offA, offB := k.mm.offsets(bi)
+			k.qg.run(qgemmCall{m: m, n: n, k: kk, a: k.packA(l, a.data[offA:], m, kk, aU8), za: zae, zb: zbe,
+				raw: b.data[offB:], ldb: n, mask: qMaskB(bS8), c: y[bi*m*n:], ldc: n})
+		}
+	}
 	if !k.qlinear {
-		matmulRun(&k.mm, gemmNaive[int32], a32, b32, out[0].i32())
 		return nil
 	}
-	acc := growI32(&k.acc, out[0].numel())
-	matmulRun(&k.mm, gemmNaive[int32], a32, b32, acc)
-	return k.requant(in, out[0], acc, n)
+	return k.requant(in, out[0], y, n)
 }
 
-// subRows subtracts from each row of the m×k matrices in v its zero
-// point: z[0] for all, or z[r] for row r.
-func subRows(v, z []int32, k, m int) {
-	switch {
-	case z == nil:
-	case len(z) == 1:
-		for i := range v {
-			v[i] -= z[0]
-		}
-	default:
-		for i := range v {
-			v[i] -= z[(i/max(k, 1))%m]
-		}
-	}
+// packA packs the rows×kk matrix src as the GEMM's A into the scratch.
+func (k *qmatmulKernel) packA(l qLayout, src []byte, rows, kk int, u8 bool) qPackedA {
+	lda := l.aStride(kk)
+	pa := growBytes(&k.pa, roundUp(rows, qMR)*lda)
+	rs := growI32(&k.rowSum, rows)
+	packQA(l, pa, src, kk, rows, kk, u8, rs)
+	return qPackedA{data: pa, lda: lda, rowSum: rs}
 }
 
-// subCols subtracts from each column of the matrices with n columns in v
-// its zero point: z[0] for all, or z[j] for column j.
-func subCols(v, z []int32, n int) {
-	switch {
-	case z == nil:
-	case len(z) == 1:
-		for i := range v {
-			v[i] -= z[0]
-		}
-	default:
-		for i := range v {
-			v[i] -= z[i%n]
-		}
+// shiftedZeros returns in *buf the zero points z (nil: one zero) plus
+// shift.
+func shiftedZeros(buf *[]int32, z []int32, shift int32) []int32 {
+	out := growI32(buf, max(len(z), 1))
+	if z == nil {
+		out[0] = shift
+		return out
 	}
+	for i, v := range z {
+		out[i] = v + shift
+	}
+	return out
+}
+
+// growBytes returns n bytes from *buf, grown only when too small.
+func growBytes(buf *[]byte, n int) []byte {
+	if cap(*buf) < n {
+		*buf = make([]byte, n, n+64)
+	}
+	return (*buf)[:n]
 }
 
 // requant writes QLinearMatMul's output from the int32 products acc, n
@@ -168,22 +210,31 @@ func requantScales(mult *[]float32, sc *[]float64, sx, sw, sy *tensor) []float32
 }
 
 // requantize writes y, int8 or uint8, from the int32 values acc: value i
-// uses multiplier mult[(i/inner)%len(mult)] (one multiplier: all).
+// uses multiplier mult[(i/inner)%len(mult)] (one multiplier: all), in
+// runs of inner values that share one.
 func requantize(y *tensor, acc []int32, mult []float32, period, inner int, zp float64) {
 	lo, hi, _ := quantRange(y.dt)
-	s8 := y.dt == payload.Int8
-	i8 := elems[int8](y)
-	for i, v := range acc {
+	if len(mult) == 1 {
+		inner = len(acc)
+	}
+	inner = max(inner, 1)
+	for i0, blk := 0, 0; i0 < len(acc); i0, blk = i0+inner, blk+1 {
+		i1 := min(i0+inner, len(acc))
 		m := mult[0]
 		if len(mult) > 1 {
-			m = mult[(i/inner)%period]
+			m = mult[blk%period]
 		}
-		r := roundClamp(float64(float32(v)*m), zp, lo, hi)
-		if s8 {
-			i8[i] = int8(r)
-		} else {
-			y.data[i] = uint8(r)
-		}
+		requantRun(y.data[i0:i1], acc[i0:i1], m, zp, lo, hi)
+	}
+}
+
+// requantRunGo writes dst[i] = acc[i]·m, in float32, rounded half to
+// even, plus zp, saturated to [lo, hi], as a byte (the int8 or uint8
+// value); a NaN product gives zp. It is requantRun's twin.
+func requantRunGo(dst []byte, acc []int32, m float32, zp, lo, hi float64) {
+	dst = dst[:len(acc)]
+	for i, v := range acc {
+		dst[i] = byte(int32(roundClamp(float64(float32(v)*m), zp, lo, hi)))
 	}
 }
 
@@ -197,13 +248,13 @@ func init() {
 				return nil, c.invalid("zero point %d of type %s for an operand of type %s", i-2, t, c.inType(i-2))
 			}
 		}
-		return &qmatmulKernel{mm: matmulKernel{n: c.n, dt: payload.Int32}, ia: 0, ib: 1}, nil
+		return buildQMatMul(c, 0, 1, false)
 	})
 	register("QLinearMatMul", func(c *buildCtx) (kernel, error) {
 		if err := qlinearTypes(c, 0, 3, 7); err != nil {
 			return nil, err
 		}
-		return &qmatmulKernel{mm: matmulKernel{n: c.n, dt: payload.Int32}, ia: 0, ib: 3, qlinear: true}, nil
+		return buildQMatMul(c, 0, 3, true)
 	})
 }
 

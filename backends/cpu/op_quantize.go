@@ -240,25 +240,13 @@ type dynQuantKernel struct{}
 
 func (dynQuantKernel) run(in, out []*tensor) error {
 	x := in[0].f32()
-	var lo, hi float32
-	for _, v := range x {
-		// Comparisons skip NaN, which the builtin min and max would keep.
-		if v < lo {
-			lo = v
-		}
-		if v > hi {
-			hi = v
-		}
-	}
+	lo, hi, nan := dynRange(x)
 	scale := float32(1)
 	if hi != lo {
 		scale = (hi - lo) / 255
 	}
 	zp := roundClamp(float64(min(max(0-lo/scale, 0), 255)), 0, 0, 255)
-	y := out[0].u8()
-	for i, v := range x {
-		y[i] = uint8(roundClamp(float64(v/scale), zp, 0, 255))
-	}
+	dynQuant(out[0].u8(), x, scale, zp, nan)
 	// A node may leave out the scale and zero point outputs.
 	if o := optIn(out, 1); o != nil {
 		o.f32()[0] = scale
@@ -267,6 +255,33 @@ func (dynQuantKernel) run(in, out []*tensor) error {
 		o.u8()[0] = uint8(zp)
 	}
 	return nil
+}
+
+// dynRangeGo returns the range of x widened to hold 0, NaNs skipped, and
+// whether x holds a NaN.
+func dynRangeGo(x []float32) (lo, hi float32, nan bool) {
+	for _, v := range x {
+		// Comparisons skip NaN, which the builtin min and max would keep.
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+		if v != v {
+			nan = true
+		}
+	}
+	return lo, hi, nan
+}
+
+// dynQuantGo writes y[i] = x[i]/scale, in float32, rounded half to even,
+// plus zp, saturated to uint8; a NaN quotient gives zp.
+func dynQuantGo(y []byte, x []float32, scale float32, zp float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] = uint8(roundClamp(float64(v/scale), zp, 0, 255))
+	}
 }
 
 // quantFloat reports whether dt is a float type the quantization kernels

@@ -74,6 +74,7 @@ var quantCases = []tc{
 	c1("MatMulInteger/int8_no_zero_point_10", 10, "MatMulInteger", nil, typed(I8, 5, 7), typed(I8, 7, 3)).outs(I32),
 	c1("MatMulInteger/uint8_int8_10", 10, "MatMulInteger", nil, typed(U8, 2, 6), typed(I8, 6, 4), u8z(nil, 100)).outs(I32),
 	c1("MatMulInteger/per_column_b_10", 10, "MatMulInteger", nil, typed(U8, 3, 4), typed(U8, 4, 3).c(), u8z(nil, 7), u8z([]int{3}, 1, 50, 200)).outs(I32),
+	c1("MatMulInteger/uint8_int8_wide_10", 10, "MatMulInteger", nil, typed(U8, 37, 300), typed(I8, 300, 70).c(), u8z(nil, 100), i8z(nil, 3)).outs(I32),
 	c1("MatMulInteger/batched_10", 10, "MatMulInteger", nil, typed(I8, 2, 3, 4), typed(I8, 4, 5), i8z(nil, -2), i8z(nil, 5)).outs(I32),
 
 	c1("QLinearMatMul/uint8_10", 10, "QLinearMatMul", nil, typed(U8, 2, 4), fs(0.02), u8z(nil, 113), typed(U8, 4, 3), fs(0.007), u8z(nil, 114), fs(0.01), u8z(nil, 118)).outs(U8),
@@ -83,10 +84,13 @@ var quantCases = []tc{
 
 	c1("ConvInteger/pads_10", 10, "ConvInteger", attrs(ais("pads", 1, 1, 1, 1)), typed(U8, 1, 2, 5, 5), typed(U8, 3, 2, 3, 3).c(), u8z(nil, 100), u8z(nil, 50)).outs(I32),
 	c1("ConvInteger/no_zero_point_10", 10, "ConvInteger", nil, typed(U8, 1, 1, 4, 4), typed(U8, 2, 1, 2, 2).c()).outs(I32),
+	c1("ConvInteger/wide_10", 10, "ConvInteger", attrs(ais("pads", 1, 1, 1, 1)), typed(U8, 1, 16, 20, 20), typed(U8, 24, 16, 3, 3).c(), u8z(nil, 120), u8z(nil, 130)).outs(I32),
+	c1("ConvInteger/int8_weights_10", 10, "ConvInteger", attrs(ais("pads", 1, 1, 1, 1)), typed(U8, 1, 8, 9, 9), typed(I8, 16, 8, 3, 3).c(), u8z(nil, 7)).outs(I32),
 	c1("ConvInteger/strides_10", 10, "ConvInteger", attrs(ais("strides", 2, 2)), typed(U8, 2, 3, 7, 7), typed(U8, 4, 3, 3, 3).c(), u8z(nil, 30)).outs(I32),
 
 	c1("QLinearConv/uint8_10", 10, "QLinearConv", attrs(ais("pads", 1, 1, 1, 1)), typed(U8, 1, 2, 6, 6), fs(0.02), u8z(nil, 100), typed(U8, 3, 2, 3, 3).c(), fc([]int{1}, 0.01), u8z([]int{1}, 110), fs(0.1), u8z(nil, 120)).outs(U8),
 	c1("QLinearConv/int8_per_channel_bias_10", 10, "QLinearConv", attrs(ais("strides", 2, 2)), typed(I8, 1, 3, 7, 7), fs(0.05), i8z(nil, -5), typed(I8, 4, 3, 3, 3).c(), fc([]int{4}, 0.01, 0.02, 0.005, 0.03), i8z([]int{4}, 0, 0, 0, 0), fs(0.5), i8z(nil, 3), typed(I32, 4).c()).outs(I8),
+	c1("QLinearConv/uint8_int8_wide_10", 10, "QLinearConv", attrs(ais("pads", 1, 1, 1, 1)), typed(U8, 1, 16, 12, 12), fs(0.02), u8z(nil, 100), typed(I8, 32, 16, 3, 3).c(), fs(0.003), i8z(nil, 0), fs(0.1), u8z(nil, 120), typed(I32, 32).c()).outs(U8),
 	c1("QLinearConv/depthwise_10", 10, "QLinearConv", attrs(ai("group", 4), ais("pads", 1, 1, 1, 1)), typed(U8, 1, 4, 5, 5), fs(0.03), u8z(nil, 120), typed(U8, 4, 1, 3, 3).c(), fs(0.02), u8z(nil, 128), fs(0.1), u8z(nil, 110)).outs(U8),
 }
 

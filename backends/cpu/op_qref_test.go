@@ -1,0 +1,361 @@
+package cpu
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// The widened reference kernels the int8 GEMM replaced: the operands, less
+// their zero points, read into int32 and multiplied scalar. The tests
+// below hold the int8 kernels to them bit for bit.
+
+// subRows subtracts from each row of the m×k matrices in v its zero
+// point: z[0] for all, or z[r] for row r.
+func subRows(v, z []int32, k, m int) {
+	switch {
+	case z == nil:
+	case len(z) == 1:
+		for i := range v {
+			v[i] -= z[0]
+		}
+	default:
+		for i := range v {
+			v[i] -= z[(i/max(k, 1))%m]
+		}
+	}
+}
+
+// subCols subtracts from each column of the matrices with n columns in v
+// its zero point: z[0] for all, or z[j] for column j.
+func subCols(v, z []int32, n int) {
+	switch {
+	case z == nil:
+	case len(z) == 1:
+		for i := range v {
+			v[i] -= z[0]
+		}
+	default:
+		for i := range v {
+			v[i] -= z[i%n]
+		}
+	}
+}
+
+// widen8 returns t's 8-bit elements (nil t: nil) as int32.
+func widen8(t *tensor) []int32 {
+	if t == nil {
+		return nil
+	}
+	v := make([]int32, t.numel())
+	readQ8(v, t)
+	return v
+}
+
+// refQMatMul is MatMulInteger's reference: the int32 products of A (with
+// its zero point za, nil: none) and B (zb).
+func refQMatMul(t *testing.T, a, b, za, zb *tensor) []int32 {
+	mm := matmulKernel{n: node("MatMulInteger", nil), dt: payload.Int32}
+	if err := mm.shape([]*tensor{a, b}, nil); err != nil {
+		t.Fatal(err)
+	}
+	a32, b32 := widen8(a), widen8(b)
+	subRows(a32, widen8(za), mm.k, mm.m)
+	subCols(b32, widen8(zb), mm.nn)
+	y := make([]int32, mm.nb*mm.m*mm.nn)
+	matmulRun(&mm, gemmNaive[int32], a32, b32, y)
+	return y
+}
+
+// refQConv is ConvInteger's reference: the direct int32 convolution of x
+// (zero point zx) and w (zw) with k's geometry.
+func refQConv(k *qconvKernel, x, w, zx, zw *tensor) []int32 {
+	x32, w32 := widen8(x), widen8(w)
+	subCols(x32, widen8(zx), 1)
+	if z := widen8(zw); len(z) > 1 {
+		subRows(w32, z, len(w32)/max(k.m, 1), k.m)
+	} else {
+		subCols(w32, z, 1)
+	}
+	g := &k.g
+	cg, mg := k.c/k.group, k.m/k.group
+	inSz, kSz := size3(g.in), size3(g.k)
+	y := make([]int32, k.nb*k.m*size3(g.out))
+	yi := 0
+	for b := range k.nb {
+		for m := range k.m {
+			grp := m / mg
+			wm := w32[m*cg*kSz : (m+1)*cg*kSz]
+			xb := x32[(b*k.c+grp*cg)*inSz : (b*k.c+(grp+1)*cg)*inSz]
+			for o0 := range g.out[0] {
+				for o1 := range g.out[1] {
+					for o2 := range g.out[2] {
+						var s int32
+						for c := range cg {
+							xc, wc := xb[c*inSz:(c+1)*inSz], wm[c*kSz:(c+1)*kSz]
+							for k0 := range g.k[0] {
+								i0 := o0*g.s[0] - g.pb[0] + k0*g.d[0]
+								if i0 < 0 || i0 >= g.in[0] {
+									continue
+								}
+								for k1 := range g.k[1] {
+									i1 := o1*g.s[1] - g.pb[1] + k1*g.d[1]
+									if i1 < 0 || i1 >= g.in[1] {
+										continue
+									}
+									row := xc[(i0*g.in[1]+i1)*g.in[2]:]
+									wr := wc[(k0*g.k[1]+k1)*g.k[2]:]
+									for k2 := range g.k[2] {
+										i2 := o2*g.s[2] - g.pb[2] + k2*g.d[2]
+										if i2 >= 0 && i2 < g.in[2] {
+											s += row[i2] * wr[k2]
+										}
+									}
+								}
+							}
+						}
+						y[yi] = s
+						yi++
+					}
+				}
+			}
+		}
+	}
+	return y
+}
+
+// rand8 returns a tensor of shape of random int8 (s8) or uint8 values,
+// or all fill when fill >= 0.
+func rand8(r *rand.Rand, s8 bool, fill int, shape ...int) *tensor {
+	v := make([]uint8, payload.NumElems(shape))
+	qFill(r, v, fill)
+	t := mk(shape, v)
+	if s8 {
+		t.dt = payload.Int8
+	}
+	return t
+}
+
+// dt8 names an 8-bit type.
+func dt8(s8 bool) string {
+	if s8 {
+		return "s8"
+	}
+	return "u8"
+}
+
+// wantI32 fails unless got equals want element for element.
+func wantI32(t *testing.T, name string, got, want []int32) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d elements, want %d", name, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: element %d is %d, want %d", name, i, got[i], want[i])
+		}
+	}
+}
+
+// TestMatMulIntegerMatchesReference runs MatMulInteger on the int8 GEMM
+// for every pair of element types, constant and run-time B, batches and
+// zero points of every form, against the widened reference.
+func TestMatMulIntegerMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 3))
+	type shp struct{ a, b []int }
+	shapes := []shp{
+		{[]int{1, 1}, []int{1, 1}},
+		{[]int{5, 7}, []int{7, 3}},
+		{[]int{33, 70}, []int{70, 65}},
+		{[]int{2, 3, 9, 40}, []int{40, 17}},
+		{[]int{2, 9, 40}, []int{2, 40, 17}},
+		{[]int{40}, []int{40, 9}},
+		{[]int{64, 300}, []int{300, 64}},
+	}
+	for _, sh := range shapes {
+		for _, as8 := range []bool{false, true} {
+			for _, bs8 := range []bool{false, true} {
+				for zi := range 4 {
+					for _, konst := range []bool{false, true} {
+						fill := -1
+						if zi == 3 {
+							fill = 255
+						}
+						a, b := rand8(r, as8, fill, sh.a...), rand8(r, bs8, -1, sh.b...)
+						if zi == 3 && bs8 {
+							qFill(r, b.data, 0x80)
+						}
+						m, n := 1, sh.b[len(sh.b)-1]
+						if len(sh.a) > 1 {
+							m = sh.a[len(sh.a)-2]
+						}
+						ins := []*tensor{a, b}
+						switch zi {
+						case 1, 3:
+							ins = append(ins, rand8(r, as8, -1), rand8(r, bs8, -1))
+						case 2:
+							ins = append(ins, rand8(r, as8, -1, m), rand8(r, bs8, -1, n))
+						}
+						if len(sh.a) == 1 && zi == 2 {
+							ins = ins[:2]
+						}
+						c := nodeCase{node: node("MatMulInteger", []string{"a", "b", "za", "zb"}[:len(ins)]), opset: 10, outTypes: []payload.DType{payload.Int32}}
+						if konst {
+							c.consts = []int{1}
+						}
+						name := fmt.Sprintf("%v×%v %s×%s zero points %d const %v", sh.a, sh.b, dt8(as8), dt8(bs8), zi, konst)
+						outs, err := runNode(t, c, ins...)
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						var za, zb *tensor
+						if len(ins) > 2 {
+							za, zb = ins[2], ins[3]
+						}
+						wantI32(t, name, outs[0].i32(), refQMatMul(t, a, b, za, zb))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConvIntegerMatchesReference runs ConvInteger on the int8 GEMM for
+// every pair of element types, constant and run-time weights, windows
+// with strides, dilations, pads and groups, and zero points of every
+// form, against the widened direct reference.
+func TestConvIntegerMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 4))
+	type cs struct {
+		x, w  []int
+		attrs []model.Attr
+	}
+	cases := []cs{
+		{[]int{1, 3, 7, 9}, []int{4, 3, 3, 3}, nil},
+		{[]int{2, 4, 11, 10}, []int{6, 2, 3, 3}, []model.Attr{aInt("group", 2), aInts("pads", 1, 2, 0, 1), aInts("strides", 2, 1)}},
+		{[]int{1, 8, 12, 12}, []int{16, 8, 1, 1}, nil},
+		{[]int{1, 5, 9, 9}, []int{3, 5, 1, 1}, []model.Attr{aInts("strides", 2, 2)}},
+		{[]int{1, 4, 13, 13}, []int{4, 1, 3, 3}, []model.Attr{aInt("group", 4), aInts("pads", 1, 1, 1, 1)}},
+		{[]int{1, 2, 15, 15}, []int{9, 2, 3, 3}, []model.Attr{aInts("dilations", 2, 3), aInts("pads", 2, 2, 2, 2)}},
+		{[]int{1, 3, 30}, []int{5, 3, 4}, []model.Attr{aInts("pads", 3, 1), aInts("strides", 3)}},
+		{[]int{1, 2, 4, 5, 6}, []int{3, 2, 2, 3, 2}, []model.Attr{aInts("pads", 1, 0, 1, 0, 1, 1)}},
+		{[]int{1, 16, 20, 20}, []int{24, 16, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
+		// Whole rows copied at once: a row dilation, wide pads, a tap
+		// that never lands in the input, more rows than one block.
+		{[]int{1, 3, 12, 10}, []int{4, 3, 3, 3}, []model.Attr{aInts("dilations", 2, 1), aInts("pads", 2, 1, 2, 1)}},
+		{[]int{2, 2, 6, 2}, []int{3, 2, 3, 5}, []model.Attr{aInts("pads", 1, 2, 1, 2)}},
+		{[]int{1, 2, 7, 9}, []int{3, 2, 1, 5}, []model.Attr{aInts("pads", 0, 2, 0, 2)}},
+		{[]int{1, 1, 30, 3}, []int{2, 1, 3, 1}, []model.Attr{aInts("pads", 1, 0, 1, 0)}},
+		// Three im2col blocks, the last partial.
+		{[]int{1, 64, 41, 50}, []int{8, 64, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
+	}
+	for _, cc := range cases {
+		for _, xs8 := range []bool{false, true} {
+			for _, ws8 := range []bool{false, true} {
+				for zi := range 3 {
+					for _, konst := range []bool{false, true} {
+						x, w := rand8(r, xs8, -1, cc.x...), rand8(r, ws8, -1, cc.w...)
+						ins := []*tensor{x, w}
+						switch zi {
+						case 1:
+							ins = append(ins, rand8(r, xs8, -1), rand8(r, ws8, -1))
+						case 2:
+							ins = append(ins, rand8(r, xs8, -1, 1), rand8(r, ws8, -1, cc.w[0]))
+						}
+						c := nodeCase{node: node("ConvInteger", []string{"x", "w", "zx", "zw"}[:len(ins)], cc.attrs...), opset: 10, outTypes: []payload.DType{payload.Int32}}
+						if konst {
+							c.consts = []int{1}
+						}
+						name := fmt.Sprintf("x%v w%v %v %s×%s zero points %d const %v", cc.x, cc.w, cc.attrs, dt8(xs8), dt8(ws8), zi, konst)
+						outs, err := runNode(t, c, ins...)
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						bc := caseCtx(c, ins)
+						k, err := buildKernel(bc)
+						if err != nil {
+							t.Fatal(err)
+						}
+						qk := k.(*qconvKernel)
+						if err := qk.shape(ins, nil); err != nil {
+							t.Fatal(err)
+						}
+						var zx, zw *tensor
+						if len(ins) > 2 {
+							zx, zw = ins[2], ins[3]
+						}
+						wantI32(t, name, outs[0].i32(), refQConv(qk, x, w, zx, zw))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestQuantizedGemmNoAllocs checks that MatMulInteger, QLinearMatMul,
+// ConvInteger and QLinearConv with constant weights, on one thread and
+// two, allocate nothing once warm.
+func TestQuantizedGemmNoAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 5))
+	u := func(shape ...int) *tensor { return rand8(r, false, -1, shape...) }
+	s := func(shape ...int) *tensor { return rand8(r, true, -1, shape...) }
+	f := func(v float32) *tensor { return mk(nil, []float32{v}) }
+	pads := aInts("pads", 1, 1, 1, 1)
+	cases := []struct {
+		name string
+		c    nodeCase
+		ins  []*tensor
+	}{
+		{"MatMulInteger", nodeCase{node: node("MatMulInteger", []string{"a", "b", "za", "zb"}), opset: 10, outTypes: []payload.DType{payload.Int32}, consts: []int{1}},
+			[]*tensor{u(64, 128), s(128, 96), u(), s()}},
+		{"QLinearMatMul", nodeCase{node: node("QLinearMatMul", []string{"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}), opset: 10, outTypes: []payload.DType{payload.Uint8}, consts: []int{3}},
+			[]*tensor{u(64, 128), f(0.1), u(), s(128, 96), f(0.01), s(), f(0.3), u()}},
+		{"ConvInteger", nodeCase{node: node("ConvInteger", []string{"x", "w", "zx", "zw"}, pads), opset: 10, outTypes: []payload.DType{payload.Int32}, consts: []int{1}},
+			[]*tensor{u(1, 16, 24, 24), s(32, 16, 3, 3), u(), s()}},
+		{"QLinearConv", nodeCase{node: node("QLinearConv", []string{"x", "sx", "zx", "w", "sw", "zw", "sy", "zy"}, pads), opset: 10, outTypes: []payload.DType{payload.Uint8}, consts: []int{3}},
+			[]*tensor{u(1, 16, 24, 24), f(0.1), u(), s(32, 16, 3, 3), f(0.01), s(), f(0.3), u()}},
+	}
+	for _, threads := range []int{1, 2} {
+		pool := newWorkerPool(threads)
+		for _, cc := range cases {
+			bc := caseCtx(cc.c, cc.ins)
+			bc.gemm = newGemmCtx(pool)
+			for _, i := range cc.c.consts {
+				in := cc.ins[i]
+				bc.g.Initializers[cc.c.node.Input(i)] = &model.Tensor{Name: cc.c.node.Input(i), DType: in.dt, Shape: append([]int{}, in.shape...), Raw: in.data}
+			}
+			k, err := buildKernel(bc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch qk := k.(type) {
+			case *qmatmulKernel:
+				if qk.pb.data == nil {
+					t.Fatalf("%s: constant B not packed at build", cc.name)
+				}
+			case *qconvKernel:
+				if qk.pw.data == nil {
+					t.Fatalf("%s: constant weights not packed at build", cc.name)
+				}
+			}
+			outs := []*tensor{{dt: bc.out[0].DType}}
+			if err := newOutShaper(bc, k).shapes(cc.ins, outs); err != nil {
+				t.Fatal(err)
+			}
+			outs[0].data = alignedBytes(outs[0].numel() * outs[0].dt.Size())
+			run := func() {
+				if err := k.run(cc.ins, outs); err != nil {
+					t.Fatal(err)
+				}
+			}
+			run()
+			if got := testing.AllocsPerRun(20, run); got != 0 {
+				t.Errorf("%s threads=%d: %v allocations a run, want 0", cc.name, threads, got)
+			}
+		}
+		pool.close()
+	}
+}

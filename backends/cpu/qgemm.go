@@ -1,0 +1,418 @@
+package cpu
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// The int8 GEMM of MatMulInteger, QLinearMatMul, ConvInteger and
+// QLinearConv (ADR 0029): C = (A - za)·(B - zb) in int32 for 8-bit A
+// (m×k) and B (k×n), exactly as the widened products of the reference
+// kernels, wrapping on overflow as they do.
+//
+// The micro-kernel multiplies signed A by unsigned B (VPDPBUSD's operand
+// order, with A the broadcast side). Every type pair reaches it by a
+// shift of 128 applied while packing: A of uint8 is packed as a-128
+// (xor 0x80, an int8), B of int8 as b+128 (xor 0x80, a uint8), and the
+// zero points move with them: ZA = za - 128 for uint8 A, ZB = zb + 128
+// for int8 B. Then
+//
+//	Σ (a-za)(b-zb) = Σ A·B - ZA·Σ_k B - ZB·Σ_k A + k·ZA·ZB
+//
+// where A and B are the packed values. The column sums of B are computed
+// when B is packed (once at load for constant weights), the row sums of A
+// when A is packed; the correction is applied tile by tile after the
+// kernel. All of it is int32 arithmetic modulo 2³², so it equals the
+// reference's wrapped sums bit for bit.
+
+// qMR and qNR are the rows and columns of the micro-kernel's tile.
+const (
+	qMR = 8
+	qNR = 32
+)
+
+// qLayout is how the operands are packed for a micro-kernel: B in panels
+// of qNR columns, each step of g values of k holding each column's g
+// values together (panel byte (q*qNR+j)*g+t is B[q*g+t][j]); A row by
+// row, k padded to a multiple of g, as int8, or as little-endian int16
+// when wide.
+type qLayout struct {
+	g    int
+	wide bool
+}
+
+// kPad is k rounded up to the layout's group.
+func (l qLayout) kPad(k int) int { return roundUp(k, l.g) }
+
+// aStride is the bytes of one packed A row.
+func (l qLayout) aStride(k int) int {
+	if l.wide {
+		return 2 * l.kPad(k)
+	}
+	return l.kPad(k)
+}
+
+// panelSize is the bytes of one packed B panel.
+func (l qLayout) panelSize(k int) int { return l.kPad(k) * qNR }
+
+// qCorr is the zero point correction a micro-kernel adds to its tile:
+// C[r][j] += za[r]·cb[j] + rs[r]·zb[j]. The int32 arrays lie in this
+// order in memory, as the assembly reads them.
+type qCorr struct {
+	cb, zb [qNR]int32
+	za, rs [qMR]int32
+}
+
+// apply adds the correction to the tile c (row stride ldc).
+func (q *qCorr) apply(c []int32, ldc int) {
+	for r := range qMR {
+		row := c[r*ldc : r*ldc+qNR]
+		za, rs := q.za[r], q.rs[r]
+		for j := range row {
+			row[j] += za*q.cb[j] + rs*q.zb[j]
+		}
+	}
+}
+
+// qKernel is a micro-kernel and the layout it reads. run computes the
+// qMR×qNR tile C = A·B + the correction q (C's row stride ldc) from qMR
+// packed A rows (lda bytes apart) and one packed B panel, over kg groups
+// of k.
+type qKernel struct {
+	name string
+	l    qLayout
+	run  func(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
+	// pack, when set, packs kg whole groups of k of a panel of qNR
+	// columns (row stride ld), each byte xor mask, writing the packed
+	// columns' sums into cs[:qNR]; packQBPanel is its twin.
+	pack func(dst, src []byte, ld, kg int, mask byte, cs []int32)
+}
+
+// packPanel is packQBPanel, by the kernel's packer where it has one and
+// the panel is whole.
+func (kn *qKernel) packPanel(dst, src []byte, ld, k, n, j0 int, mask byte, colSum []int32) {
+	l := kn.l
+	if kn.pack == nil || n-j0 < qNR || k < l.g {
+		packQBPanel(l, dst, src, ld, k, n, j0, mask, colSum)
+		return
+	}
+	full := k / l.g
+	kn.pack(dst, src[j0:], ld, full, mask, colSum)
+	g := l.g
+	tail := dst[full*qNR*g : l.panelSize(k)]
+	clear(tail)
+	cs := colSum[:qNR]
+	for p := full * g; p < k; p++ {
+		s := src[p*ld+j0 : p*ld+j0+qNR]
+		t := p % g
+		for j, v := range s {
+			x := v ^ mask
+			tail[j*g+t] = x
+			cs[j] += int32(x)
+		}
+	}
+}
+
+// qaAt returns packed A's value at row offset off, step p.
+func qaAt(l qLayout, a []byte, off, p int) int32 {
+	if l.wide {
+		return int32(int16(binary.LittleEndian.Uint16(a[off+2*p:])))
+	}
+	return int32(int8(a[off+p]))
+}
+
+// qkernGo is the micro-kernel in Go, for any layout: the twin of the
+// assembly kernels, and the kernel where they do not run.
+func qkernGo(l qLayout, a []byte, lda int, b []byte, kg int, c []int32, ldc int, corr *qCorr) {
+	var acc [qMR][qNR]int32
+	g := l.g
+	for q := range kg {
+		bq := b[q*qNR*g : (q+1)*qNR*g]
+		for r := range qMR {
+			for t := range g {
+				av := qaAt(l, a, r*lda, q*g+t)
+				for j := range qNR {
+					acc[r][j] += av * int32(bq[j*g+t])
+				}
+			}
+		}
+	}
+	for r := range qMR {
+		copy(c[r*ldc:r*ldc+qNR], acc[r][:])
+	}
+	corr.apply(c, ldc)
+}
+
+// qPackedA is a packed A: rows padded to a multiple of qMR, lda bytes
+// apart, and each row's sum of packed values.
+type qPackedA struct {
+	data   []byte
+	lda    int
+	rowSum []int32
+}
+
+// packQA packs the m×k matrix src (row stride ld bytes; uint8 when u8,
+// else int8) as A into dst, zero padded, writing each row's sum of packed
+// values into rowSum. dst holds roundUp(m, qMR) rows of l.aStride(k).
+func packQA(l qLayout, dst, src []byte, ld, m, k int, u8 bool, rowSum []int32) {
+	lda := l.aStride(k)
+	var mask byte
+	if u8 {
+		mask = 0x80
+	}
+	rows := roundUp(m, qMR)
+	clear(dst[m*lda : rows*lda])
+	for i := range m {
+		s := src[i*ld : i*ld+k]
+		d := dst[i*lda : (i+1)*lda]
+		var sum int32
+		if l.wide {
+			for p, v := range s {
+				x := int8(v ^ mask)
+				sum += int32(x)
+				binary.LittleEndian.PutUint16(d[2*p:], uint16(int16(x)))
+			}
+			clear(d[2*k:])
+		} else {
+			p0 := 0
+			if qpackRow != nil {
+				p0 = k &^ 63
+				sum = qpackRow(d, s, p0, mask)
+			}
+			for p, v := range s[p0:] {
+				x := v ^ mask
+				sum += int32(int8(x))
+				d[p0+p] = x
+			}
+			clear(d[k:])
+		}
+		rowSum[i] = sum
+	}
+}
+
+// packQBPanel packs columns [j0, j0+qNR) of the k×n matrix src (row
+// stride ld bytes), each byte xor mask, into the panel dst
+// (l.panelSize(k) bytes), zero beyond n and k, and each packed column's
+// sum into colSum[:qNR].
+func packQBPanel(l qLayout, dst, src []byte, ld, k, n, j0 int, mask byte, colSum []int32) {
+	nc := min(qNR, n-j0)
+	g := l.g
+	clear(dst[:l.panelSize(k)])
+	cs := colSum[:qNR]
+	clear(cs)
+	for p := range k {
+		s := src[p*ld+j0 : p*ld+j0+nc]
+		q, t := p/g, p%g
+		d := dst[q*qNR*g+t:]
+		for j, v := range s {
+			x := v ^ mask
+			d[j*g] = x
+			cs[j] += int32(x)
+		}
+	}
+}
+
+// qPackedB is a B packed whole, panel after panel, with its column sums
+// (qNR per panel).
+type qPackedB struct {
+	data   []byte
+	colSum []int32
+}
+
+// packQB packs the whole k×n matrix src (row stride ld bytes; int8 when
+// s8, else uint8).
+func packQB(l qLayout, src []byte, ld, k, n int, s8 bool) qPackedB {
+	panels := (n + qNR - 1) / qNR
+	ps := l.panelSize(k)
+	pb := qPackedB{data: make([]byte, panels*ps), colSum: make([]int32, panels*qNR)}
+	for p := range panels {
+		packQBPanel(l, pb.data[p*ps:(p+1)*ps], src, ld, k, n, p*qNR, qMaskB(s8), pb.colSum[p*qNR:])
+	}
+	return pb
+}
+
+// qMaskB is the xor that packs B: int8 B moves to uint8.
+func qMaskB(s8 bool) byte {
+	if s8 {
+		return 0x80
+	}
+	return 0
+}
+
+// qShiftA and qShiftB are the zero point shifts of packed A and B.
+func qShiftA(u8 bool) int32 {
+	if u8 {
+		return -128
+	}
+	return 0
+}
+
+func qShiftB(s8 bool) int32 {
+	if s8 {
+		return 128
+	}
+	return 0
+}
+
+// qgemmCall is one product, read by every part.
+type qgemmCall struct {
+	m, n, k int
+	a       qPackedA
+	// za holds ZA for row i at za[i%len(za)]; zb holds ZB for column j
+	// at zb[0] (one) or zb[j].
+	za, zb []int32
+	// B: prepacked (b.data set), or a k×n row-major matrix (raw, ldb
+	// bytes a row, xor mask) packed panel by panel.
+	b      qPackedB
+	raw    []byte
+	ldb    int
+	mask   byte
+	c      []int32
+	ldc    int
+	parts  int
+	byRows bool
+}
+
+// qgemmWorker is one part's scratch.
+type qgemmWorker struct {
+	panel []byte // a packed B panel
+	cs    [qNR]int32
+	corr  qCorr
+	tmp   [qMR * qNR]int32
+	_     [cacheLine]byte
+}
+
+// qgemmCtx runs int8 GEMMs for one kernel, on the model's pool.
+type qgemmCtx struct {
+	pool    *workerPool
+	kern    qKernel
+	workers []qgemmWorker
+	call    qgemmCall
+}
+
+// newQgemmCtx returns a context using pool (nil: one thread) and the
+// kernel this CPU runs best.
+func newQgemmCtx(pool *workerPool) *qgemmCtx {
+	return &qgemmCtx{pool: pool, kern: qkernBest, workers: make([]qgemmWorker, pool.size())}
+}
+
+// qParMin is the fewest multiply-adds (m·n·k) per part worth a thread.
+const qParMin = 1 << 18
+
+// run computes cl (its parts fields are set here) and clears the call.
+func (g *qgemmCtx) run(cl qgemmCall) {
+	m, n, k := cl.m, cl.n, cl.k
+	if m <= 0 || n <= 0 {
+		return
+	}
+	if len(cl.c) < (m-1)*cl.ldc+n {
+		panic(fmt.Sprintf("qgemm: C has %d elements, want %d", len(cl.c), (m-1)*cl.ldc+n))
+	}
+	l := g.kern.l
+	if len(cl.a.data) < roundUp(m, qMR)*l.aStride(k) || cl.a.lda != l.aStride(k) || len(cl.a.rowSum) < m {
+		panic(fmt.Sprintf("qgemm: packed A of %d bytes for %d×%d", len(cl.a.data), m, k))
+	}
+	panels, tiles := (n+qNR-1)/qNR, (m+qMR-1)/qMR
+	if cl.b.data != nil && (len(cl.b.data) < panels*l.panelSize(k) || len(cl.b.colSum) < panels*qNR) {
+		panic(fmt.Sprintf("qgemm: packed B of %d bytes for %d×%d", len(cl.b.data), k, n))
+	}
+	if cl.b.data == nil && len(cl.raw) < (k-1)*cl.ldb+n && k > 0 {
+		panic(fmt.Sprintf("qgemm: B has %d bytes, want %d×%d", len(cl.raw), k, n))
+	}
+	for i := range g.workers {
+		w := &g.workers[i]
+		if cl.b.data == nil && len(w.panel) < l.panelSize(k) {
+			w.panel = make([]byte, l.panelSize(k))
+		}
+	}
+	cl.parts = 1
+	if g.pool != nil {
+		work := max(1, m*n*k/qParMin)
+		if panels >= g.pool.size() || panels >= tiles {
+			cl.parts = min(g.pool.size(), panels, work)
+		} else {
+			cl.parts = min(g.pool.size(), tiles, work)
+			cl.byRows = true
+		}
+	}
+	g.call = cl
+	if g.call.parts == 1 {
+		g.runPart(0)
+	} else {
+		g.pool.run(g, g.call.parts)
+	}
+	g.call = qgemmCall{}
+}
+
+// span returns part's share [lo, hi) of n units split parts ways.
+func span(n, parts, part int) (lo, hi int) {
+	return n * part / parts, n * (part + 1) / parts
+}
+
+func (g *qgemmCtx) runPart(part int) {
+	cl := &g.call
+	w := &g.workers[part]
+	l := g.kern.l
+	m, n, k := cl.m, cl.n, cl.k
+	panels, tiles := (n+qNR-1)/qNR, (m+qMR-1)/qMR
+	p0, p1, t0, t1 := 0, panels, 0, tiles
+	if cl.byRows {
+		t0, t1 = span(tiles, cl.parts, part)
+	} else {
+		p0, p1 = span(panels, cl.parts, part)
+	}
+	ps, kg, lda := l.panelSize(k), l.kPad(k)/l.g, cl.a.lda
+	for p := p0; p < p1; p++ {
+		var bp []byte
+		var cs []int32
+		switch {
+		case cl.b.data != nil:
+			bp, cs = cl.b.data[p*ps:(p+1)*ps], cl.b.colSum[p*qNR:(p+1)*qNR]
+		default:
+			g.kern.packPanel(w.panel, cl.raw, cl.ldb, k, n, p*qNR, cl.mask, w.cs[:])
+			bp, cs = w.panel[:ps], w.cs[:]
+		}
+		j0 := p * qNR
+		nc := min(qNR, n-j0)
+		q := &w.corr
+		for j := range qNR {
+			q.cb[j], q.zb[j] = 0, 0
+			if j < nc {
+				zb := cl.zbAt(j0 + j)
+				q.cb[j], q.zb[j] = cs[j]-int32(k)*zb, zb
+			}
+		}
+		for t := t0; t < t1; t++ {
+			i0 := t * qMR
+			nr := min(qMR, m-i0)
+			for r := range qMR {
+				q.za[r], q.rs[r] = 0, 0
+				if r < nr {
+					q.za[r], q.rs[r] = -cl.za[(i0+r)%len(cl.za)], -cl.a.rowSum[i0+r]
+				}
+			}
+			a := cl.a.data[i0*lda:]
+			if nr == qMR && nc == qNR {
+				g.kern.run(a, lda, bp, kg, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
+				continue
+			}
+			g.kern.run(a, lda, bp, kg, w.tmp[:], qNR, q)
+			for r := range nr {
+				copy(cl.c[(i0+r)*cl.ldc+j0:(i0+r)*cl.ldc+j0+nc], w.tmp[r*qNR:r*qNR+nc])
+			}
+		}
+	}
+}
+
+// zbAt is column j's ZB.
+func (cl *qgemmCall) zbAt(j int) int32 {
+	if len(cl.zb) == 1 {
+		return cl.zb[0]
+	}
+	return cl.zb[j]
+}
+
+// qrunGo4 is qkernGo on the 4-group layout.
+func qrunGo4(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
+	qkernGo(qLayout{g: 4}, a, lda, b, kg, c, ldc, q)
+}

@@ -1,0 +1,105 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "golang.org/x/sys/cpu"
+
+// The int8 GEMM micro-kernels of qgemm_amd64.s.
+
+//go:noescape
+func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
+
+//go:noescape
+func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
+
+//go:noescape
+func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
+
+//go:noescape
+func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+
+// qLayoutVNNI and qLayoutAVX2 are the layouts the assembly kernels read.
+var (
+	qLayoutVNNI = qLayout{g: 4}
+	qLayoutAVX2 = qLayout{g: 2, wide: true}
+)
+
+// qkernAsm lists the assembly kernels this CPU runs, best first.
+var qkernAsm = func() []qKernel {
+	var ks []qKernel
+	if hasAVX512 && cpu.X86.HasAVX512VNNI {
+		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, pack: qpackRunVNNI})
+	}
+	if hasAVX2FMA {
+		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
+	}
+	return ks
+}()
+
+// qpackRow packs the first n bytes (a multiple of 64) of an A row in the
+// 4-group layout, each xor mask, and returns their sum as int8; nil where
+// the CPU lacks AVX-512 VNNI.
+var qpackRow = func() func(dst, src []byte, n int, mask byte) int32 {
+	if hasAVX512 && cpu.X86.HasAVX512VNNI {
+		return qpackRowRun
+	}
+	return nil
+}()
+
+// qpackRowRun runs qpackRowVNNI.
+func qpackRowRun(dst, src []byte, n int, mask byte) int32 {
+	if n == 0 {
+		return 0
+	}
+	_, _ = dst[n-1], src[n-1]
+	return qpackRowVNNI(&dst[0], &src[0], n, uint32(mask)*0x01010101)
+}
+
+// qkernBest is the kernel the int8 GEMM uses, chosen once.
+var qkernBest = func() qKernel {
+	if len(qkernAsm) > 0 {
+		return qkernAsm[0]
+	}
+	return qKernel{name: "go", l: qLayoutVNNI, run: qrunGo4}
+}()
+
+// qrunVNNI runs the VNNI kernel; the caller checked the operands' sizes.
+func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
+	if kg == 0 {
+		qkernGo(qLayoutVNNI, a, lda, b, kg, c, ldc, q)
+		return
+	}
+	_ = a[7*lda+4*kg-1]
+	_ = b[kg*128-1]
+	_ = c[7*ldc+qNR-1]
+	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q)
+}
+
+// qrunAVX2 runs the AVX2 half kernel on the four quarters of the tile,
+// then adds the correction.
+func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
+	if kg == 0 {
+		qkernGo(qLayoutAVX2, a, lda, b, kg, c, ldc, q)
+		return
+	}
+	_ = a[7*lda+4*kg-1]
+	_ = b[kg*64-1]
+	_ = c[7*ldc+qNR-1]
+	qkernAVX2Half(&a[0], lda, &b[0], kg, &c[0], ldc)
+	qkernAVX2Half(&a[0], lda, &b[32], kg, &c[16], ldc)
+	qkernAVX2Half(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc)
+	qkernAVX2Half(&a[4*lda], lda, &b[32], kg, &c[4*ldc+16], ldc)
+	q.apply(c, ldc)
+}
+
+// qpackRunVNNI runs qpackVNNI; the caller checked the sizes.
+func qpackRunVNNI(dst, src []byte, ld, kg int, mask byte, cs []int32) {
+	if kg == 0 {
+		clear(cs[:qNR])
+		return
+	}
+	_ = dst[kg*128-1]
+	_ = src[(4*kg-1)*ld+qNR-1]
+	_ = cs[qNR-1]
+	qpackVNNI(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
+}

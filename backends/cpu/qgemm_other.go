@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// qkernAsm lists the assembly kernels: this build has none.
+var qkernAsm []qKernel
+
+// qkernBest is the int8 GEMM's kernel: the Go one.
+var qkernBest = qKernel{name: "go", l: qLayout{g: 4}, run: qrunGo4}
+
+// qpackRow is nil: this build packs A rows in Go.
+var qpackRow func(dst, src []byte, n int, mask byte) int32
