@@ -56,4 +56,3 @@ func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags in
 func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
 	copyRowsGo(dst, dstride, src, n, rows)
 }
-
