@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -205,29 +204,19 @@ func int8ORT(t *testing.T, o int8Op, x []byte, out []int) func() {
 	}
 }
 
-// threadCPU returns the CPU time the calling thread has used.
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	const rusageThread = 1 // RUSAGE_THREAD
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// interleaveCPU is interleave timed in the thread's CPU time, the
-// goroutine locked to its thread: on a machine shared with other jobs
-// the time a thread waits for a core does not count. Every runner must
-// run on the calling thread (one thread each).
-func interleaveCPU(runners []func(), rounds int, target time.Duration) []time.Duration {
+// interleaveCPUFor is interleaveCPU with each runner's repetitions per
+// round chosen to take about target of the thread's CPU time. Where the
+// thread's CPU time cannot be read it times nothing and returns zeros.
+func interleaveCPUFor(runners []func(), rounds int, target time.Duration) []time.Duration {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	round := func(f func(), n int) time.Duration {
-		t0 := threadCPU()
+		t0, _ := threadCPU()
 		for range n {
 			f()
 		}
-		return (threadCPU() - t0) / time.Duration(n)
+		t1, _ := threadCPU()
+		return (t1 - t0) / time.Duration(n)
 	}
 	reps := make([]int, len(runners))
 	for i, f := range runners {
@@ -283,7 +272,7 @@ func TestInt8VsORT(t *testing.T) {
 			l()
 			out := lOut.Tensors[0].Shape
 			ox := int8ORT(t, o, x, out)
-			measure := interleaveCPU
+			measure := interleaveCPUFor
 			if envInt("BENCH_WALL", 0) == 1 {
 				measure = interleave
 			}

@@ -108,7 +108,7 @@ func TestISNetVsORT(t *testing.T) {
 		maxDiff = max(maxDiff, abs32(v-lv[i]))
 	}
 	rounds := envInt("BENCH_ROUNDS", 3)
-	ts := interleaveCPU([]func(){lrun, orun}, rounds, time.Millisecond)
+	ts := interleaveCPUFor([]func(){lrun, orun}, rounds, time.Millisecond)
 	t.Logf("isnet small (int8), 1x3x1024x1024, one thread, %d rounds: lintel %.0f ms, ONNX Runtime %.0f ms, lintel / ORT %.2f×, max |diff| of output %q %.1e",
 		rounds, ms(ts[0]), ms(ts[1]), float64(ts[0])/float64(ts[1]), names[0], maxDiff)
 }

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	ort "github.com/yalue/onnxruntime_go"
 )
 
 // ppocrModel reads a PP-OCRv4 model (det or rec) from the npm prefix.
@@ -24,51 +22,6 @@ func ppocrModel(tb testing.TB, which string) []byte {
 		tb.Fatalf("%v (run `make ort-deps` or set LINTEL_NPM_DIR)", err)
 	}
 	return b
-}
-
-// loadORTThreads is loadORT with threads intra-op threads.
-func loadORTThreads(t *testing.T, c benchCase, input []float32, outShape []int, threads int) *ortRunner {
-	t.Helper()
-	ins, outs, err := ort.GetInputOutputInfoWithONNXData(c.onnx)
-	if err != nil {
-		t.Fatalf("ort.GetInputOutputInfoWithONNXData: %v", err)
-	}
-	shape := func(s []int) ort.Shape {
-		r := make(ort.Shape, len(s))
-		for i, d := range s {
-			r[i] = int64(d)
-		}
-		return r
-	}
-	r := &ortRunner{}
-	if r.in, err = ort.NewTensor(shape(c.in), input); err != nil {
-		t.Fatal(err)
-	}
-	if r.out, err = ort.NewEmptyTensor[float32](shape(outShape)); err != nil {
-		t.Fatal(err)
-	}
-	opts, err := ort.NewSessionOptions()
-	if err != nil {
-		t.Fatalf("ort.NewSessionOptions: %v", err)
-	}
-	defer opts.Destroy()
-	if err := opts.SetIntraOpNumThreads(threads); err != nil {
-		t.Fatalf("opts.SetIntraOpNumThreads: %v", err)
-	}
-	if err := opts.SetInterOpNumThreads(1); err != nil {
-		t.Fatalf("opts.SetInterOpNumThreads: %v", err)
-	}
-	r.s, err = ort.NewAdvancedSessionWithONNXData(c.onnx, []string{ins[0].Name}, []string{outs[0].Name},
-		[]ort.Value{r.in}, []ort.Value{r.out}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.s.Destroy()
-		r.in.Destroy()
-		r.out.Destroy()
-	})
-	return r
 }
 
 // TestThreadsVsORT times PP-OCRv4 detection (1×3×320×320) and

@@ -50,8 +50,8 @@ func lintelMulti(tb testing.TB, model []byte, feeds []payload.Dynamic) (*multiRu
 	return &multiRunner{run: run, out: first}, out
 }
 
-// ortValue makes an ONNX Runtime tensor holding a copy of d.
-func ortValue(tb testing.TB, d payload.Dynamic) ort.Value {
+// ortDynamic makes an ONNX Runtime tensor holding a copy of d.
+func ortDynamic(tb testing.TB, d payload.Dynamic) ort.Value {
 	shape := make(ort.Shape, len(d.Shape))
 	for i, n := range d.Shape {
 		shape[i] = int64(n)
@@ -82,7 +82,7 @@ func ortMulti(tb testing.TB, model []byte, feeds []payload.Dynamic, outs payload
 	var ins, outv []ort.Value
 	for _, d := range feeds {
 		inNames = append(inNames, d.Name)
-		ins = append(ins, ortValue(tb, d))
+		ins = append(ins, ortDynamic(tb, d))
 	}
 	for _, d := range outs.Tensors {
 		outNames = append(outNames, d.Name)
