@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/lintel-ml/lintel/artifacts"
-	"github.com/lintel-ml/lintel/backends"
+	"github.com/lintel-ml/lintel/backends/cpu"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/payload"
@@ -16,7 +16,8 @@ import (
 // logits and present.L.key/.value (the layout Hugging Face's exporters
 // and testmodels.DecoderConfig write).
 //
-// The model carries its own cache (compute.Options.Carries): each
+// It runs on the CPU backend, whose models carry values: the model
+// carries its own cache (compute.Options.Carries): each
 // present output becomes the next call's past input inside the model,
 // allocated once for maxLen positions (compute.Options.MaxSequence).
 // Where an Attention node makes the cache (the standard form), the new
@@ -25,7 +26,7 @@ import (
 // buffer the call does not read. The model is warmed at the largest
 // shapes (Model.Warm), so a step allocates nothing.
 type generator struct {
-	model  *backends.Model[payload.Multi, payload.Multi]
+	model  *cpu.Model[payload.Multi, payload.Multi]
 	cfg    testmodels.DecoderConfig
 	maxLen int
 	in     payload.Multi // input_ids, position_ids
@@ -54,7 +55,7 @@ func newGenerator(model []byte, cfg testmodels.DecoderConfig, maxLen, threads in
 		return nil, err
 	}
 	opts := compute.Options{Threads: threads, Carries: carries(cfg), MaxSequence: maxLen}
-	m, err := backends.New[payload.Multi, payload.Multi](opts).LoadModel(art)
+	m, err := cpu.New[payload.Multi, payload.Multi](opts).LoadModel(art)
 	if err != nil {
 		return nil, err
 	}
