@@ -7,20 +7,20 @@ import (
 	"testing"
 
 	"github.com/lintel-ml/lintel/artifacts"
-	"github.com/lintel-ml/lintel/backends"
+	"github.com/lintel-ml/lintel/backends/cpu"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// run loads model on the default backend and runs it once.
+// run loads model on the CPU backend and runs it once.
 func run(t *testing.T, model []byte, feeds []payload.Dynamic) (payload.Multi, error) {
 	t.Helper()
 	art, err := artifacts.FromBytes(model, "generated")
 	if err != nil {
 		t.Fatalf("artifacts.FromBytes: %v", err)
 	}
-	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: 1}).LoadModel(art)
+	m, err := cpu.New[payload.Multi, payload.Multi](compute.Options{Threads: 1}).LoadModel(art)
 	if err != nil {
 		return payload.Multi{}, err
 	}
