@@ -58,6 +58,44 @@ func TestAttributes(t *testing.T) {
 	}
 }
 
+// tensorTypeBytes is a TypeProto of a float tensor of shape dims.
+func tensorTypeBytes(dims ...int64) pb {
+	var shape pb
+	for _, d := range dims {
+		shape = shape.bytes(1, pb(nil).varint(1, uint64(d)))
+	}
+	return pb(nil).bytes(1, pb(nil).varint(1, uint64(payload.Float32)).bytes(2, shape))
+}
+
+func TestTypeAttributes(t *testing.T) {
+	seq := pb(nil).bytes(4, pb(nil).bytes(1, tensorTypeBytes(5)))
+	cases := []struct {
+		name string
+		attr pb
+		want model.ValueInfo
+	}{
+		{"tensor", pb(nil).str(1, "type").bytes(14, tensorTypeBytes(2, 3)).varint(20, 13), model.ValueInfo{DType: payload.Float32, Shape: []int{2, 3}, RankKnown: true}},
+		{"untyped tensor", pb(nil).str(1, "type").bytes(14, pb(nil).bytes(1, pb(nil).varint(1, uint64(payload.Int64)))), model.ValueInfo{DType: payload.Int64}},
+		{"sequence", pb(nil).str(1, "type").bytes(14, seq).varint(20, 13), model.ValueInfo{DType: payload.Float32, Shape: []int{5}, RankKnown: true, Kind: model.KindSequence}},
+		{"optional", pb(nil).str(1, "type").bytes(14, pb(nil).bytes(9, pb(nil).bytes(1, tensorTypeBytes()))).varint(20, 13), model.ValueInfo{DType: payload.Float32, Shape: []int{}, RankKnown: true, Kind: model.KindOptional}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := mustLoad(t, rawModel(13, customNode(c.attr))).Graph().Nodes[0]
+			got, err := n.TypeAttr("type")
+			if err != nil {
+				t.Fatalf("TypeAttr: %v", err)
+			}
+			if a := n.Attr("type"); a.Type != model.AttrTypeProto {
+				t.Errorf("type = %d, want %d", a.Type, model.AttrTypeProto)
+			}
+			if diff := cmp.Diff(c.want, *got); diff != "" {
+				t.Errorf("type (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestTensorAndGraphAttributes(t *testing.T) {
 	attrs := []pb{
 		pb(nil).str(1, "t").bytes(5, tensorBytes("tv", 1, 2)).varint(20, 4),
@@ -123,7 +161,15 @@ func TestAttributeErrors(t *testing.T) {
 		{"unknown type", []pb{pb(nil).str(1, "a").varint(20, 99)}, errInvalid, []string{"type 99"}},
 		{"sparse type", []pb{pb(nil).str(1, "a").varint(20, 11)}, errUnsupported, []string{"sparse"}},
 		{"sparse value", []pb{pb(nil).str(1, "a").bytes(22, nil)}, errUnsupported, []string{"sparse"}},
-		{"type proto", []pb{pb(nil).str(1, "a").bytes(14, nil)}, errUnsupported, []string{"type attributes"}},
+		{"type proto", []pb{pb(nil).str(1, "a").bytes(14, nil)}, errInvalid, []string{`attribute "a".tp`, "sets no type"}},
+		{"type protos", []pb{pb(nil).str(1, "a").bytes(15, nil)}, errUnsupported, []string{"type_protos attributes"}},
+		{"type protos type", []pb{pb(nil).str(1, "a").varint(20, 14)}, errUnsupported, []string{"type_protos attributes"}},
+		{"map type", []pb{pb(nil).str(1, "a").bytes(14, pb(nil).bytes(5, nil))}, errUnsupported, []string{"map type attribute"}},
+		{"unknown type kind", []pb{pb(nil).str(1, "a").bytes(14, pb(nil).bytes(99, nil))}, errUnsupported, []string{"kind of type"}},
+		{"sequence of maps", []pb{pb(nil).str(1, "a").bytes(14, pb(nil).bytes(4, pb(nil).bytes(1, pb(nil).bytes(5, nil))))}, errUnsupported, []string{"sequence type attribute"}},
+		{"bad elem type", []pb{pb(nil).str(1, "a").bytes(14, pb(nil).bytes(1, pb(nil).varint(1, 300)))}, errInvalid, []string{`attribute "a".tp.tensor_type`, "elem_type 300"}},
+		{"truncated type", []pb{pb(nil).str(1, "a").bytes(14, []byte{0x0a, 0x05, 0x08})}, errInvalid, []string{`attribute "a".tp`}},
+		{"tp wire type", []pb{pb(nil).str(1, "a").varint(14, 1)}, errInvalid, []string{"field tp has wire type varint, want bytes"}},
 		{"wire type", []pb{pb(nil).str(1, "pads").varint(8, 1).str(3, "x")}, errInvalid, []string{`graph.node[0] "custom".attribute "pads"`, "field i has wire type bytes, want varint"}},
 		{"float wire type", []pb{pb(nil).str(1, "a").varint(2, 1)}, errInvalid, []string{"field f has wire type varint, want fixed32"}},
 		{"floats length", []pb{pb(nil).str(1, "a").bytes(7, []byte{1, 2, 3})}, errInvalid, []string{"floats"}},

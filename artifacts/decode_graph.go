@@ -202,6 +202,7 @@ const (
 	hasStrings
 	hasTensors
 	hasGraphs
+	hasTP
 )
 
 var kindTypes = [...]struct {
@@ -212,6 +213,7 @@ var kindTypes = [...]struct {
 	{hasT, model.AttrTensor}, {hasG, model.AttrGraph}, {hasFloats, model.AttrFloats},
 	{hasInts, model.AttrInts}, {hasStrings, model.AttrStrings},
 	{hasTensors, model.AttrTensors}, {hasGraphs, model.AttrGraphs},
+	{hasTP, model.AttrTypeProto},
 }
 
 // decodeAttr decodes an AttributeProto. Old files may leave out the type;
@@ -315,8 +317,18 @@ func (d *decoder) decodeAttr(b []byte) (model.Attr, error) {
 			has |= hasGraphs
 		case 22, 23:
 			return a, d.unsupported("sparse tensor attributes")
-		case 14, 15:
-			return a, d.unsupported("type attributes")
+		case 14:
+			if p, err = d.bytes(&b, wt, "tp"); err != nil {
+				return a, err
+			}
+			d.push("tp", -1)
+			if a.TP, err = d.typeAttr(p); err != nil {
+				return a, err
+			}
+			d.pop()
+			has |= hasTP
+		case 15:
+			return a, d.unsupported("type_protos attributes")
 		default:
 			err = d.skip(&b, num, wt)
 		}
@@ -332,9 +344,9 @@ func (d *decoder) decodeAttr(b []byte) (model.Attr, error) {
 		switch {
 		case typ == 11 || typ == 12:
 			return a, d.unsupported("sparse tensor attributes")
-		case typ == 13 || typ == 14:
-			return a, d.unsupported("type attributes")
-		case typ < 0 || typ > 10:
+		case typ == 14:
+			return a, d.unsupported("type_protos attributes")
+		case typ < 0 || (typ > 10 && typ != 13):
 			return a, d.invalid("unknown attribute type %d", typ)
 		}
 		a.Type = model.AttrType(typ)
@@ -354,6 +366,25 @@ func (d *decoder) decodeAttr(b []byte) (model.Attr, error) {
 		}
 	}
 	return a, nil
+}
+
+// typeAttr decodes a type attribute's TypeProto: a tensor, a sequence
+// of tensors, an optional tensor or an optional sequence of tensors, as
+// for a value_info entry; other types are refused.
+func (d *decoder) typeAttr(b []byte) (*model.ValueInfo, error) {
+	var vi model.ValueInfo
+	kind, err := d.decodeType(b, &vi)
+	switch {
+	case err != nil:
+		return nil, err
+	case kind == "none":
+		return nil, d.invalid("type attribute sets no type")
+	case kind == "unknown":
+		return nil, d.unsupported("type attribute of a kind of type lintel does not know")
+	case kind != "":
+		return nil, d.unsupported("%s type attribute: lintel knows tensors, sequences of tensors and optionals of those", kind)
+	}
+	return &vi, nil
 }
 
 // subgraph decodes a graph-valued attribute one level deeper.

@@ -49,6 +49,11 @@ func seedModels() map[string][]byte {
 		pb(nil).str(1, "g").bytes(6, subgraphBytes("body")).varint(20, 5),
 		pb(nil).str(1, "gs").bytes(11, subgraphBytes("a")).bytes(11, subgraphBytes("b")).varint(20, 10),
 	))
+	seeds["types"] = rawModel(13, customNode(
+		pb(nil).str(1, "t").bytes(14, tensorTypeBytes(2)).varint(20, 13),
+		pb(nil).str(1, "s").bytes(14, pb(nil).bytes(4, pb(nil).bytes(1, tensorTypeBytes(5)))),
+		pb(nil).str(1, "o").bytes(14, pb(nil).bytes(9, pb(nil).bytes(1, tensorTypeBytes()))).varint(20, 13),
+	))
 	seeds["external"] = externalModel(loc("w.bin"), off(0), length(12))
 	return seeds
 }

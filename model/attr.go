@@ -21,6 +21,8 @@ const (
 	AttrStrings   AttrType = 8
 	AttrTensors   AttrType = 9
 	AttrGraphs    AttrType = 10
+	// AttrTypeProto is a value type (TYPE_PROTO), held in TP.
+	AttrTypeProto AttrType = 13
 )
 
 // Attr is a node attribute. Type says which field holds the value.
@@ -37,6 +39,10 @@ type Attr struct {
 	Strings []string
 	Tensors []*Tensor
 	Graphs  []*Graph
+	// TP is a type attribute's value type: Kind says whether it is a
+	// tensor, a sequence of tensors or an optional, and DType, Shape and
+	// DimParams describe the (element) tensor, as for a value_info entry.
+	TP *ValueInfo
 	// RefAttrName is set for an attribute that refers to an attribute of
 	// an enclosing function; lintel does not support those.
 	RefAttrName string
@@ -109,6 +115,18 @@ func (n *Node) Floats(name string, def []float32) ([]float32, error) {
 		return def, err
 	}
 	return a.Floats, nil
+}
+
+// TypeAttr returns the type attribute name, or nil when absent.
+func (n *Node) TypeAttr(name string) (*ValueInfo, error) {
+	a, err := n.attrOf(name, AttrTypeProto)
+	if a == nil || err != nil {
+		return nil, err
+	}
+	if a.TP == nil {
+		return nil, errs.New(errs.InvalidArtifact, "node %q (%s): attribute %q has no type", n.Label(), n.OpType, name)
+	}
+	return a.TP, nil
 }
 
 // TensorAttr returns the tensor attribute name, or nil when absent.

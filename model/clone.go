@@ -85,6 +85,12 @@ func (n *Node) clone() *Node {
 			a.Strings = cloneSlice(a.Strings)
 			a.Tensors = cloneSlice(a.Tensors)
 			a.G = a.G.Clone()
+			if a.TP != nil {
+				tp := *a.TP
+				tp.Shape = cloneSlice(tp.Shape)
+				tp.DimParams = cloneSlice(tp.DimParams)
+				a.TP = &tp
+			}
 			if a.Graphs != nil {
 				gs := make([]*Graph, len(a.Graphs))
 				for j, sg := range a.Graphs {

@@ -1,13 +1,16 @@
 package model
 
-import "github.com/lintel-ml/lintel/payload"
+import (
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/payload"
+)
 
 func init() {
 	RegisterOp(&Op{
 		Type:       "Optional",
 		Versions:   []Version{{Since: 15, MinIn: 0, MaxIn: 1, MaxOut: 1}},
 		InputNames: []string{"input"},
-		Bind:       func(n *Node, opset int64) (Rule, error) { return &OptionalAttrs{}, nil },
+		Bind:       bindOptional,
 	})
 	RegisterOp(&Op{
 		Type: "OptionalHasElement",
@@ -26,16 +29,59 @@ func init() {
 	})
 }
 
-// OptionalAttrs are an Optional node's (none): with an input the output
-// is an optional holding it; without one (an empty optional, typed by
-// the type attribute, which lintel does not decode) the rule refuses
-// (see docs/adr/0026-sequences-and-optionals.md).
-type OptionalAttrs struct{}
+// OptionalAttrs are an Optional node's attributes: with an input the
+// output is an optional holding it; without one it is an empty optional
+// of the type attribute's type (see
+// docs/adr/0026-sequences-and-optionals.md).
+type OptionalAttrs struct {
+	// Type is the type attribute, the element's type (a tensor or a
+	// sequence of tensors), or nil when absent. With an input it must
+	// agree with the input's kind and element type.
+	Type *ValueInfo
+}
+
+func bindOptional(n *Node, opset int64) (Rule, error) {
+	tp, err := n.TypeAttr("type")
+	if err != nil || tp == nil {
+		return &OptionalAttrs{}, err
+	}
+	if tp.Kind != KindTensor && tp.Kind != KindSequence {
+		return nil, errs.New(errs.InvalidArtifact, "node %q (%s): type is a %s: the element of an optional is a tensor or a sequence of tensors", n.Label(), n.OpType, tp.Kind)
+	}
+	if !tp.DType.Valid() && tp.DType != payload.String {
+		return nil, errs.New(errs.InvalidArtifact, "node %q (%s): type has element type %s", n.Label(), n.OpType, tp.DType)
+	}
+	return &OptionalAttrs{Type: tp}, nil
+}
 
 // Infer implements Rule.
 func (a *OptionalAttrs) Infer(c *InferCtx) error {
 	if !c.Has(0) {
-		return c.Errorf("an empty optional (no input) is not supported")
+		tp := a.Type
+		if tp == nil {
+			return c.Errorf("an empty optional (no input) needs the type attribute")
+		}
+		c.SetType(0, tp.DType)
+		// A sequence's elements may differ in shape: like other
+		// sequences, its element shape is left unknown.
+		if tp.RankKnown && tp.Kind == KindTensor {
+			c.SetDims(0, tp.Shape)
+		} else {
+			c.SetUnranked(0)
+		}
+		c.SetKind(0, KindOptional)
+		if tp.Kind == KindSequence {
+			c.SetKind(0, KindOptionalSequence)
+		}
+		return nil
+	}
+	if tp := a.Type; tp != nil {
+		if tp.Kind.IsSequence() != c.Kind(0).IsSequence() {
+			return c.Errorf("type is a %s, the input a %s", tp.Kind, c.Kind(0))
+		}
+		if dt := c.DType(0); dt != payload.Undefined && dt != tp.DType {
+			return c.Errorf("type has element type %s, the input %s", tp.DType, dt)
+		}
 	}
 	c.Same(0, 0)
 	c.SetKind(0, KindOptional)

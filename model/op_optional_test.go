@@ -16,6 +16,6 @@ func TestOptionalRules(t *testing.T) {
 		{name: "get element: unranked", node: nd("OptionalGetElement", nil, nil), in: []ruleIn{unr(i64)}, want: []sh{{i64, nil}}},
 		{name: "get element: no input", node: nd("OptionalGetElement", nil, nil), in: []ruleIn{absent}, err: invalid},
 		{name: "optional of a tensor", node: nd("Optional", nil, nil), in: []ruleIn{in(f32, 4)}, want: []sh{{f32, d(4)}}},
-		{name: "empty optional", node: nd("Optional", nil, nil), in: []ruleIn{absent}, err: invalid},
+		{name: "empty optional with no type", node: nd("Optional", nil, nil), in: []ruleIn{absent}, err: invalid},
 	})
 }

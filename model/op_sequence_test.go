@@ -8,6 +8,11 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
+// aTP is a type attribute of kind k and element type dt, of shape dims.
+func aTP(dt payload.DType, k ValueKind, dims ...int) Attr {
+	return Attr{Name: "type", Type: AttrTypeProto, TP: &ValueInfo{DType: dt, Kind: k, Shape: dims, RankKnown: true}}
+}
+
 // TestSequenceRules checks the sequence and optional ops' rules: the
 // element type, kind of value and shape of their output.
 func TestSequenceRules(t *testing.T) {
@@ -44,6 +49,18 @@ func TestSequenceRules(t *testing.T) {
 		{name: "concat: no axis", node: nd("ConcatFromSequence", nil, nil), in: []ruleIn{in(f32, 2, 3)}, kinds: []ValueKind{seq}, err: invalid},
 		{name: "optional of a sequence", node: nd("Optional", nil, nil), in: []ruleIn{unr(f32)}, kinds: []ValueKind{seq}, dt: f32, kind: optSeq},
 		{name: "optional of a tensor", node: nd("Optional", nil, nil), in: []ruleIn{in(f32, 2)}, dt: f32, kind: opt, dims: []int{2}},
+		{name: "empty optional tensor", node: nd("Optional", nil, nil, aTP(f32, KindTensor, 5, -1)), dt: f32, kind: opt, dims: []int{5, -1}},
+		{name: "empty optional tensor of unknown rank", node: nd("Optional", nil, nil, Attr{Name: "type", Type: AttrTypeProto, TP: &ValueInfo{DType: i64}}), dt: i64, kind: opt},
+		{name: "empty optional sequence", node: nd("Optional", nil, nil, aTP(f32, KindSequence, 5)), dt: f32, kind: optSeq},
+		{name: "empty optional: no type", node: nd("Optional", nil, nil), err: invalid},
+		{name: "empty optional: type of no element type", node: nd("Optional", nil, nil, aTP(payload.Undefined, KindTensor)), err: invalid},
+		{name: "empty optional: optional type", node: nd("Optional", nil, nil, aTP(f32, KindOptional)), err: invalid},
+		{name: "empty optional: type with no value", node: nd("Optional", nil, nil, Attr{Name: "type", Type: AttrTypeProto}), err: invalid},
+		{name: "empty optional: int type attribute", node: nd("Optional", nil, nil, aI("type", 1)), err: invalid},
+		{name: "optional of a tensor, typed", node: nd("Optional", nil, nil, aTP(f32, KindTensor, 2)), in: []ruleIn{in(f32, 2)}, dt: f32, kind: opt, dims: []int{2}},
+		{name: "optional of a sequence, typed", node: nd("Optional", nil, nil, aTP(f32, KindSequence)), in: []ruleIn{unr(f32)}, kinds: []ValueKind{seq}, dt: f32, kind: optSeq},
+		{name: "optional: type of another element type", node: nd("Optional", nil, nil, aTP(i64, KindTensor, 2)), in: []ruleIn{in(f32, 2)}, err: invalid},
+		{name: "optional: type of another kind", node: nd("Optional", nil, nil, aTP(f32, KindSequence)), in: []ruleIn{in(f32, 2)}, err: invalid},
 		{name: "get element of an optional sequence", node: nd("OptionalGetElement", nil, nil), in: []ruleIn{unr(f32)}, kinds: []ValueKind{optSeq}, dt: f32, kind: seq},
 		{name: "get element of an optional tensor", node: nd("OptionalGetElement", nil, nil), in: []ruleIn{in(i64, 4)}, kinds: []ValueKind{opt}, dt: i64, kind: ten, dims: []int{4}},
 		{name: "has element of an optional", node: nd("OptionalHasElement", nil, nil), in: []ruleIn{unr(f32)}, kinds: []ValueKind{optSeq}, dt: payload.Bool, kind: ten, dims: []int{}},

@@ -1,6 +1,9 @@
 package cpu
 
-import "github.com/lintel-ml/lintel/model"
+import (
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
 
 // optionalHasKernel is OptionalHasElement: true unless the input is
 // absent or an optional with no element.
@@ -24,6 +27,26 @@ func (optionalViewKernel) aliasInput() int { return 0 }
 
 func (optionalViewKernel) run(in, out []*tensor) error { return nil }
 
+// optionalNoneKernel is Optional with no input: an empty optional of a
+// tensor, or of a sequence when seq is set.
+type optionalNoneKernel struct{ seq bool }
+
+func (optionalNoneKernel) selfShaped() {}
+
+func (k optionalNoneKernel) shape(in, out []*tensor) error {
+	out[0].resize(0)
+	return nil
+}
+
+func (k optionalNoneKernel) run(in, out []*tensor) error {
+	o := out[0]
+	o.none = true
+	if k.seq {
+		o.setLen(0)
+	}
+	return nil
+}
+
 func init() {
 	register("OptionalHasElement", func(c *buildCtx) (kernel, error) {
 		_ = c.rule.(*model.OptionalHasElementAttrs)
@@ -37,9 +60,15 @@ func init() {
 		return newSeqKernel(c, "get", false)
 	})
 	register("Optional", func(c *buildCtx) (kernel, error) {
-		_ = c.rule.(*model.OptionalAttrs)
+		a := c.rule.(*model.OptionalAttrs)
 		if c.n.Input(0) == "" {
-			return nil, c.unsupported("an empty optional (no input) is not supported")
+			if a.Type == nil {
+				return nil, c.invalid("an empty optional (no input) needs the type attribute")
+			}
+			if a.Type.DType == payload.String {
+				return nil, c.unsupported("sequences and optionals of strings are not supported")
+			}
+			return optionalNoneKernel{seq: a.Type.Kind == model.KindSequence}, nil
 		}
 		if c.in[0].Kind.IsOptional() {
 			return nil, c.invalid("the input is already an optional")

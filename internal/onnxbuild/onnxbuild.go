@@ -79,6 +79,8 @@ type Attr struct {
 	Floats  []float32
 	Ints    []int64
 	Strings []string
+	// TP is a type attribute's type (Type 13); its Name is not written.
+	TP *Value
 }
 
 // Tensor is a constant tensor. Raw holds little-endian element bytes. When
@@ -114,6 +116,9 @@ func AFloats(name string, v ...float32) Attr { return Attr{Name: name, Type: 6, 
 
 // ATensor returns a tensor attribute.
 func ATensor(name string, t Tensor) Attr { return Attr{Name: name, Type: 4, T: &t} }
+
+// AType returns a type attribute: v's TypeProto (its Name unused).
+func AType(name string, v Value) Attr { return Attr{Name: name, Type: 13, TP: &v} }
 
 // AGraph returns a graph attribute.
 func AGraph(name string, g Graph) Attr { return Attr{Name: name, Type: 5, G: &g} }
@@ -274,6 +279,10 @@ func (a *Attr) encode() []byte {
 		for _, s := range a.Strings {
 			b = appendString(b, 9, s)
 		}
+	case 13:
+		if a.TP != nil {
+			b = appendBytes(b, 14, a.TP.typeProto())
+		}
 	}
 	b = protowire.AppendTag(b, 20, protowire.VarintType)
 	return protowire.AppendVarint(b, uint64(a.Type))
@@ -388,14 +397,19 @@ func le32(b []byte) uint32 {
 }
 
 func (v *Value) encode() []byte {
+	var b []byte
+	b = appendString(b, 1, v.Name)
+	return appendBytes(b, 2, v.typeProto())
+}
+
+// typeProto encodes v's TypeProto.
+func (v *Value) typeProto() []byte {
 	if v.Kind != "" && !wrapped[v.Kind] {
 		var typ []byte
 		if f, ok := typeFields[v.Kind]; ok {
 			typ = appendBytes(typ, f, nil)
 		}
-		var b []byte
-		b = appendString(b, 1, v.Name)
-		return appendBytes(b, 2, typ)
+		return typ
 	}
 	var shape []byte
 	for i, d := range v.Shape {
@@ -430,9 +444,7 @@ func (v *Value) encode() []byte {
 	if v.Kind == "optional tensor" || v.Kind == "optional tensor sequence" {
 		typ = appendBytes(nil, 9, appendBytes(nil, 1, typ))
 	}
-	var b []byte
-	b = appendString(b, 1, v.Name)
-	return appendBytes(b, 2, typ)
+	return typ
 }
 
 // wrapped are the kinds of Value that wrap a tensor type.

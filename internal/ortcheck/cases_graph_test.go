@@ -78,6 +78,17 @@ var graphCases = []tc{
 		nd("Add", names("e", "x"), names("y0")),
 		nd("ArgMax", names("y0"), names("y1"), ai("axis", -1), ai("keepdims", 0)),
 	}, f32(2, 3, 4).as("x"), ints(0, 9, 2, 3).as("ids"), f32(10, 4).c().as("table")).outs(F32, I64),
+
+	// Optional typed by its type attribute: empty (no input) of a tensor
+	// and of a sequence, and holding x.
+	graph("Graph/optional_type_attribute_18", 18, []onnxbuild.Node{
+		nd("Optional", nil, names("e"), onnxbuild.AType("type", onnxbuild.Value{DType: F32, Shape: []int64{2, 3}})),
+		nd("OptionalHasElement", names("e"), names("y0")),
+		nd("Optional", names("x"), names("o"), onnxbuild.AType("type", onnxbuild.Value{DType: F32, Shape: []int64{2, 3}})),
+		nd("OptionalGetElement", names("o"), names("y1")),
+		nd("Optional", nil, names("es"), onnxbuild.AType("type", onnxbuild.Value{DType: F32, Shape: []int64{5}, Kind: "tensor sequence"})),
+		nd("OptionalHasElement", names("es"), names("y2")),
+	}, f32(2, 3).as("x")).outs(B, F32, B),
 }
 
 func TestGraphs(t *testing.T) { runCases(t, graphCases) }
