@@ -60,12 +60,12 @@ func TestGeneratedTransformers(t *testing.T) {
 	for _, f := range testmodels.Forms {
 		t.Run("encoder_"+f.String(), func(t *testing.T) {
 			r := caseRand(t, "encoder")
-			checkModel(t, enc.Encoder(f), "encoder_"+f.String(), [][]payload.Dynamic{encoderFeeds(r, enc, 2)}, 1e-3)
+			checkModel(t, enc.Encoder(f), "encoder_"+f.String(), [][]payload.Dynamic{encoderFeeds(r, enc, 2)}, 1e-4)
 		})
 		t.Run("decoder_"+f.String(), func(t *testing.T) {
 			r := caseRand(t, "decoder")
 			draws := [][]payload.Dynamic{decoderFeeds(r, dec, 0, 7), decoderFeeds(r, dec, 40, 1)}
-			checkModel(t, dec.Decoder(f), "decoder_"+f.String(), draws, 1e-3)
+			checkModel(t, dec.Decoder(f), "decoder_"+f.String(), draws, 1e-4)
 		})
 	}
 }
