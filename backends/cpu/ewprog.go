@@ -23,6 +23,8 @@ const (
 	ewHardSigmoid
 	ewHardSwish
 	ewSigmoid
+	ewErf      // erf32
+	ewGelu     // Gelu's exact form on erf32
 	ewBinConst // x op c (c op x when constFirst)
 	ewBinVec   // x op y
 	ewPowConst // x^c
@@ -185,11 +187,13 @@ func compileEwStep(st model.EwStep) (ewStep, error) {
 	case "Sigmoid":
 		s.kind = ewSigmoid
 	case "Gelu":
-		s.kind = ewUnaryFn
-		s.u.fn = fnGelu
+		s.kind = ewGelu
 		if st.Tanh {
+			s.kind = ewUnaryFn
 			s.u.fn = fnGeluTanh
 		}
+	case "Erf":
+		s.kind = ewErf
 	default:
 		spec, ok := unarySpecs[st.Op]
 		if !ok {
@@ -290,6 +294,10 @@ func (p *ewProg) block(sc [][ewBlock]float32, d []float32, ins [][]float32, b0, 
 			actHardSwish32(dst)
 		case ewSigmoid:
 			sigmoid32s(dst)
+		case ewErf:
+			erf32s(dst)
+		case ewGelu:
+			gelu32s(dst)
 		}
 	}
 }

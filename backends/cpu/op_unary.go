@@ -27,6 +27,8 @@ const (
 	uSoftsign
 	uNot
 	uSigmoid
+	uErf  // float32: erf32
+	uGelu // Gelu's exact form; float32: gelu32s
 )
 
 // unaryKernel runs the elementwise unary math and activation functions;
@@ -128,6 +130,10 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 			actHardSigmoid32(blk, float32(k.a), float32(k.b))
 		case uHardSwish:
 			actHardSwish32(blk)
+		case uErf:
+			erf32s(blk)
+		case uGelu:
+			gelu32s(blk)
 		}
 	}
 	return true
@@ -136,7 +142,7 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 // unaryVecOp reports whether op has a float32 vector loop.
 func unaryVecOp(op uop) bool {
 	switch op {
-	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish:
+	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish, uErf, uGelu:
 		return true
 	}
 	return false
@@ -299,7 +305,7 @@ var unarySpecs = map[string]unarySpec{
 	"Sqrt":            {fn: fnSqrt},
 	"Exp":             {fn: fnExp},
 	"Log":             {fn: fnLog},
-	"Erf":             {fn: fnErf},
+	"Erf":             {op: uErf, fn: fnErf},
 	"Round":           {fn: fnRound},
 	"Sin":             {fn: fnSin},
 	"Cos":             {fn: fnCos},
@@ -355,9 +361,9 @@ func init() {
 	})
 	register("Gelu", viaF32(func(c *buildCtx) (kernel, error) {
 		a := c.rule.(*model.GeluAttrs)
-		s := unarySpec{fn: fnGelu}
+		s := unarySpec{op: uGelu, fn: fnGelu}
 		if a.Tanh {
-			s.fn = fnGeluTanh
+			s = unarySpec{fn: fnGeluTanh}
 		}
 		return buildUnary(c, s, &a.UnaryAttrs)
 	}))
