@@ -102,7 +102,11 @@ func TestOpenWakeWordModels(t *testing.T) {
 		{"melspectrogram_1s", owwPkg, owwMel, []int{1, owwRate}, 0, 0, 1e-3, 1, audio(owwRate)},
 		// openWakeWord feeds the mel frames as x/10 + 2: mostly in [0, 3].
 		{"embedding", owwPkg, owwEmbedding, []int{1, owwMelFrames, owwMelBands, 1}, -1, 4, 1e-3, 2, nil},
-		{"hey_jarvis", owwPkg, owwJarvis, []int{1, owwEmbeddings, owwEmbedWidth}, -1, 1, 1e-3, 3, nil},
+		// One sigmoid probability, which random embeddings drive down to
+		// about 1e-4, where ONNX Runtime's logistic returns multiples of
+		// 2⁻²² (2.4e-7): its reference then carries up to 2.4e-3 relative
+		// error of its own (seen: 2.5e-3 on some draws).
+		{"hey_jarvis", owwPkg, owwJarvis, []int{1, owwEmbeddings, owwEmbedWidth}, -1, 1, 1e-2, 3, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
