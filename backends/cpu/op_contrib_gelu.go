@@ -34,6 +34,18 @@ func (k *msGeluKernel) run(in, out []*tensor) error {
 // msGelu writes the activation of x (plus b, when not nil, of x's
 // length) to d.
 func msGelu(kind int, alpha float32, d, x, b []float32) {
+	if kind == model.MSGeluErf {
+		// The exact form on erf32, as the default domain's Gelu.
+		if b != nil {
+			for i, v := range x {
+				d[i] = v + b[i]
+			}
+		} else if len(d) > 0 && &d[0] != &x[0] {
+			copy(d, x)
+		}
+		gelu32s(d[:len(x)])
+		return
+	}
 	for i, v := range x {
 		if b != nil {
 			v += b[i]
