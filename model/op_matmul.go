@@ -60,6 +60,12 @@ const unknownN = -2
 // product's columns N; unknownN, with the output unranked, when either
 // rank is unknown.
 func matmulDims(c *InferCtx, ia, ib int) (int, error) {
+	return matmulDimsT(c, ia, ib, false, false)
+}
+
+// matmulDimsT is matmulDims with the last two dims of input ia (transA)
+// or ib (transB) swapped first, as FusedMatMul's transA and transB do.
+func matmulDimsT(c *InferCtx, ia, ib int, transA, transB bool) (int, error) {
 	x, ok1 := c.Dims(ia)
 	y, ok2 := c.Dims(ib)
 	if !ok1 || !ok2 {
@@ -70,10 +76,19 @@ func matmulDims(c *InferCtx, ia, ib int) (int, error) {
 	if ra == 0 || rb == 0 {
 		return 0, c.Errorf("operands %v and %v: a scalar operand does not multiply", x, y)
 	}
-	ka := x[ra-1]
+	m, ka := 1, x[ra-1]
+	if ra > 1 {
+		m = x[ra-2]
+		if transA {
+			m, ka = ka, m
+		}
+	}
 	kb, n := y[0], 1
 	if rb > 1 {
 		kb, n = y[rb-2], y[rb-1]
+		if transB {
+			kb, n = n, kb
+		}
 	}
 	if dimsConflict(ka, kb) {
 		return 0, c.Errorf("shapes %v and %v do not multiply (K is %d and %d)", x, y, ka, kb)
@@ -97,7 +112,7 @@ func matmulDims(c *InferCtx, ia, ib int) (int, error) {
 	}
 	i := r
 	if ra > 1 {
-		out[i] = x[ra-2]
+		out[i] = m
 		i++
 	}
 	if rb > 1 {
