@@ -185,44 +185,7 @@ func stridedWords[W word](p *stridedCopy, dst, src []W, r, off int) {
 		dst[0] = src[off]
 		return
 	}
-	n, ist := p.dims[r-1], p.st[r-1]
-	ctr := p.ctr[:r-1]
-	for k := range ctr {
-		ctr[k] = 0
-	}
-	o := 0
-	for {
-		d := dst[o : o+n]
-		switch ist {
-		case 1:
-			copy(d, src[off:off+n])
-		case 0:
-			v := src[off]
-			for i := range d {
-				d[i] = v
-			}
-		default:
-			s := off
-			for i := range d {
-				d[i] = src[s]
-				s += ist
-			}
-		}
-		o += n
-		k := r - 2
-		for ; k >= 0; k-- {
-			ctr[k]++
-			off += p.st[k]
-			if ctr[k] < p.dims[k] {
-				break
-			}
-			off -= p.st[k] * p.dims[k]
-			ctr[k] = 0
-		}
-		if k < 0 {
-			return
-		}
-	}
+	stridedRows(p, dst, src, p.ctr[:r-1], off, 0, mulDims(p.dims[:r-1]))
 }
 
 // mapCopy fills a contiguous destination of shape dims from src through
