@@ -161,6 +161,9 @@ arm64:
 ## fuzz: longer local fuzz runs, one target after the other, FUZZTIME
 ## each (default 10m) on FUZZPARALLEL workers (default: one per core):
 ##   make fuzz FUZZTIME=1h FUZZPARALLEL=1
+## FUZZTIME may also be a count of executions (FUZZTIME=5000000x): with Go
+## 1.26 a duration can end in a spurious "context deadline exceeded"
+## failure (go.dev/issue/75804), a count cannot.
 ## Seed corpora live in each package's testdata/fuzz/<Target>; crashers
 ## the fuzzer finds are written there too and must be fixed, then kept.
 fuzz: fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
