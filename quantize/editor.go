@@ -37,6 +37,8 @@ type editor struct {
 	subgraphs bool
 }
 
+// parseModel splits the model file data; g is its decoded graph, set by
+// the caller when it has one (the file's value types).
 func parseModel(data []byte, g *model.Graph) (*editor, error) {
 	fs, err := fields(data, "model")
 	if err != nil {
@@ -69,6 +71,9 @@ func parseModel(data []byte, g *model.Graph) (*editor, error) {
 				e.opset = ver
 			}
 		}
+	}
+	if graphs == 0 {
+		return nil, errs.New(errs.InvalidArtifact, "quantize: the model has no graph")
 	}
 	if graphs != 1 {
 		return nil, errs.New(errs.Unsupported, "quantize: the model has %d graph fields, want 1", graphs)
@@ -121,10 +126,18 @@ func parseModel(data []byte, g *model.Graph) (*editor, error) {
 		}
 		e.gf = append(e.gf, f)
 	}
+	if g != nil {
+		e.setGraph(g)
+	}
+	return e, nil
+}
+
+// setGraph records the decoded graph, whose value names are then taken.
+func (e *editor) setGraph(g *model.Graph) {
+	e.g = g
 	for name := range g.Values {
 		e.names[name] = true
 	}
-	return e, nil
 }
 
 // name returns a value or node name built from base that is not yet

@@ -111,14 +111,17 @@ func Model(data []byte, o Options) ([]byte, *Report, error) {
 	if o.Mode == Static && len(o.Samples) == 0 {
 		return nil, nil, errs.New(errs.Unsupported, "quantize: static mode needs calibration samples")
 	}
+	// The file is split first, so that external data is refused with its
+	// own message before the decoder looks for the files.
+	e, err := parseModel(data, nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	art, err := artifacts.FromBytes(data, "model")
 	if err != nil {
 		return nil, nil, err
 	}
-	e, err := parseModel(data, art.Graph())
-	if err != nil {
-		return nil, nil, err
-	}
+	e.setGraph(art.Graph())
 	rep := &Report{OpsetFrom: e.opset, OpsetTo: e.opset}
 	ops := o.Ops
 	if ops == nil {
