@@ -93,9 +93,7 @@ func (e *editor) dynamic(cands []*cand) error {
 				wzp = initOf(e, c.wName+"_zero_point", nil, []int8{0})
 			}
 			integer = mk("ConvInteger", []string{x.q, wq, x.zp, wzp}, []string{e.name(base + "_output_quantized")})
-			for _, a := range n.attrs {
-				integer.attrs = append(integer.attrs, a)
-			}
+			integer.attrs = append(integer.attrs, n.attrs...)
 		}
 		integer.name = e.name(base + "_quant")
 		cast := e.name(base + "_output_quantized_cast_output")
