@@ -9,11 +9,6 @@ func mk(op string, inputs, outputs []string, attrs ...attr) *node {
 	return &node{op: op, inputs: inputs, outputs: outputs, attrs: attrs}
 }
 
-// convWeightsU8 stores ConvInteger's weights as uint8 with zero point 128
-// (the int8 values shifted), since ONNX Runtime's CPU ConvInteger takes
-// only uint8 weights; the products are the same.
-const convWeightsU8 = true
-
 // dynamic rewrites each candidate into ONNX Runtime's dynamic form:
 //
 //	x → DynamicQuantizeLinear → (xq, xs, xzp)
@@ -80,18 +75,10 @@ func (e *editor) dynamic(cands []*cand) error {
 			for i, d := range shape {
 				dims[i] = int64(d)
 			}
-			var wq, wzp string
-			if convWeightsU8 {
-				u := make([]uint8, len(q))
-				for i, v := range q {
-					u[i] = uint8(int(v) + 128)
-				}
-				wq = initOf(e, c.wName+"_quantized", dims, u)
-				wzp = initOf(e, c.wName+"_zero_point", nil, []uint8{128})
-			} else {
-				wq = initOf(e, c.wName+"_quantized", dims, q)
-				wzp = initOf(e, c.wName+"_zero_point", nil, []int8{0})
-			}
+			// One zero point for all channels: ONNX Runtime's
+			// ConvInteger takes only a scalar.
+			wq := initOf(e, c.wName+"_quantized", dims, q)
+			wzp := initOf(e, c.wName+"_zero_point", nil, []int8{0})
 			integer = mk("ConvInteger", []string{x.q, wq, x.zp, wzp}, []string{e.name(base + "_output_quantized")})
 			integer.attrs = append(integer.attrs, n.attrs...)
 		}

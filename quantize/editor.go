@@ -267,10 +267,10 @@ func (e *editor) encode() []byte {
 				b = appendBytes(b, modelOpset, opsetImport(dom, e.opset))
 				continue
 			}
-		case 1: // ir_version: opset 13 needs IR version 7
-			if e.opset >= 13 && f.v < 7 {
+		case 1: // ir_version: opset 11 needs IR version 6, 13 needs 7
+			if need := irFor(e.opset); f.v < need {
 				b = protowire.AppendTag(b, 1, protowire.VarintType)
-				b = protowire.AppendVarint(b, 7)
+				b = protowire.AppendVarint(b, need)
 				continue
 			}
 		}
@@ -280,6 +280,18 @@ func (e *editor) encode() []byte {
 		b = appendBytes(b, modelOpset, opsetImport("", e.opset))
 	}
 	return b
+}
+
+// irFor returns the lowest IR version that the default-domain opset v
+// may be used with, for the opsets this package raises to.
+func irFor(v int64) uint64 {
+	switch {
+	case v >= 13:
+		return 7
+	case v >= 11:
+		return 6
+	}
+	return 0
 }
 
 func opsetImport(dom string, v int64) []byte {

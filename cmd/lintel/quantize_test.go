@@ -154,10 +154,11 @@ func TestQuantizedClassifierDemoLines(t *testing.T) {
 		t.Fatalf("renderDemoInputs: %v", err)
 	}
 	float := classifyAll(t, model, inputs)
-	for _, mode := range []string{"dynamic", "static"} {
-		t.Run(mode, func(t *testing.T) {
+	for _, c := range []struct{ mode, method string }{{"dynamic", "minmax"}, {"static", "minmax"}, {"static", "percentile"}} {
+		mode := c.mode
+		t.Run(mode+"/"+c.method, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "q.onnx")
-			o := quantizeOptions{model: model, out: out, mode: mode, method: "minmax", percentile: 99.99, threads: 1}
+			o := quantizeOptions{model: model, out: out, mode: mode, method: c.method, percentile: 99.99, threads: 1}
 			if mode == "static" {
 				o.calib = calib
 			}
@@ -172,7 +173,7 @@ func TestQuantizedClassifierDemoLines(t *testing.T) {
 				}
 				worst = max(worst, math.Abs(float64(q[i][0]-float[i][0])))
 			}
-			t.Logf("%s: top-1 as float32 on %d lines; largest probability difference %.2g", mode, len(inputs), worst)
+			t.Logf("%s %s: top-1 as float32 on %d lines; largest probability difference %.2g", mode, c.method, len(inputs), worst)
 		})
 	}
 }
