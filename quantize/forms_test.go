@@ -276,3 +276,67 @@ func TestReadSamples(t *testing.T) {
 		t.Errorf("empty folder: err = %v, want ResourceUnavailable", err)
 	}
 }
+
+// Gemm's attributes and kinds of C survive quantization both ways:
+// transB (weights stored [N, K]), alpha and beta, a C that is a graph
+// input, and transA in static mode.
+func TestModelGemmForms(t *testing.T) {
+	r := testmodels.Rand(8)
+	wt := testmodels.Weight(r, "w", 8, 16) // [N, K] for transB
+	wn := testmodels.Weight(r, "w", 16, 8) // [K, N]
+	bias := testmodels.Weight(r, "c", 8)
+	cases := []struct {
+		name   string
+		w      onnxbuild.Tensor
+		attrs  []onnxbuild.Attr
+		cInput bool
+		xShape []int64
+		modes  []Mode
+		wantQ  int
+	}{
+		{"transB", wt, []onnxbuild.Attr{onnxbuild.AInt("transB", 1)}, false, []int64{4, 16}, []Mode{Dynamic, Static}, 1},
+		{"alpha beta", wn, []onnxbuild.Attr{onnxbuild.AFloat("alpha", 0.5), onnxbuild.AFloat("beta", 2)}, false, []int64{4, 16}, []Mode{Dynamic, Static}, 1},
+		{"C input", wn, nil, true, []int64{4, 16}, []Mode{Dynamic, Static}, 1},
+		{"transA", wn, []onnxbuild.Attr{onnxbuild.AInt("transA", 1)}, false, []int64{16, 4}, []Mode{Static}, 1},
+		{"transA dynamic", wn, []onnxbuild.Attr{onnxbuild.AInt("transA", 1)}, false, []int64{16, 4}, []Mode{Dynamic}, 0},
+	}
+	for _, c := range cases {
+		g := onnxbuild.Graph{
+			Inputs:       []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, c.xShape...)},
+			Outputs:      []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, 4, 8)},
+			Initializers: []onnxbuild.Tensor{c.w},
+			Nodes:        []onnxbuild.Node{testmodels.Node("Gemm", []string{"x", "w", "c"}, "y", c.attrs...)},
+		}
+		shape := []int{int(c.xShape[0]), int(c.xShape[1])}
+		feeds := []payload.Dynamic{randInput(r, "x", shape...)}
+		if c.cInput {
+			g.Inputs = append(g.Inputs, onnxbuild.Input("c", payload.Float32, 8))
+			feeds = append(feeds, randInput(r, "c", 8))
+		} else {
+			g.Initializers = append(g.Initializers, bias)
+		}
+		m := onnxbuild.Model{Opset: 17, Graph: g}
+		data := m.Encode()
+		want := runCPUMulti(t, data, feeds)
+		for _, mode := range c.modes {
+			t.Run(c.name+"/"+mode.String(), func(t *testing.T) {
+				q, rep, err := Model(data, Options{Mode: mode, Samples: []Sample{feeds}})
+				if c.wantQ == 0 {
+					if !errors.Is(err, errs.Unsupported) {
+						t.Fatalf("err = %v, want Unsupported (nothing to quantize)", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("Model: %v", err)
+				}
+				if len(rep.Quantized) != c.wantQ {
+					t.Errorf("quantized %v, skipped %v", rep.Quantized, rep.Skipped)
+				}
+				if e := relErr(runCPUMulti(t, q, feeds), want); !(e < 0.03) {
+					t.Errorf("relative error %.3g, want < 0.03", e)
+				}
+			})
+		}
+	}
+}

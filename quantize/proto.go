@@ -192,6 +192,14 @@ func (n *node) attr(name string) *attr {
 	return nil
 }
 
+// input returns input i's name, "" when absent.
+func (n *node) input(i int) string {
+	if i < len(n.inputs) {
+		return n.inputs[i]
+	}
+	return ""
+}
+
 // attrInt returns an int attribute's value, or def when absent.
 func (n *node) attrInt(name string, def int64) int64 {
 	if a := n.attr(name); a != nil && a.hasI {

@@ -261,23 +261,12 @@ func (e *editor) candidate(n *node, mode Mode) (*cand, string) {
 		if c.transB {
 			c.axis = 0
 		}
-		if len(n.inputs) > 2 && n.inputs[2] != "" {
-			b, why := e.constFloat(n.inputs[2])
-			nOut := w.Shape[c.axis]
-			if why != "" || len(b.Shape) != 1 || b.Shape[0] != nOut {
-				if mode == Static {
-					// The bias stays float; only a 1-D constant bias is
-					// quantized.
-					break
-				}
-				if why != "" {
-					return nil, "bias " + why
-				}
-			} else {
-				c.bias, c.bName = b, n.inputs[2]
-			}
-			if mode == Dynamic && c.bias == nil {
-				c.bName = n.inputs[2]
+		// Dynamic mode adds C in float32 (times beta); static mode
+		// quantizes it when it is a 1-D constant over the outputs.
+		if cName := n.input(2); cName != "" {
+			c.bName = cName
+			if b, why := e.constFloat(cName); why == "" && len(b.Shape) == 1 && b.Shape[0] == w.Shape[c.axis] {
+				c.bias = b
 			}
 		}
 	case "Conv":

@@ -28,6 +28,13 @@ func randInput(r *rand.Rand, name string, shape ...int) payload.Dynamic {
 // first output.
 func runCPU(t *testing.T, data []byte, in payload.Dynamic) []float32 {
 	t.Helper()
+	return runCPUMulti(t, data, []payload.Dynamic{in})
+}
+
+// runCPUMulti runs the model once on the inputs on lintel's CPU backend
+// and returns its first output.
+func runCPUMulti(t *testing.T, data []byte, ins []payload.Dynamic) []float32 {
+	t.Helper()
 	art, err := artifacts.FromBytes(data, "m")
 	if err != nil {
 		t.Fatalf("FromBytes: %v", err)
@@ -41,7 +48,7 @@ func runCPU(t *testing.T, data []byte, in payload.Dynamic) []float32 {
 		t.Fatalf("Init: %v", err)
 	}
 	var out payload.Multi
-	if err := m.InferOne(&payload.Multi{Tensors: []payload.Dynamic{in}}, &out); err != nil {
+	if err := m.InferOne(&payload.Multi{Tensors: ins}, &out); err != nil {
 		t.Fatalf("InferOne: %v", err)
 	}
 	return floats(out.Tensors[0].Data)

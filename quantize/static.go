@@ -58,19 +58,12 @@ func (e *editor) static(cands []*cand, ranges map[string][2]float32) error {
 		nn := *n
 		nn.inputs = append([]string(nil), n.inputs...)
 		nn.inputs[0], nn.inputs[1] = x.dq, wdq
-		if c.bias != nil {
+		// A Gemm's bias keeps float32 when alpha or beta scale the
+		// terms: its scale would not be the product's.
+		gemmScaled := n.op == "Gemm" && (n.attrFloat("alpha", 1) != 1 || n.attrFloat("beta", 1) != 1)
+		if c.bias != nil && !gemmScaled {
 			e.replaced[c.bName] = true
 			bq, bs := biasInt32(floats(c.bias.Raw), x.scale, ws)
-			if n.op == "Gemm" {
-				beta := n.attrFloat("beta", 1)
-				alpha := n.attrFloat("alpha", 1)
-				if beta != 1 || alpha != 1 {
-					// The bias's scale must be the product's; leave it float.
-					e.replaced[c.bName] = false
-					out = append(out, &nn)
-					continue
-				}
-			}
 			bqName := initOf(e, c.bName+"_quantized", ch, bq)
 			bsName := initOf(e, c.bName+"_scale", ch, bs)
 			bzp := initOf(e, c.bName+"_zero_point", ch, make([]int32, len(bs)))
