@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lintel-ml/lintel/internal/models"
 	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/payload"
 	"github.com/lintel-ml/lintel/quantize"
@@ -69,4 +70,42 @@ func TestQuantizedMLPVsORT(t *testing.T) {
 	}
 	t.Logf("lintel kernels: %s\n%s", kernelInfo(), table([]string{"MLP 784-512-512-10, batch 64, one thread", "lintel", "ONNX Runtime",
 		"lintel speed-up over float32", "ORT speed-up over float32", "lintel max |diff| from float32", "ORT max |diff| from float32"}, rows))
+}
+
+// TestQuantizedModelsOptimizedORT quantizes the CNN and the PP-OCR
+// classifier both ways and checks that ONNX Runtime with its default
+// graph optimisations (which fuse QDQ patterns into integer ops) runs
+// each and stays within 1e-3 of lintel on one input.
+func TestQuantizedModelsOptimizedORT(t *testing.T) {
+	if err := initORT(); err != nil {
+		t.Fatalf("initORT: %v", err)
+	}
+	for _, c := range []benchCase{
+		{name: "cnn", onnx: testmodels.CNN(), in: []int{1, 3, 32, 32}},
+		{name: "ppocr_cls", onnx: models.PPOCRClassifier, in: []int{1, 3, 48, 192}},
+	} {
+		x := testmodels.Uniform(testmodels.Rand(1), payload.NumElems(c.in), 1)
+		s := quantize.Sample{{Name: "x", DType: payload.Float32, Shape: c.in, Data: payload.AsBytes(x)}}
+		for _, mode := range []quantize.Mode{quantize.Dynamic, quantize.Static} {
+			t.Run(c.name+"/"+mode.String(), func(t *testing.T) {
+				q, _, err := quantize.Model(c.onnx, quantize.Options{Mode: mode, Samples: []quantize.Sample{s}})
+				if err != nil {
+					t.Fatalf("quantize: %v", err)
+				}
+				qc := c
+				qc.onnx = q
+				l := loadLintel(t, qc, 1)
+				l.inferOne(t)
+				o := loadORT(t, qc, l.in.Data, l.out.Shape)
+				o.run(t)
+				var d float32
+				for i, v := range o.out.GetData() {
+					d = max(d, abs32(v-l.out.Data[i]))
+				}
+				if !(d <= 1e-3) {
+					t.Errorf("max |lintel − ONNX Runtime| = %.3g, want ≤ 1e-3", d)
+				}
+			})
+		}
+	}
 }
