@@ -13,6 +13,9 @@
 //	         data, print a summary of each output and write it as .npy
 //	bench    time a model at several batch sizes: p50/p90/p99/max
 //	         latency, throughput and allocations per call (-json too)
+//	quantize write an 8-bit copy of a float32 model: int8 weights per
+//	         channel, activations quantized as it runs (dynamic) or
+//	         with ranges calibrated on .npy inputs (static, QDQ)
 //	demo     classify the direction of rendered text lines with PP-OCR's
 //	         direction classifier, shipped inside the binary
 //
@@ -48,6 +51,7 @@ var commands = []command{
 	{name: "inspect", summary: "describe a model: inputs, outputs, parameters, ops, what the backend lacks", run: runInspect},
 	{name: "run", summary: "run a model once on .npy or random inputs; write its outputs as .npy", run: runRun},
 	{name: "bench", summary: "time a model at several batch sizes: latency percentiles, throughput, allocations", run: runBench},
+	{name: "quantize", summary: "write an int8 copy of a model: dynamic, or static (QDQ) calibrated on .npy inputs", run: runQuantize},
 	{name: "demo", summary: "classify the direction of rendered text lines (PP-OCR classifier)", run: runDemo},
 }
 
