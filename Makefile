@@ -23,7 +23,7 @@ FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare bench-sweep lint fmt-check vet staticcheck metal-check arm64 fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
+.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare bench-sweep lint fmt-check vet staticcheck metal-check arm64 fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph fuzz-quantize
 
 all: test
 
@@ -166,7 +166,7 @@ arm64:
 ## failure (go.dev/issue/75804), a count cannot.
 ## Seed corpora live in each package's testdata/fuzz/<Target>; crashers
 ## the fuzzer finds are written there too and must be fixed, then kept.
-fuzz: fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph
+fuzz: fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph fuzz-quantize
 
 ## fuzz-decode: the ONNX decoder (artifacts.FromBytes).
 fuzz-decode:
@@ -187,3 +187,7 @@ fuzz-graph:
 ## fuzz-npy: the .npy reader.
 fuzz-npy:
 	$(GO) test -run '^$$' -fuzz '^FuzzNpyDecode$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./internal/npy
+
+## fuzz-quantize: the quantizer's protobuf rewriting (quantize.Model).
+fuzz-quantize:
+	$(GO) test -run '^$$' -fuzz '^FuzzModel$$' -fuzztime $(FUZZTIME) -timeout 0 $(FUZZFLAGS) ./quantize
