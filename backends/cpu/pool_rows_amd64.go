@@ -76,10 +76,10 @@ func poolRowsAsm(dst, src []float32, offs []int, width, rows, ds, ss, planes, dp
 		w = 8
 		// Row r writes [r*ds, r*ds+8) of the rows*ds cells and reads
 		// up to r*ss+hi+8 of src.
-		n = min(rows, (rows*ds-8)/ds+1)
-		if len(src) < hi+8 {
+		if rows*ds < 8 || len(src) < hi+8 {
 			return -1
 		}
+		n = min(rows, (rows*ds-8)/ds+1)
 		if ss > 0 {
 			n = min(n, (len(src)-hi-8)/ss+1)
 		}

@@ -34,6 +34,11 @@ type poolSep struct {
 	start float32
 	tab   []float32 // AveragePool's divisors for a block's outputs
 	parts []poolSepScratch
+	// The plan's geometry and plane count: shape runs on every call,
+	// and replans only when they change.
+	g      geom
+	planes int
+	valid  bool
 }
 
 // poolSepScratch is one part's scratch.
@@ -46,8 +51,11 @@ type poolSepScratch struct {
 // it off where it does not apply.
 func (k *poolKernel) planSep() {
 	sp := &k.sep
-	sp.on = false
 	g := &k.g
+	if sp.valid && sp.g == *g && sp.planes == k.planes {
+		return
+	}
+	sp.on, sp.valid, sp.g, sp.planes = false, true, *g, k.planes
 	switch {
 	case k.dt != payload.Float32:
 		return
