@@ -44,6 +44,25 @@ func poolRowsSumGo(dst, src []float32, offs []int, width, rows, ds, ss, planes, 
 	}
 }
 
+// poolRowsAvgGo is poolRowsSumGo with each sum multiplied by the tab
+// cell at its dst cell's place (tab laid out as dst).
+func poolRowsAvgGo(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, tab []float32) {
+	for p := range planes {
+		for r := range rows {
+			d := dst[p*dps+r*ds:][:width]
+			t := tab[p*dps+r*ds:][:width]
+			s := src[p*sps+r*ss:]
+			for j := range d {
+				var a float32
+				for _, o := range offs {
+					a += s[o+j]
+				}
+				d[j] = a * t[j]
+			}
+		}
+	}
+}
+
 // poolDeintGo splits src's first s*h elements into s phases: dst[ph*h+i]
 // = src[i*s+ph].
 func poolDeintGo(dst, src []float32, s, h int) {
@@ -53,13 +72,5 @@ func poolDeintGo(dst, src []float32, s, h int) {
 		for i := range d {
 			d[i] = src[i*s+ph]
 		}
-	}
-}
-
-// poolDivGo divides dst by tab elementwise.
-func poolDivGo(dst, tab []float32) {
-	tab = tab[:len(dst)]
-	for i := range dst {
-		dst[i] /= tab[i]
 	}
 }

@@ -12,10 +12,10 @@ func poolRowsMaxAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, pl
 func poolRowsSumAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
 
 //go:noescape
-func poolDeint2AVX(e, o, src *float32, n int)
+func poolRowsAvgAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32, tab *float32)
 
 //go:noescape
-func poolDivAVX(dst, tab *float32, n int)
+func poolDeint2AVX(e, o, src *float32, n int)
 
 // poolRowsMax is poolRowsMaxGo, in AVX2 where the CPU has it. With spill
 // set, one plane and rows packed (ds == width), rows narrower than eight
@@ -49,6 +49,25 @@ func poolRowsSum(dst, src []float32, offs []int, width, rows, ds, ss, planes, dp
 	}
 	if n < rows {
 		poolRowsSumGo(dst[n*ds:], src[n*ss:], offs, width, rows-n, ds, ss, 1, 0, 0)
+	}
+}
+
+// poolRowsAvg is poolRowsAvgGo, in AVX2 where the CPU has it; spill as
+// for poolRowsMax, tab then holding seven cells after the last row's.
+func poolRowsAvg(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, tab []float32, spill bool) {
+	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
+	if n > 0 && len(tab) < (planes-1)*dps+(n-1)*ds+max(width, 8) {
+		n = -1
+	}
+	if n < 0 {
+		poolRowsAvgGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps, tab)
+		return
+	}
+	if n > 0 {
+		poolRowsAvgAVX(&dst[0], &src[0], &offs[0], len(offs), max(width, 8), n, 4*ds, 4*ss, planes, 4*dps, 4*sps, 0, &tab[0])
+	}
+	if n < rows {
+		poolRowsAvgGo(dst[n*ds:], src[n*ss:], offs, width, rows-n, ds, ss, 1, 0, 0, tab[n*ds:])
 	}
 }
 
@@ -105,16 +124,4 @@ func poolDeint(dst, src []float32, s, h int) {
 	for i := n; i < h; i++ {
 		dst[i], dst[h+i] = src[2*i], src[2*i+1]
 	}
-}
-
-// poolDiv is poolDivGo, in AVX2 where the CPU has it.
-func poolDiv(dst, tab []float32) {
-	n := len(dst) &^ 7
-	if !hasAVX2FMA || n == 0 {
-		poolDivGo(dst, tab)
-		return
-	}
-	_ = tab[len(dst)-1]
-	poolDivAVX(&dst[0], &tab[0], n)
-	poolDivGo(dst[n:], tab[n:len(dst)])
 }

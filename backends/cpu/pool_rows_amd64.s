@@ -2,8 +2,9 @@
 
 #include "textflag.h"
 
-// POOLROWS is the body of poolRowsMaxAVX and poolRowsSumAVX; OP(x, acc)
-// folds a tap into an accumulator. For each of planes planes (dps, sps
+// POOLROWS is the body of poolRowsMaxAVX, poolRowsSumAVX and
+// poolRowsAvgAVX; OP(x, acc) folds a tap into an accumulator, FIN8(acc)
+// and FIN16(acc0, acc1) finish the accumulators of the columns at CX. For each of planes planes (dps, sps
 // bytes apart) and rows rows (ds, ss bytes apart), and each column j <
 // width (width >= 8; the last eight columns are recomputed where width
 // is not a multiple of 8), dst[j] = the fold of src[offs[t]+j] over t in
@@ -12,7 +13,7 @@
 // DI, SI plane bases; DX, BX row bases; CX column byte offset; R8 offs;
 // R9 offs end; R10 width in bytes; R11 rows left; R14 planes left; AX
 // tap pointer; R12, R13 scratch; Y15 the start value.
-#define POOLROWS(OP) \
+#define POOLROWS(OP, FIN8, FIN16) \
 	MOVQ dst+0(FP), DI \
 	MOVQ src+8(FP), SI \
 	MOVQ offs+16(FP), R8 \
@@ -45,6 +46,7 @@ t16: \
 	ADDQ $8, AX \
 	CMPQ AX, R9 \
 	JNE t16 \
+	FIN16(Y0, Y1) \
 	VMOVUPS Y0, (DX)(CX*1) \
 	VMOVUPS Y1, 32(DX)(CX*1) \
 	ADDQ $64, CX \
@@ -64,6 +66,7 @@ t8: \
 	ADDQ $8, AX \
 	CMPQ AX, R9 \
 	JNE t8 \
+	FIN8(Y0) \
 	VMOVUPS Y0, (DX)(CX*1) \
 	ADDQ $32, CX \
 	JMP c8 \
@@ -90,13 +93,40 @@ rowdone: \
 // acc = x + acc.
 #define SUMOP(x, acc) VADDPS x, acc, acc
 
+// No finishing.
+#define NOFIN8(acc)
+#define NOFIN16(acc0, acc1)
+
+// R12 = the tab cell of the dst row at DX (tab and dst move together).
+#define TABROW \
+	MOVQ tab+96(FP), R12 \
+	SUBQ dst+0(FP), R12 \
+	ADDQ DX, R12
+
+// acc *= tab at the columns at CX.
+#define MULFIN8(acc) \
+	TABROW \
+	VMULPS (R12)(CX*1), acc, acc
+
+#define MULFIN16(acc0, acc1) \
+	TABROW \
+	VMULPS (R12)(CX*1), acc0, acc0 \
+	VMULPS 32(R12)(CX*1), acc1, acc1
+
 // func poolRowsMaxAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
 TEXT ·poolRowsMaxAVX(SB), NOSPLIT, $0-92
-	POOLROWS(MAXOP)
+	POOLROWS(MAXOP, NOFIN8, NOFIN16)
 
 // func poolRowsSumAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
 TEXT ·poolRowsSumAVX(SB), NOSPLIT, $0-92
-	POOLROWS(SUMOP)
+	POOLROWS(SUMOP, NOFIN8, NOFIN16)
+
+// func poolRowsAvgAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32, tab *float32)
+//
+// poolRowsSumAVX with each sum multiplied by the tab cell at its dst
+// cell's place (tab laid out as dst).
+TEXT ·poolRowsAvgAVX(SB), NOSPLIT, $0-104
+	POOLROWS(SUMOP, MULFIN8, MULFIN16)
 
 // func poolDeint2AVX(e, o, src *float32, n int)
 //
@@ -125,28 +155,5 @@ dt_loop:
 	JNE dt_loop
 
 dt_done:
-	VZEROUPPER
-	RET
-
-// func poolDivAVX(dst, tab *float32, n int)
-//
-// dst[i] /= tab[i] for i < n, n a multiple of 8.
-TEXT ·poolDivAVX(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ tab+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHRQ $3, CX
-	JEQ dv_done
-
-dv_loop:
-	VMOVUPS (DI), Y0
-	VDIVPS (SI), Y0, Y0
-	VMOVUPS Y0, (DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	DECQ CX
-	JNE dv_loop
-
-dv_done:
 	VZEROUPPER
 	RET

@@ -12,8 +12,10 @@ func poolRowsSum(dst, src []float32, offs []int, width, rows, ds, ss, planes, dp
 	poolRowsSumGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps)
 }
 
+// poolRowsAvg is poolRowsAvgGo; spill is a hint the assembly uses.
+func poolRowsAvg(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, tab []float32, spill bool) {
+	poolRowsAvgGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps, tab)
+}
+
 // poolDeint is poolDeintGo.
 func poolDeint(dst, src []float32, s, h int) { poolDeintGo(dst, src, s, h) }
-
-// poolDiv is poolDivGo.
-func poolDiv(dst, tab []float32) { poolDivGo(dst, tab) }

@@ -20,19 +20,21 @@ const poolSepFloats = 1 << 14
 // fold's start (lowest for MaxPool, zero for AveragePool). The second
 // splits the padded rows into the width stride's phases (the row's
 // columns ph, ph+s, ...), where each width tap becomes a whole-row
-// shift, and folds the taps over the output rows. AveragePool then
-// divides by the window's count.
+// shift, and folds the taps over the output rows; AveragePool then
+// multiplies each sum by the reciprocal of its window's count.
 //
 // MaxPool keeps every bit of poolRun's: each output is the greatest of
 // its taps, NaNs skipped (only which of a +0 and a -0 wins may differ).
-// AveragePool sums in float32 where poolRun sums in float64.
+// AveragePool sums in float32 and multiplies by the count's float32
+// reciprocal, where poolRun sums in float64 and divides: the two agree
+// within float32 rounding.
 type poolSep struct {
 	on    bool
 	vw    int // padded row width, a multiple of the width stride
 	rows  int // output rows per plane
 	block int // planes per block
 	start float32
-	tab   []float32 // AveragePool's divisors for a block's outputs
+	tab   []float32 // AveragePool's reciprocal counts for a block's outputs, and 8 zeros
 	parts []poolSepScratch
 	// The plan's geometry and plane count: shape runs on every call,
 	// and replans only when they change.
@@ -97,18 +99,19 @@ func (k *poolKernel) planSep() {
 		return
 	}
 	outSz := size3(g.out)
-	sp.tab = growF32(&sp.tab, sp.block*outSz)
+	sp.tab = growF32(&sp.tab, sp.block*outSz+8)
+	clear(sp.tab[sp.block*outSz:])
 	i := 0
 	for od := range g.out[0] {
 		cd := k.sepCount(0, od)
 		for oh := range g.out[1] {
 			ch := k.sepCount(1, oh)
 			for ow := range g.out[2] {
-				c := float32(cd * ch * k.sepCount(2, ow))
-				if c == 0 {
-					c = float32(math.Inf(1)) // no taps: 0/Inf = 0
+				var f float32 // no taps: the sum, zero, times zero
+				if c := cd * ch * k.sepCount(2, ow); c > 0 {
+					f = 1 / float32(c)
 				}
-				sp.tab[i] = c
+				sp.tab[i] = f
 				i++
 			}
 		}
@@ -174,9 +177,10 @@ func (k *poolKernel) runSep(part int, x, y []float32, lo, hi int) {
 			}
 		}
 		yb := y[p0*outSz : (p0+nb)*outSz]
-		k.sepRows(yb, src, sc.hoffs, OW, nb*sp.rows, OW, ss, 1, 0, 0, true)
 		if k.kind == poolAvg {
-			poolDiv(yb, sp.tab[:nb*outSz])
+			poolRowsAvg(yb, src, sc.hoffs, OW, nb*sp.rows, OW, ss, 1, 0, 0, sp.tab, true)
+		} else {
+			poolRowsMax(yb, src, sc.hoffs, OW, nb*sp.rows, OW, ss, 1, 0, 0, sp.start, true)
 		}
 	}
 }

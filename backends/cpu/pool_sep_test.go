@@ -44,31 +44,36 @@ func TestPoolRowsMatchesGo(t *testing.T) {
 				src[i] = specials[r.IntN(len(specials))]
 			}
 		}
-		for _, sum := range []bool{false, true} {
+		tab := randF32s(r, planes*dps+8, 2)
+		for _, op := range []string{"max", "sum", "avg"} {
 			got, want := make([]float32, planes*dps+1), make([]float32, planes*dps+1)
 			for i := range got {
 				got[i], want[i] = guard, guard
 			}
-			if sum {
-				poolRowsSum(got, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
-				poolRowsSumGo(want, src, offs, width, rows, ds, ss, planes, dps, sps)
-			} else {
+			switch op {
+			case "max":
 				poolRowsMax(got, src, offs, width, rows, ds, ss, planes, dps, sps, -math.MaxFloat32, spill)
 				poolRowsMaxGo(want, src, offs, width, rows, ds, ss, planes, dps, sps, -math.MaxFloat32)
+			case "sum":
+				poolRowsSum(got, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
+				poolRowsSumGo(want, src, offs, width, rows, ds, ss, planes, dps, sps)
+			default:
+				poolRowsAvg(got, src, offs, width, rows, ds, ss, planes, dps, sps, tab, spill)
+				poolRowsAvgGo(want, src, offs, width, rows, ds, ss, planes, dps, sps, tab)
 			}
 			for i := range got {
 				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("trial %d (sum %v, width %d rows %d planes %d spill %v offs %v): cell %d = %v, want %v",
-						trial, sum, width, rows, planes, spill, offs, i, got[i], want[i])
+					t.Fatalf("trial %d (%s, width %d rows %d planes %d spill %v offs %v): cell %d = %v, want %v",
+						trial, op, width, rows, planes, spill, offs, i, got[i], want[i])
 				}
 			}
 		}
 	}
 }
 
-// TestPoolDeintDivMatchGo checks the two-phase split and the division
-// against their Go twins, with guard cells.
-func TestPoolDeintDivMatchGo(t *testing.T) {
+// TestPoolDeintMatchesGo checks the two-phase split against its Go
+// twin, with guard cells.
+func TestPoolDeintMatchesGo(t *testing.T) {
 	needAsm(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("no assembly on this architecture: the Go twin would be compared with itself")
@@ -83,16 +88,6 @@ func TestPoolDeintDivMatchGo(t *testing.T) {
 		for i := range got {
 			if got[i] != want[i] {
 				t.Fatalf("deint h=%d: cell %d = %v, want %v", h, i, got[i], want[i])
-			}
-		}
-		tab := randF32s(r, h+1, 9)
-		got, want = randF32s(r, h+1, 3), make([]float32, h+1)
-		copy(want, got)
-		poolDiv(got[:h], tab)
-		poolDivGo(want[:h], tab)
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("div n=%d: cell %d = %v, want %v", h, i, got[i], want[i])
 			}
 		}
 	}
@@ -204,5 +199,47 @@ func TestPoolSepMatchesPoolRun(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkPoolSep times the pooling kernel on one thread on common
+// windows.
+func BenchmarkPoolSep(b *testing.B) {
+	r := rand.New(rand.NewPCG(47, 48))
+	cases := []struct {
+		name, op string
+		shape    []int
+		attrs    []int64 // kernel, stride, pad (square)
+	}{
+		{"max k3s2p1 512x14", "MaxPool", []int{1, 512, 14, 14}, []int64{3, 2, 1}},
+		{"max k3s2p1 64x112", "MaxPool", []int{1, 64, 112, 112}, []int64{3, 2, 1}},
+		{"max k2s2 512x14", "MaxPool", []int{1, 512, 14, 14}, []int64{2, 2, 0}},
+		{"max k5s1p2 32x56", "MaxPool", []int{1, 32, 56, 56}, []int64{5, 1, 2}},
+		{"avg k3s1p1 512x14", "AveragePool", []int{1, 512, 14, 14}, []int64{3, 1, 1}},
+		{"avg k3s1p1 256x28", "AveragePool", []int{1, 256, 28, 28}, []int64{3, 1, 1}},
+		{"avg k2s2 512x14", "AveragePool", []int{1, 512, 14, 14}, []int64{2, 2, 0}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			k, p := tc.attrs[0], tc.attrs[2]
+			x := randT(r, 4, tc.shape...)
+			n := node(tc.op, []string{"x"}, aInts("kernel_shape", k, k), aInts("strides", tc.attrs[1], tc.attrs[1]), aInts("pads", p, p, p, p))
+			bc := caseCtx(nodeCase{node: n}, []*tensor{x})
+			kn, err := buildKernel(bc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			y := &tensor{dt: x.dt}
+			s := newOutShaper(bc, kn)
+			if err := s.shapes([]*tensor{x}, []*tensor{y}); err != nil {
+				b.Fatal(err)
+			}
+			y.data = alignedBytes(4 * y.numel())
+			ins, outs := []*tensor{x}, []*tensor{y}
+			for b.Loop() {
+				_ = s.shapes(ins, outs)
+				_ = kn.run(ins, outs)
+			}
+		})
 	}
 }
