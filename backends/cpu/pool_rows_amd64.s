@@ -3,17 +3,20 @@
 #include "textflag.h"
 
 // POOLROWS is the body of poolRowsMaxAVX, poolRowsSumAVX and
-// poolRowsAvgAVX; OP(x, acc) folds a tap into an accumulator, FIN8(acc)
-// and FIN16(acc0, acc1) finish the accumulators of the columns at CX. For each of planes planes (dps, sps
-// bytes apart) and rows rows (ds, ss bytes apart), and each column j <
-// width (width >= 8; the last eight columns are recomputed where width
-// is not a multiple of 8), dst[j] = the fold of src[offs[t]+j] over t in
-// order, from the broadcast of lowest.
+// poolRowsAvgAVX; OP(x, acc) folds a tap into an accumulator, FINPRE
+// readies FIN(acc, disp, idx), which finishes the accumulator of the
+// columns at byte disp+idx. For each of planes planes (dps, sps bytes
+// apart) and rows rows (ds, ss bytes apart), and each column j < width
+// (width >= 8), dst[j] = the fold of src[offs[t]+j] over t in order, from
+// the broadcast of lowest. Columns go 32 at a time, then the last 1 to 31
+// in one pass over the taps, the last eight of the row recomputing
+// columns where the rest is not a multiple of 8 (dst is never src).
 //
-// DI, SI plane bases; DX, BX row bases; CX column byte offset; R8 offs;
-// R9 offs end; R10 width in bytes; R11 rows left; R14 planes left; AX
-// tap pointer; R12, R13 scratch; Y15 the start value.
-#define POOLROWS(OP, FIN8, FIN16) \
+// DI, SI plane bases; DX, BX row bases; CX column byte offset; R13 the
+// last eight columns' byte offset; R8 offs; R9 offs end; R10 width in
+// bytes; R11 rows left; R14 planes left; AX tap pointer; R12 scratch;
+// Y15 the start value.
+#define POOLROWS(OP, FINPRE, FIN) \
 	MOVQ dst+0(FP), DI \
 	MOVQ src+8(FP), SI \
 	MOVQ offs+16(FP), R8 \
@@ -21,6 +24,7 @@
 	LEAQ (R8)(R9*8), R9 \
 	MOVQ width+32(FP), R10 \
 	SHLQ $2, R10 \
+	LEAQ -32(R10), R13 \
 	MOVQ planes+64(FP), R14 \
 	VBROADCASTSS lowest+88(FP), Y15 \
 plane: \
@@ -29,52 +33,139 @@ plane: \
 	MOVQ SI, BX \
 row: \
 	XORQ CX, CX \
-c16: \
-	LEAQ 64(CX), R13 \
-	CMPQ R13, R10 \
-	JGT c8 \
+c32: \
+	LEAQ 128(CX), R12 \
+	CMPQ R12, R10 \
+	JGT rest \
 	VMOVAPS Y15, Y0 \
 	VMOVAPS Y15, Y1 \
+	VMOVAPS Y15, Y2 \
+	VMOVAPS Y15, Y3 \
 	MOVQ R8, AX \
-t16: \
+t32: \
 	MOVQ (AX), R12 \
 	LEAQ (BX)(R12*4), R12 \
-	VMOVUPS (R12)(CX*1), Y2 \
-	VMOVUPS 32(R12)(CX*1), Y3 \
-	OP(Y2, Y0) \
-	OP(Y3, Y1) \
+	VMOVUPS (R12)(CX*1), Y4 \
+	VMOVUPS 32(R12)(CX*1), Y5 \
+	VMOVUPS 64(R12)(CX*1), Y6 \
+	VMOVUPS 96(R12)(CX*1), Y7 \
+	OP(Y4, Y0) \
+	OP(Y5, Y1) \
+	OP(Y6, Y2) \
+	OP(Y7, Y3) \
 	ADDQ $8, AX \
 	CMPQ AX, R9 \
-	JNE t16 \
-	FIN16(Y0, Y1) \
+	JNE t32 \
+	FINPRE \
+	FIN(Y0, 0, CX) \
+	FIN(Y1, 32, CX) \
+	FIN(Y2, 64, CX) \
+	FIN(Y3, 96, CX) \
 	VMOVUPS Y0, (DX)(CX*1) \
 	VMOVUPS Y1, 32(DX)(CX*1) \
-	ADDQ $64, CX \
-	JMP c16 \
-c8: \
-	LEAQ 32(CX), R13 \
-	CMPQ R13, R10 \
-	JGT ctail \
-c8body: \
-	VMOVAPS Y15, Y0 \
-	MOVQ R8, AX \
-t8: \
-	MOVQ (AX), R12 \
-	LEAQ (BX)(R12*4), R12 \
-	VMOVUPS (R12)(CX*1), Y2 \
-	OP(Y2, Y0) \
-	ADDQ $8, AX \
-	CMPQ AX, R9 \
-	JNE t8 \
-	FIN8(Y0) \
-	VMOVUPS Y0, (DX)(CX*1) \
-	ADDQ $32, CX \
-	JMP c8 \
-ctail: \
+	VMOVUPS Y2, 64(DX)(CX*1) \
+	VMOVUPS Y3, 96(DX)(CX*1) \
+	ADDQ $128, CX \
+	JMP c32 \
+rest: \
 	CMPQ CX, R10 \
 	JEQ rowdone \
-	LEAQ -32(R10), CX \
-	JMP c8body \
+	MOVQ R10, R12 \
+	SUBQ CX, R12 \
+	CMPQ R12, $32 \
+	JLE r1 \
+	CMPQ R12, $64 \
+	JLE r2 \
+	CMPQ R12, $96 \
+	JLE r3 \
+	VMOVAPS Y15, Y0 \
+	VMOVAPS Y15, Y1 \
+	VMOVAPS Y15, Y2 \
+	VMOVAPS Y15, Y3 \
+	MOVQ R8, AX \
+t4: \
+	MOVQ (AX), R12 \
+	LEAQ (BX)(R12*4), R12 \
+	VMOVUPS (R12)(CX*1), Y4 \
+	VMOVUPS 32(R12)(CX*1), Y5 \
+	VMOVUPS 64(R12)(CX*1), Y6 \
+	VMOVUPS (R12)(R13*1), Y7 \
+	OP(Y4, Y0) \
+	OP(Y5, Y1) \
+	OP(Y6, Y2) \
+	OP(Y7, Y3) \
+	ADDQ $8, AX \
+	CMPQ AX, R9 \
+	JNE t4 \
+	FINPRE \
+	FIN(Y0, 0, CX) \
+	FIN(Y1, 32, CX) \
+	FIN(Y2, 64, CX) \
+	FIN(Y3, 0, R13) \
+	VMOVUPS Y0, (DX)(CX*1) \
+	VMOVUPS Y1, 32(DX)(CX*1) \
+	VMOVUPS Y2, 64(DX)(CX*1) \
+	VMOVUPS Y3, (DX)(R13*1) \
+	JMP rowdone \
+r3: \
+	VMOVAPS Y15, Y0 \
+	VMOVAPS Y15, Y1 \
+	VMOVAPS Y15, Y3 \
+	MOVQ R8, AX \
+t3: \
+	MOVQ (AX), R12 \
+	LEAQ (BX)(R12*4), R12 \
+	VMOVUPS (R12)(CX*1), Y4 \
+	VMOVUPS 32(R12)(CX*1), Y5 \
+	VMOVUPS (R12)(R13*1), Y7 \
+	OP(Y4, Y0) \
+	OP(Y5, Y1) \
+	OP(Y7, Y3) \
+	ADDQ $8, AX \
+	CMPQ AX, R9 \
+	JNE t3 \
+	FINPRE \
+	FIN(Y0, 0, CX) \
+	FIN(Y1, 32, CX) \
+	FIN(Y3, 0, R13) \
+	VMOVUPS Y0, (DX)(CX*1) \
+	VMOVUPS Y1, 32(DX)(CX*1) \
+	VMOVUPS Y3, (DX)(R13*1) \
+	JMP rowdone \
+r2: \
+	VMOVAPS Y15, Y0 \
+	VMOVAPS Y15, Y3 \
+	MOVQ R8, AX \
+t2: \
+	MOVQ (AX), R12 \
+	LEAQ (BX)(R12*4), R12 \
+	VMOVUPS (R12)(CX*1), Y4 \
+	VMOVUPS (R12)(R13*1), Y7 \
+	OP(Y4, Y0) \
+	OP(Y7, Y3) \
+	ADDQ $8, AX \
+	CMPQ AX, R9 \
+	JNE t2 \
+	FINPRE \
+	FIN(Y0, 0, CX) \
+	FIN(Y3, 0, R13) \
+	VMOVUPS Y0, (DX)(CX*1) \
+	VMOVUPS Y3, (DX)(R13*1) \
+	JMP rowdone \
+r1: \
+	VMOVAPS Y15, Y3 \
+	MOVQ R8, AX \
+t1: \
+	MOVQ (AX), R12 \
+	LEAQ (BX)(R12*4), R12 \
+	VMOVUPS (R12)(R13*1), Y7 \
+	OP(Y7, Y3) \
+	ADDQ $8, AX \
+	CMPQ AX, R9 \
+	JNE t1 \
+	FINPRE \
+	FIN(Y3, 0, R13) \
+	VMOVUPS Y3, (DX)(R13*1) \
 rowdone: \
 	ADDQ ds+48(FP), DX \
 	ADDQ ss+56(FP), BX \
@@ -94,39 +185,32 @@ rowdone: \
 #define SUMOP(x, acc) VADDPS x, acc, acc
 
 // No finishing.
-#define NOFIN8(acc)
-#define NOFIN16(acc0, acc1)
+#define NOPRE
+#define NOFIN(acc, disp, idx)
 
-// R12 = the tab cell of the dst row at DX (tab and dst move together).
+// R12 = the tab row of the dst row at DX (tab and dst move together).
 #define TABROW \
 	MOVQ tab+96(FP), R12 \
 	SUBQ dst+0(FP), R12 \
 	ADDQ DX, R12
 
-// acc *= tab at the columns at CX.
-#define MULFIN8(acc) \
-	TABROW \
-	VMULPS (R12)(CX*1), acc, acc
-
-#define MULFIN16(acc0, acc1) \
-	TABROW \
-	VMULPS (R12)(CX*1), acc0, acc0 \
-	VMULPS 32(R12)(CX*1), acc1, acc1
+// acc *= the tab cells at byte disp+idx of the row.
+#define MULFIN(acc, disp, idx) VMULPS disp(R12)(idx*1), acc, acc
 
 // func poolRowsMaxAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
 TEXT ·poolRowsMaxAVX(SB), NOSPLIT, $0-92
-	POOLROWS(MAXOP, NOFIN8, NOFIN16)
+	POOLROWS(MAXOP, NOPRE, NOFIN)
 
 // func poolRowsSumAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
 TEXT ·poolRowsSumAVX(SB), NOSPLIT, $0-92
-	POOLROWS(SUMOP, NOFIN8, NOFIN16)
+	POOLROWS(SUMOP, NOPRE, NOFIN)
 
 // func poolRowsAvgAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32, tab *float32)
 //
 // poolRowsSumAVX with each sum multiplied by the tab cell at its dst
 // cell's place (tab laid out as dst).
 TEXT ·poolRowsAvgAVX(SB), NOSPLIT, $0-104
-	POOLROWS(SUMOP, MULFIN8, MULFIN16)
+	POOLROWS(SUMOP, TABROW, MULFIN)
 
 // func poolDeint2AVX(e, o, src *float32, n int)
 //
