@@ -45,12 +45,13 @@ func poolRowsSumGo(dst, src []float32, offs []int, width, rows, ds, ss, planes, 
 }
 
 // poolRowsAvgGo is poolRowsSumGo with each sum multiplied by the tab
-// cell at its dst cell's place (tab laid out as dst).
+// cell at its dst cell's place in its plane (tab laid out as one plane
+// of dst).
 func poolRowsAvgGo(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, tab []float32) {
 	for p := range planes {
 		for r := range rows {
 			d := dst[p*dps+r*ds:][:width]
-			t := tab[p*dps+r*ds:][:width]
+			t := tab[r*ds:][:width]
 			s := src[p*sps+r*ss:]
 			for j := range d {
 				var a float32

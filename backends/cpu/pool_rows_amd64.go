@@ -56,7 +56,7 @@ func poolRowsSum(dst, src []float32, offs []int, width, rows, ds, ss, planes, dp
 // for poolRowsMax, tab then holding seven cells after the last row's.
 func poolRowsAvg(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, tab []float32, spill bool) {
 	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
-	if n > 0 && len(tab) < (planes-1)*dps+(n-1)*ds+max(width, 8) {
+	if n > 0 && len(tab) < (n-1)*ds+max(width, 8) {
 		n = -1
 	}
 	if n < 0 {

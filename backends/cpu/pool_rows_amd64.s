@@ -188,10 +188,11 @@ rowdone: \
 #define NOPRE
 #define NOFIN(acc, disp, idx)
 
-// R12 = the tab row of the dst row at DX (tab and dst move together).
+// R12 = the tab row of the dst row at DX (tab laid out as one plane of
+// dst).
 #define TABROW \
 	MOVQ tab+96(FP), R12 \
-	SUBQ dst+0(FP), R12 \
+	SUBQ DI, R12 \
 	ADDQ DX, R12
 
 // acc *= the tab cells at byte disp+idx of the row.
@@ -208,7 +209,7 @@ TEXT ·poolRowsSumAVX(SB), NOSPLIT, $0-92
 // func poolRowsAvgAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32, tab *float32)
 //
 // poolRowsSumAVX with each sum multiplied by the tab cell at its dst
-// cell's place (tab laid out as dst).
+// cell's place in its plane (tab laid out as one plane of dst).
 TEXT ·poolRowsAvgAVX(SB), NOSPLIT, $0-104
 	POOLROWS(SUMOP, TABROW, MULFIN)
 

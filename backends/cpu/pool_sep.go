@@ -177,10 +177,16 @@ func (k *poolKernel) runSep(part int, x, y []float32, lo, hi int) {
 			}
 		}
 		yb := y[p0*outSz : (p0+nb)*outSz]
+		// Rows under eight wide go eight wide over the block as one plane
+		// (spilling into the next row); wider ones plane by plane.
+		planes, rows := nb, sp.rows
+		if OW < 8 {
+			planes, rows = 1, nb*sp.rows
+		}
 		if k.kind == poolAvg {
-			poolRowsAvg(yb, src, sc.hoffs, OW, nb*sp.rows, OW, ss, 1, 0, 0, sp.tab, true)
+			poolRowsAvg(yb, src, sc.hoffs, OW, rows, OW, ss, planes, outSz, sp.rows*ss, sp.tab, true)
 		} else {
-			poolRowsMax(yb, src, sc.hoffs, OW, nb*sp.rows, OW, ss, 1, 0, 0, sp.start, true)
+			poolRowsMax(yb, src, sc.hoffs, OW, rows, OW, ss, planes, outSz, sp.rows*ss, sp.start, true)
 		}
 	}
 }
