@@ -243,3 +243,47 @@ func BenchmarkPoolSep(b *testing.B) {
 		})
 	}
 }
+
+// TestGlobalMax32MatchesLoop checks the folded GlobalMaxPool plane
+// against the running maximum from the first value, on sizes around the
+// 32-float blocks, with NaNs (first and later), infinities and signed
+// zeros; a +0 and a -0 compare equal.
+func TestGlobalMax32MatchesLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(49, 50))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1)), 0, float32(math.Copysign(0, -1))}
+	for _, size := range []int{1, 7, 31, 32, 33, 49, 64, 95, 196, 1000} {
+		offs := make([]int, size/32)
+		for i := range offs {
+			offs[i] = 32 * i
+		}
+		for trial := range 20 {
+			x := randF32s(r, size, 3)
+			for i := range x {
+				if r.IntN(10) == 0 {
+					x[i] = specials[r.IntN(len(specials))]
+				}
+			}
+			if trial == 0 {
+				for i := range x {
+					x[i] = float32(math.Inf(-1))
+				}
+			}
+			want := x[0]
+			for _, v := range x[1:] {
+				if v > want {
+					want = v
+				}
+			}
+			got := globalMax32(x, offs)
+			if got != want && math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("size %d trial %d: got %v, want %v", size, trial, got, want)
+			}
+		}
+		if a := testing.AllocsPerRun(10, func() { globalMax32(randF32sNoAlloc, offs[:min(len(offs), 3)]) }); a != 0 {
+			t.Errorf("size %d: %v allocations", size, a)
+		}
+	}
+}
+
+// randF32sNoAlloc is a plane for the allocation check.
+var randF32sNoAlloc = make([]float32, 100)
