@@ -12,6 +12,9 @@ import (
 // with the stride's phases, stay in the L2 cache.
 const poolSepFloats = 1 << 14
 
+// poolSepMaxScratch bounds the padded rows of one plane, in float32s.
+const poolSepMaxScratch = 1 << 24
+
 // poolSep plans the separable float32 pooling: MaxPool without Indices
 // and AveragePool, any window. A block of planes is pooled in two passes
 // over whole rows. The first folds, for every output row, the input rows
@@ -71,12 +74,22 @@ func (k *poolKernel) planSep() {
 	default:
 		return
 	}
-	sp.on = true
 	s, d, kw := g.s[2], g.d[2], g.k[2]
+	// Hostile windows (huge strides, dilations, pads or kernels) keep
+	// poolRun, which needs no scratch.
+	const big = 1 << 20
+	if s > 64 || d > 64 || kw > big || g.pb[2] > big || g.in[2] > big || g.out[2] > big || g.out[0] > big || g.out[1] > big {
+		return
+	}
 	vw := max(g.pb[2]+g.in[2], (g.out[2]-1)*s+(kw-1)*d+1)
 	vw = ceilDiv(vw, s) * s
-	sp.vw, sp.rows = vw, g.out[0]*g.out[1]
-	per := sp.rows * vw
+	rows := g.out[0] * g.out[1]
+	if rows > poolSepMaxScratch/vw || rows*vw > 2*(size3(g.in)+size3(g.out))+1024 {
+		return
+	}
+	sp.on = true
+	sp.vw, sp.rows = vw, rows
+	per := rows * vw
 	sp.block = max(1, min(k.planes, poolSepFloats/max(per, 1)))
 	n := sp.block*per + 16
 	parts := k.pool.size()
