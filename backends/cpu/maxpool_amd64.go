@@ -32,3 +32,7 @@ func maxPool2x2S2Rows(dst, x []float32, n, rows, iw int, lowest float32) bool {
 	maxPool2x2S2RowsAVX(&dst[0], n, rows, &x[0], iw, lowest)
 	return true
 }
+
+// maxPool2x2S2RowsFits reports whether maxPool2x2S2Rows computes output
+// rows of n floats.
+func maxPool2x2S2RowsFits(n int) bool { return hasAVX && n%8 == 0 && n > 0 }

@@ -26,6 +26,7 @@ type poolKernel struct {
 	pool      *workerPool
 	par       parFor
 	cin, cout []*tensor
+	sep       poolSep
 }
 
 // The pooling kinds (model's).
@@ -83,6 +84,7 @@ func (k *poolKernel) shape(in, out []*tensor) error {
 		return err
 	}
 	k.planes = x[0] * x[1]
+	k.planSep()
 	return nil
 }
 
@@ -93,15 +95,22 @@ func (k *poolKernel) run(in, out []*tensor) error {
 		return nil
 	}
 	k.cin, k.cout = in, out
-	// Each output reads its window's taps.
-	k.par.run(k.pool, k, k.planes, outSz*max(1, g.k[0]*g.k[1]*g.k[2]))
+	work := outSz * max(1, g.k[0]*g.k[1]*g.k[2]) // each output reads its window's taps
+	if k.sep.on {
+		work = outSz*(g.k[0]*g.k[1]+g.k[2]) + size3(g.in)
+	}
+	k.par.run(k.pool, k, k.planes, work)
 	k.cin, k.cout = nil, nil
 	return nil
 }
 
 // runRange pools planes [lo, hi) of the current call.
-func (k *poolKernel) runRange(_, lo, hi int) {
+func (k *poolKernel) runRange(part, lo, hi int) {
 	in, out := k.cin, k.cout
+	if k.sep.on {
+		k.runSep(part, in[0].f32(), out[0].f32(), lo, hi)
+		return
+	}
 	var idx []int64
 	if k.indices {
 		idx = out[1].i64()

@@ -23,6 +23,9 @@ type globalPoolKernel struct {
 	pool      *workerPool
 	par       parFor
 	cin, cout []*tensor
+	// maxOffs are float32 GlobalMaxPool's taps: the plane's 32-float
+	// blocks.
+	maxOffs []int
 }
 
 func init() {
@@ -51,7 +54,41 @@ func (k *globalPoolKernel) shape(in, out []*tensor) error {
 	if k.size == 0 && k.kind == poolMax {
 		return shapeErr(k.n, "input %v has empty spatial dims", x)
 	}
+	if k.kind == poolMax && k.dt == payload.Float32 && len(k.maxOffs) != k.size/32 {
+		k.maxOffs = k.maxOffs[:0]
+		for i := range k.size / 32 {
+			k.maxOffs = append(k.maxOffs, 32*i)
+		}
+	}
 	return nil
+}
+
+// globalMax32 returns GlobalMaxPool's value of plane x, as the running
+// maximum from x[0] (a NaN there stays; later NaNs are skipped): the
+// plane's 32-float blocks folded column by column from -Inf (offs their
+// starts), then the columns and the tail.
+func globalMax32(x []float32, offs []int) float32 {
+	if x[0] != x[0] {
+		return x[0]
+	}
+	m := float32(math.Inf(-1))
+	n := 0
+	if len(offs) > 0 {
+		var acc [32]float32
+		poolRowsMax(acc[:], x, offs, 32, 1, 32, 0, 1, 0, 0, m, false)
+		for _, v := range acc {
+			if v > m {
+				m = v
+			}
+		}
+		n = 32 * len(offs)
+	}
+	for _, v := range x[n:] {
+		if v > m {
+			m = v
+		}
+	}
+	return m
 }
 
 func (k *globalPoolKernel) run(in, out []*tensor) error {
@@ -77,6 +114,10 @@ func globalPoolRun[E float32 | float64](k *globalPoolKernel, x, y []E, lo, hi in
 		xp := x[p*k.size : (p+1)*k.size]
 		switch k.kind {
 		case poolMax:
+			if unsafe.Sizeof(xp[0]) == 4 {
+				y[p] = E(globalMax32(f32s(xp), k.maxOffs))
+				continue
+			}
 			best := xp[0]
 			for _, v := range xp[1:] {
 				if v > best {

@@ -1,0 +1,127 @@
+//go:build amd64 && !purego
+
+package cpu
+
+// The separable pooling's row loops in AVX2 (pool_rows_amd64.s). Byte
+// strides: the wrappers scale the element strides and check bounds.
+
+//go:noescape
+func poolRowsMaxAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
+
+//go:noescape
+func poolRowsSumAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
+
+//go:noescape
+func poolRowsAvgAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32, tab *float32)
+
+//go:noescape
+func poolDeint2AVX(e, o, src *float32, n int)
+
+// poolRowsMax is poolRowsMaxGo, in AVX2 where the CPU has it. With spill
+// set, one plane and rows packed (ds == width), rows narrower than eight
+// may be computed eight wide, the extra lanes landing on the next row's
+// cells before that row is written; src must then hold seven elements
+// after the last row's taps.
+func poolRowsMax(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, lowest float32, spill bool) {
+	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
+	if n < 0 {
+		poolRowsMaxGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps, lowest)
+		return
+	}
+	if n > 0 {
+		poolRowsMaxAVX(&dst[0], &src[0], &offs[0], len(offs), max(width, 8), n, 4*ds, 4*ss, planes, 4*dps, 4*sps, lowest)
+	}
+	if n < rows {
+		poolRowsMaxGo(dst[n*ds:], src[n*ss:], offs, width, rows-n, ds, ss, 1, 0, 0, lowest)
+	}
+}
+
+// poolRowsSum is poolRowsSumGo, in AVX2 where the CPU has it; spill as
+// for poolRowsMax.
+func poolRowsSum(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, spill bool) {
+	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
+	if n < 0 {
+		poolRowsSumGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps)
+		return
+	}
+	if n > 0 {
+		poolRowsSumAVX(&dst[0], &src[0], &offs[0], len(offs), max(width, 8), n, 4*ds, 4*ss, planes, 4*dps, 4*sps, 0)
+	}
+	if n < rows {
+		poolRowsSumGo(dst[n*ds:], src[n*ss:], offs, width, rows-n, ds, ss, 1, 0, 0)
+	}
+}
+
+// poolRowsAvg is poolRowsAvgGo, in AVX2 where the CPU has it; spill as
+// for poolRowsMax, tab then holding seven cells after the last row's.
+func poolRowsAvg(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, tab []float32, spill bool) {
+	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
+	if n > 0 && len(tab) < (n-1)*ds+max(width, 8) {
+		n = -1
+	}
+	if n < 0 {
+		poolRowsAvgGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps, tab)
+		return
+	}
+	if n > 0 {
+		poolRowsAvgAVX(&dst[0], &src[0], &offs[0], len(offs), max(width, 8), n, 4*ds, 4*ss, planes, 4*dps, 4*sps, 0, &tab[0])
+	}
+	if n < rows {
+		poolRowsAvgGo(dst[n*ds:], src[n*ss:], offs, width, rows-n, ds, ss, 1, 0, 0, tab[n*ds:])
+	}
+}
+
+// poolRowsAsm returns how many leading rows (of every plane) the
+// assembly computes, the rest left to the Go loop of one plane, or -1
+// where the Go loop should do it all: no AVX2, nothing to do, a negative
+// offset, or a width under eight that may not spill.
+func poolRowsAsm(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, spill bool) int {
+	if !hasAVX2FMA || len(offs) == 0 || width <= 0 || rows <= 0 || planes <= 0 {
+		return -1
+	}
+	lo, hi := offs[0], offs[0]
+	for _, o := range offs {
+		lo, hi = min(lo, o), max(hi, o)
+	}
+	if lo < 0 {
+		return -1
+	}
+	w := width
+	n := rows
+	if width < 8 {
+		if !spill || planes != 1 || ds != width {
+			return -1
+		}
+		w = 8
+		// Row r writes [r*ds, r*ds+8) of the rows*ds cells and reads
+		// up to r*ss+hi+8 of src.
+		if rows*ds < 8 || len(src) < hi+8 {
+			return -1
+		}
+		n = min(rows, (rows*ds-8)/ds+1)
+		if ss > 0 {
+			n = min(n, (len(src)-hi-8)/ss+1)
+		}
+		if n <= 0 {
+			return -1
+		}
+	}
+	if (planes-1)*dps+(n-1)*ds+w > len(dst) || (planes-1)*sps+(n-1)*ss+hi+w > len(src) {
+		return -1
+	}
+	return n
+}
+
+// poolDeint is poolDeintGo, two phases in AVX2 where the CPU has it.
+func poolDeint(dst, src []float32, s, h int) {
+	if s != 2 || !hasAVX2FMA || h < 8 {
+		poolDeintGo(dst, src, s, h)
+		return
+	}
+	n := h &^ 7
+	_, _ = src[2*h-1], dst[2*h-1]
+	poolDeint2AVX(&dst[0], &dst[h], &src[0], n)
+	for i := n; i < h; i++ {
+		dst[i], dst[h+i] = src[2*i], src[2*i+1]
+	}
+}
