@@ -279,6 +279,22 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 	return k, nil
 }
 
+// addRuns adds bias[c] to each run of n values of acc, run r reading
+// bias[r % len(bias)].
+func addRuns(acc, bias []int32, n int) {
+	c := 0
+	for r := 0; r+n <= len(acc); r += n {
+		v := bias[c]
+		run := acc[r : r+n]
+		for i := range run {
+			run[i] += v
+		}
+		if c++; c == len(bias) {
+			c = 0
+		}
+	}
+}
+
 // requant adds QLinearConv's bias to the sums and writes its output.
 func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32) error {
 	sx, sw, sy, zy := in[1], in[4], in[6], in[7]
@@ -290,10 +306,10 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32) error {
 	}
 	spatial := size3(k.g.out)
 	if b := optIn(in, 8); b != nil {
-		bias := b.i32()
-		for i := range acc {
-			acc[i] += bias[(i/max(spatial, 1))%k.m]
+		if b.numel() != k.m {
+			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
 		}
+		addRuns(acc, b.i32(), max(spatial, 1))
 	}
 	mult := requantScales(&k.mult, &k.sc, sx, sw, sy)
 	var z [1]int32
