@@ -32,6 +32,7 @@ type qconvKernel struct {
 	rowSum, zx, zw, zxe, zwe, acc []int32
 	mult                          []float32
 	sc                            []float64
+	dw                            qconvDW
 }
 
 // qIm2col writes output positions [p0, p0+np) of the im2col of the cg
@@ -211,6 +212,11 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	if zx != nil {
 		pad = byte(zx[0])
 	}
+	if k.qlinear {
+		if acc := growI32(&k.acc, out[0].numel()); k.dwExact(in, zx, zw, acc) {
+			return k.requant(in, out[0], acc, false)
+		}
+	}
 	pw := k.packWeights(w, kk)
 	blk := roundUp(mg, qMR) * pw.lda
 	y := out[0]
@@ -253,7 +259,7 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	if !k.qlinear {
 		return nil
 	}
-	return k.requant(in, y, acc)
+	return k.requant(in, y, acc, true)
 }
 
 // buildQConv returns the kernel of ConvInteger or QLinearConv with the
@@ -295,8 +301,9 @@ func addRuns(acc, bias []int32, n int) {
 	}
 }
 
-// requant adds QLinearConv's bias to the sums and writes its output.
-func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32) error {
+// requant adds QLinearConv's bias to the sums (unless they hold it
+// already: withBias false) and writes its output.
+func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, withBias bool) error {
 	sx, sw, sy, zy := in[1], in[4], in[6], in[7]
 	if sx.numel() != 1 || sy.numel() != 1 || zy.numel() != 1 {
 		return shapeErr(k.n, "x_scale %v, y_scale %v and y_zero_point %v: want one value each", sx.shape, sy.shape, zy.shape)
@@ -305,7 +312,7 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32) error {
 		return shapeErr(k.n, "w_scale of shape %v: want one value or %d", sw.shape, k.m)
 	}
 	spatial := size3(k.g.out)
-	if b := optIn(in, 8); b != nil {
+	if b := optIn(in, 8); b != nil && withBias {
 		if b.numel() != k.m {
 			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
 		}
