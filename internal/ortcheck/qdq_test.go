@@ -21,10 +21,8 @@ type qdqModel struct {
 	// yScale is the scale of the float output y: it may differ from ONNX
 	// Runtime's by at most one step of it.
 	yScale float64
-	// off1 names the 8-bit outputs that may differ by one step: those
-	// computed from a unit ONNX Runtime runs with a kernel of its own
-	// (QLinearAdd, QLinearGlobalAveragePool) where lintel keeps the
-	// float op between DequantizeLinear and QuantizeLinear.
+	// off1 names the 8-bit outputs that may differ by one step, where
+	// ONNX Runtime's own kernels do.
 	off1 map[string]bool
 }
 
@@ -35,10 +33,18 @@ type qdqModel struct {
 // The 8-bit outputs of the fused units must be equal; the float output
 // within one step of its quantization.
 func TestQDQModels(t *testing.T) {
-	cnnOff := map[string]bool{"a3d_q": true, "r4d_q": true, "g4d_q": true, "f4d_q": true, "y_q": true}
+	// With int8 activations ONNX Runtime runs QLinearConv on its
+	// symmetric int8 convolution kernels (MLAS ConvSym), whose results
+	// differ from the exact ones (lintel's, checked against the widened
+	// reference in backends/cpu) by one step on about one value in 10⁵:
+	// every output from the first convolution on may differ by one.
+	s8Off := map[string]bool{}
+	for _, v := range []string{"r1d_q", "r2d_q", "p2d_q", "c3d_q", "a3d_q", "r4d_q", "g4d_q", "f4d_q", "y_q"} {
+		s8Off[v] = true
+	}
 	models := []qdqModel{
-		{name: "cnn_u8", model: testmodels.QDQCNN(payload.Uint8, true), x: []int{2, 3, 64, 64}, yScale: 2.0 / 255, off1: cnnOff},
-		{name: "cnn_s8", model: testmodels.QDQCNN(payload.Int8, true), x: []int{2, 3, 64, 64}, yScale: 2.0 / 255, off1: cnnOff},
+		{name: "cnn_u8", model: testmodels.QDQCNN(payload.Uint8, true), x: []int{2, 3, 64, 64}, yScale: 2.0 / 255},
+		{name: "cnn_s8", model: testmodels.QDQCNN(payload.Int8, true), x: []int{2, 3, 64, 64}, yScale: 2.0 / 255, off1: s8Off},
 		{name: "mlp_u8", model: testmodels.QDQMLP(payload.Uint8, false, true), x: []int{3, 256}, yScale: 1.0 / 255},
 		{name: "mlp_u8_per_channel", model: testmodels.QDQMLP(payload.Uint8, true, true), x: []int{3, 256}, yScale: 1.0 / 255},
 		{name: "mlp_s8_per_channel", model: testmodels.QDQMLP(payload.Int8, true, true), x: []int{3, 256}, yScale: 1.0 / 255},
