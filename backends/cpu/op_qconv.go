@@ -33,6 +33,7 @@ type qconvKernel struct {
 	mult                          []float32
 	sc                            []float64
 	dw                            qconvDW
+	f32                           *qconvF32
 }
 
 // qIm2col writes output positions [p0, p0+np) of the im2col of the cg
@@ -213,7 +214,14 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 		pad = byte(zx[0])
 	}
 	if k.qlinear {
-		if acc := growI32(&k.acc, out[0].numel()); k.dwExact(in, zx, zw, acc) {
+		acc := growI32(&k.acc, out[0].numel())
+		if k.dwExact(in, zx, zw, acc) {
+			return k.requant(in, out[0], acc, false)
+		}
+		if k.f32 != nil && len(zx) == 1 && in[k.wi].data != nil {
+			if err := k.f32.run(x, zx[0], out[0].shape, acc); err != nil {
+				return err
+			}
 			return k.requant(in, out[0], acc, false)
 		}
 	}
@@ -282,6 +290,11 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, err
 	}
 	k.pw, k.pwm, k.pwk = pw, m, kk
+	if qlinear && group == 1 {
+		if err := k.buildF32(c, w); err != nil {
+			return nil, err
+		}
+	}
 	return k, nil
 }
 
