@@ -88,14 +88,10 @@ func (k *qconvKernel) dwExact(in []*tensor, zx, zw, acc []int32) bool {
 		tab[b] = float32(v - z)
 	}
 	xf := growF32(&d.x, x.numel())
-	for i, b := range x.data[:len(xf)] {
-		xf[i] = tab[b]
-	}
+	bytesToF32(xf, x.data, tab)
 	yf := growF32(&d.y, len(acc))
 	d.plan.conv(k.qg.pool, g, xf, wf, bf, yf, k.nb, k.m, k.m/k.c, nil)
-	for i, v := range yf {
-		acc[i] = int32(v)
-	}
+	f32ToI32(acc, yf)
 	return true
 }
 
@@ -213,9 +209,7 @@ func (f *qconvF32) run(x *tensor, zx int32, yShape []int, acc []int32) error {
 		f.tableFor, f.tableOK = zx, true
 	}
 	xs := growF32(&f.x, x.numel())
-	for i, b := range x.data[:len(xs)] {
-		xs[i] = f.xTable[b]
-	}
+	bytesToF32(xs, x.data, &f.xTable)
 	ys := growF32(&f.y, len(acc))
 	f.xt = tensor{dt: payload.Float32, shape: x.shape, data: payload.AsBytes(xs)}
 	f.yt = tensor{dt: payload.Float32, shape: yShape, data: payload.AsBytes(ys)}
@@ -227,8 +221,22 @@ func (f *qconvF32) run(x *tensor, zx int32, yShape []int, acc []int32) error {
 	if err := f.k.run(f.ins[:], f.outs[:]); err != nil {
 		return err
 	}
-	for i, v := range ys {
-		acc[i] = int32(v)
-	}
+	f32ToI32(acc, ys)
 	return nil
+}
+
+// bytesToF32 sets dst[i] = table[src[i]].
+func bytesToF32(dst []float32, src []byte, table *[256]float32) {
+	src = src[:len(dst)]
+	for i, b := range src {
+		dst[i] = table[b]
+	}
+}
+
+// f32ToI32 sets dst[i] = int32(src[i]) (the values are integers).
+func f32ToI32(dst []int32, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = int32(v)
+	}
 }
