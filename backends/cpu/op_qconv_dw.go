@@ -12,10 +12,9 @@ const qdwExactMax = 1 << 24
 
 // qconvDW is the float32 scratch of qconvKernel.dwExact.
 type qconvDW struct {
-	plan         dwPlan
-	x, w, b, y   []float32
-	xTable       [256]float32
-	perChannelZW bool
+	plan       dwPlan
+	x, w, b, y []float32
+	xTable     [256]float32
 }
 
 // dwExact runs a depthwise QLinearConv (one input channel a group, the
@@ -195,7 +194,7 @@ func (k *qconvKernel) buildF32(c *buildCtx, w *model.Tensor) error {
 	return nil
 }
 
-// runF32 computes QLinearConv's int32 sums, bias included, into acc by
+// run computes QLinearConv's int32 sums, bias included, into acc by
 // its float32 twin.
 func (f *qconvF32) run(x *tensor, zx int32, yShape []int, acc []int32) error {
 	if !f.tableOK || f.tableFor != zx {
