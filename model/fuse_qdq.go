@@ -165,8 +165,11 @@ func (q *qdqFuser) quantParams(n *Node, dt payload.DType) (qparams, bool) {
 }
 
 // readZeroPoints returns the int8 or uint8 values of z, nil for another
-// type.
+// type or a tensor whose bytes do not match its shape.
 func readZeroPoints(z *Tensor) []int32 {
+	if len(z.Raw) != z.NumElems() {
+		return nil
+	}
 	out := make([]int32, len(z.Raw))
 	switch z.DType {
 	case payload.Int8:
