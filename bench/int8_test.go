@@ -5,6 +5,7 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/lintel-ml/lintel/backends"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -285,4 +287,121 @@ func TestInt8VsORT(t *testing.T) {
 		}
 	}
 	t.Logf("lintel kernels: %s; %d rounds\n%s", kernelInfo(), rounds, table([]string{"op (one thread)", "lintel", "ONNX Runtime", "lintel / ORT", "lintel f32 / this"}, rows))
+}
+
+// qdqLintel loads the QDQ model b on lintel, one thread, with FuseQDQ
+// on or off (LINTEL_QDQ_FUSION=0 while it loads); run infers once.
+func qdqLintel(t *testing.T, b []byte, name string, fuse bool, x payload.Dynamic) func() {
+	if !fuse {
+		t.Setenv("LINTEL_QDQ_FUSION", "0")
+		defer os.Unsetenv("LINTEL_QDQ_FUSION")
+	}
+	art, err := artifacts.FromBytes(b, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := backends.New[payload.Multi, payload.Multi](compute.Options{Threads: 1}).LoadModel(art)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	in := payload.Multi{Tensors: []payload.Dynamic{x}}
+	out := &payload.Multi{}
+	return func() {
+		if err := m.InferOne(&in, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// qdqORT loads the QDQ model b in ONNX Runtime, one thread, all graph
+// optimizations (its QDQ fusions) on, with float input x and outputs y
+// (float32) and y_q (of type q), each of shape out; run infers once.
+func qdqORT(t *testing.T, b []byte, x payload.Dynamic, q payload.DType, out []int64) func() {
+	shape := make(ort.Shape, len(x.Shape))
+	for i, d := range x.Shape {
+		shape[i] = int64(d)
+	}
+	in := ortValue(t, payload.Float32, shape, x.Data)
+	y := ortValue(t, payload.Float32, ort.Shape(out), nil)
+	var yq ort.Value
+	var err error
+	if q == payload.Int8 {
+		yq, err = ort.NewEmptyTensor[int8](ort.Shape(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { yq.Destroy() })
+	} else {
+		yq = ortValue(t, payload.Uint8, ort.Shape(out), nil)
+	}
+	opts, err := ort.NewSessionOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opts.Destroy()
+	if err := opts.SetIntraOpNumThreads(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := opts.SetInterOpNumThreads(1); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ort.NewAdvancedSessionWithONNXData(b, []string{"x"}, []string{"y", "y_q"}, []ort.Value{in}, []ort.Value{y, yq}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Destroy() })
+	return func() {
+		if err := s.Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestQDQVsORT times the generated QDQ models (testmodels.QDQCNN and
+// QDQMLP, uint8 activations and int8 weights) on one thread: lintel
+// without FuseQDQ (the float ops between DequantizeLinear and
+// QuantizeLinear), lintel with it, and ONNX Runtime with its QDQ
+// fusions, interleaved, medians of the thread's CPU time (BENCH_WALL=1
+// for wall time). Set BENCH_ROUNDS to change the rounds.
+func TestQDQVsORT(t *testing.T) {
+	if err := initORT(); err != nil {
+		t.Fatalf("initORT: %v", err)
+	}
+	rounds := envInt("BENCH_ROUNDS", 11)
+	r := rand.New(rand.NewPCG(9, 9))
+	cases := []struct {
+		name string
+		b    []byte
+		x    []int
+		q    payload.DType
+	}{
+		{"QDQ CNN u8s8 3x64x64 batch 1", testmodels.QDQCNN(payload.Uint8, false), []int{1, 3, 64, 64}, payload.Uint8},
+		{"QDQ CNN s8s8 3x64x64 batch 1", testmodels.QDQCNN(payload.Int8, false), []int{1, 3, 64, 64}, payload.Int8},
+		{"QDQ MLP u8s8 256-512-512-10 batch 1", testmodels.QDQMLP(payload.Uint8, false, false), []int{1, 256}, payload.Uint8},
+		{"QDQ MLP u8s8 256-512-512-10 batch 64", testmodels.QDQMLP(payload.Uint8, false, false), []int{64, 256}, payload.Uint8},
+	}
+	var rows [][]string
+	for _, c := range cases {
+		xs := make([]float32, payload.NumElems(c.x))
+		for i := range xs {
+			xs[i] = r.Float32()*2 - 1
+		}
+		x := payload.Dynamic{Name: "x", DType: payload.Float32, Shape: c.x, Data: payload.AsBytes(xs)}
+		off := qdqLintel(t, c.b, c.name, false, x)
+		on := qdqLintel(t, c.b, c.name, true, x)
+		o := qdqORT(t, c.b, x, c.q, []int64{int64(c.x[0]), 10})
+		measure := interleaveCPUFor
+		if envInt("BENCH_WALL", 0) == 1 {
+			measure = interleave
+		}
+		ts := measure([]func(){off, on, o}, rounds, 50*time.Millisecond)
+		rows = append(rows, []string{c.name, us(ts[0]), us(ts[1]), us(ts[2]),
+			fmt.Sprintf("%.2f×", float64(ts[1])/float64(ts[2])), fmt.Sprintf("%.2f×", float64(ts[0])/float64(ts[1]))})
+		t.Logf("%v", rows[len(rows)-1])
+	}
+	t.Logf("lintel kernels: %s; %d rounds\n%s", kernelInfo(), rounds, table([]string{"QDQ model (one thread)", "lintel, no FuseQDQ", "lintel", "ONNX Runtime", "lintel / ORT", "speed-up"}, rows))
 }

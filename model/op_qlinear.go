@@ -10,10 +10,20 @@ func init() {
 		Bind:       func(n *Node, opset int64) (Rule, error) { return &MatMulIntegerAttrs{}, nil },
 	})
 	RegisterOp(&Op{
-		Type:       "QLinearMatMul",
-		Versions:   []Version{{Since: 10, MinIn: 8, MaxIn: 8, MaxOut: 1}},
-		InputNames: []string{"a", "a_scale", "a_zero_point", "b", "b_scale", "b_zero_point", "y_scale", "y_zero_point"},
-		Bind:       func(n *Node, opset int64) (Rule, error) { return &QLinearMatMulAttrs{}, nil },
+		Type: "QLinearMatMul",
+		// A ninth input is the int32 bias FuseQDQ folds in.
+		Versions:   []Version{{Since: 10, MinIn: 8, MaxIn: 9, MaxOut: 1}},
+		InputNames: []string{"a", "a_scale", "a_zero_point", "b", "b_scale", "b_zero_point", "y_scale", "y_zero_point", "bias"},
+		Bind: func(n *Node, opset int64) (Rule, error) {
+			a := &QLinearMatMulAttrs{Bias: n.Fused != nil && n.Fused.Bias}
+			switch {
+			case a.Bias && n.Input(8) == "":
+				return nil, attrErr(n, "the fused bias input is missing")
+			case !a.Bias && n.NumInputs() > 8:
+				return nil, attrErr(n, "%d inputs, the op takes 8", n.NumInputs())
+			}
+			return a, nil
+		},
 	})
 	RegisterOp(&Op{
 		Type:       "ConvInteger",
@@ -51,7 +61,12 @@ type MatMulIntegerAttrs struct{}
 // a_scale * b_scale / y_scale, rounded half to even, offset by
 // y_zero_point and saturated to y_zero_point's type. b_scale and
 // b_zero_point hold one value or one per column of b.
-type QLinearMatMulAttrs struct{}
+type QLinearMatMulAttrs struct {
+	// Bias is set when FuseQDQ folded a Gemm's int32 bias in: its ninth
+	// input, one int32 per column, is added to every row of the int32
+	// product before the scaling.
+	Bias bool
+}
 
 // ConvIntegerAttrs are a ConvInteger node's attributes, Conv's but for the
 // bias: the int32 output convolves x - x_zero_point with w - w_zero_point

@@ -6,6 +6,7 @@ import (
 	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
+	"os"
 )
 
 // Issue is one thing in a model that the backend cannot run.
@@ -97,6 +98,9 @@ func optimize(g *model.Graph) (err error) {
 // optimizeGraph runs the passes LoadModel runs before compiling: the
 // model's Optimize, then the fusions the kernels take.
 func optimizeGraph(g *model.Graph) error {
+	if err := fuseQDQ(g); err != nil {
+		return err
+	}
 	if err := model.Optimize(g, evalNode); err != nil {
 		return err
 	}
@@ -107,6 +111,23 @@ func optimizeGraph(g *model.Graph) error {
 		return err
 	}
 	return model.FuseElementwise(g)
+}
+
+// fuseQDQ runs FuseQDQ on g, sorted and typed, before any folding (which
+// would turn the weights' DequantizeLinear into float constants).
+// LINTEL_QDQ_FUSION=0 in the environment, read at each load, turns it
+// off, for measuring what it gains.
+func fuseQDQ(g *model.Graph) error {
+	if os.Getenv("LINTEL_QDQ_FUSION") == "0" {
+		return nil
+	}
+	if err := model.Sort(g); err != nil {
+		return err
+	}
+	if err := model.InferTypes(g); err != nil {
+		return err
+	}
+	return model.FuseQDQ(g)
 }
 
 // checkNode runs n's kernel builder as compile would and returns its

@@ -32,6 +32,8 @@ type qconvKernel struct {
 	rowSum, zx, zw, zxe, zwe, acc []int32
 	mult                          []float32
 	sc                            []float64
+	dw                            qconvDW
+	f32                           *qconvF32
 }
 
 // qIm2col writes output positions [p0, p0+np) of the im2col of the cg
@@ -211,6 +213,18 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	if zx != nil {
 		pad = byte(zx[0])
 	}
+	if k.qlinear {
+		acc := growI32(&k.acc, out[0].numel())
+		if k.dwExact(in, zx, zw, acc) {
+			return k.requant(in, out[0], acc, false)
+		}
+		if k.f32 != nil && len(zx) == 1 && in[k.wi].data != nil {
+			if err := k.f32.run(x, zx[0], out[0].shape, acc); err != nil {
+				return err
+			}
+			return k.requant(in, out[0], acc, false)
+		}
+	}
 	pw := k.packWeights(w, kk)
 	blk := roundUp(mg, qMR) * pw.lda
 	y := out[0]
@@ -253,7 +267,7 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	if !k.qlinear {
 		return nil
 	}
-	return k.requant(in, y, acc)
+	return k.requant(in, y, acc, true)
 }
 
 // buildQConv returns the kernel of ConvInteger or QLinearConv with the
@@ -276,11 +290,33 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, err
 	}
 	k.pw, k.pwm, k.pwk = pw, m, kk
+	if qlinear && group == 1 {
+		if err := k.buildF32(c, w); err != nil {
+			return nil, err
+		}
+	}
 	return k, nil
 }
 
-// requant adds QLinearConv's bias to the sums and writes its output.
-func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32) error {
+// addRuns adds bias[c] to each run of n values of acc, run r reading
+// bias[r % len(bias)].
+func addRuns(acc, bias []int32, n int) {
+	c := 0
+	for r := 0; r+n <= len(acc); r += n {
+		v := bias[c]
+		run := acc[r : r+n]
+		for i := range run {
+			run[i] += v
+		}
+		if c++; c == len(bias) {
+			c = 0
+		}
+	}
+}
+
+// requant adds QLinearConv's bias to the sums (unless they hold it
+// already: withBias false) and writes its output.
+func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, withBias bool) error {
 	sx, sw, sy, zy := in[1], in[4], in[6], in[7]
 	if sx.numel() != 1 || sy.numel() != 1 || zy.numel() != 1 {
 		return shapeErr(k.n, "x_scale %v, y_scale %v and y_zero_point %v: want one value each", sx.shape, sy.shape, zy.shape)
@@ -289,11 +325,11 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32) error {
 		return shapeErr(k.n, "w_scale of shape %v: want one value or %d", sw.shape, k.m)
 	}
 	spatial := size3(k.g.out)
-	if b := optIn(in, 8); b != nil {
-		bias := b.i32()
-		for i := range acc {
-			acc[i] += bias[(i/max(spatial, 1))%k.m]
+	if b := optIn(in, 8); b != nil && withBias {
+		if b.numel() != k.m {
+			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
 		}
+		addRuns(acc, b.i32(), max(spatial, 1))
 	}
 	mult := requantScales(&k.mult, &k.sc, sx, sw, sy)
 	var z [1]int32

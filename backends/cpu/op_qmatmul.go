@@ -182,11 +182,29 @@ func (k *qmatmulKernel) requant(in []*tensor, y *tensor, acc []int32, n int) err
 	if c := sb.numel(); c != 1 && c != n {
 		return shapeErr(k.mm.n, "b_scale of shape %v: want one value or %d", sb.shape, n)
 	}
+	if b := optIn(in, 8); b != nil {
+		// FuseQDQ's Gemm bias, one int32 per column.
+		if b.dt != payload.Int32 || b.numel() != n {
+			return shapeErr(k.mm.n, "bias %s of shape %v: want %d int32 values", b.dt, b.shape, n)
+		}
+		addColumns(acc, b.i32(), n)
+	}
 	mult := requantScales(&k.mult, &k.sc, sa, sb, sy)
 	var z [1]int32
 	readQ8(z[:], zy)
 	requantize(y, acc, mult, n, 1, float64(z[0]))
 	return nil
+}
+
+// addColumns adds bias, n values, to each row of n values of acc.
+func addColumns(acc, bias []int32, n int) {
+	bias = bias[:n]
+	for r := 0; r+n <= len(acc); r += n {
+		row := acc[r : r+n]
+		for j, v := range bias {
+			row[j] += v
+		}
+	}
 }
 
 // requantScales returns in *mult the multipliers x_scale * w_scale[i] /
@@ -253,6 +271,9 @@ func init() {
 	register("QLinearMatMul", func(c *buildCtx) (kernel, error) {
 		if err := qlinearTypes(c, 0, 3, 7); err != nil {
 			return nil, err
+		}
+		if t := c.inType(8); t != payload.Undefined && t != payload.Int32 {
+			return nil, c.invalid("bias of element type %s (want int32)", t)
 		}
 		return buildQMatMul(c, 0, 3, true)
 	})

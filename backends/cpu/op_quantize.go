@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/x448/float16"
@@ -168,6 +169,9 @@ func (k *quantizeKernel) div(x, s float64) float64 {
 }
 
 func (k *quantizeKernel) run(in, out []*tensor) error {
+	if k.run8(in, out) {
+		return nil
+	}
 	v, sc, zp := k.read(in[0], in[1], optIn(in, 2))
 	m := &k.m
 	j := 0
@@ -193,12 +197,55 @@ func (k *quantizeKernel) run(in, out []*tensor) error {
 	return nil
 }
 
+// run8 is run for float32 x per tensor to int8 or uint8 at float32
+// precision, the QuantizeLinear of QDQ models, by dynQuant (AVX-512
+// where x is finite), on int8 as uint8 with the zero point moved by 128;
+// it reports false, doing nothing, for any other case.
+func (k *quantizeKernel) run8(in, out []*tensor) bool {
+	x, s, z := in[0], in[1], optIn(in, 2)
+	if x.dt != payload.Float32 || s.dt != payload.Float32 || (k.out != payload.Uint8 && k.out != payload.Int8) ||
+		k.m.outer != 1 || k.m.axis != 1 || s.numel() != 1 || (z != nil && (z.dt != k.out || z.numel() != 1)) ||
+		k.prec == payload.Float64 || k.prec == payload.Float16 || k.prec == payload.BF16 {
+		return false
+	}
+	var zp float64
+	if z != nil {
+		zp = float64(z.data[0])
+		if k.out == payload.Int8 {
+			zp = float64(int8(z.data[0]))
+		}
+	}
+	if k.out == payload.Int8 {
+		zp += 128
+	}
+	xs, y := x.f32(), out[0].data[:x.numel()]
+	lo, hi, nan := dynRange(xs)
+	dynQuant(y, xs, s.f32()[0], zp, nan || math.IsInf(float64(lo), 0) || math.IsInf(float64(hi), 0))
+	if k.out == payload.Int8 {
+		flipSign(y)
+	}
+	return true
+}
+
+// flipSign xors each byte of b with 0x80: uint8 v to int8 v−128.
+func flipSign(b []byte) {
+	for len(b) >= 8 {
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^0x8080808080808080)
+		b = b[8:]
+	}
+	for i := range b {
+		b[i] ^= 0x80
+	}
+}
+
 // dequantizeKernel is DequantizeLinear; the descriptor's rule
 // (model.DequantizeLinearAttrs) sets the output's shape and type.
 type dequantizeKernel struct {
 	n *model.Node
 	a *model.DequantizeLinearAttrs
 	m quantMap
+	// table is run8's: the value of each byte.
+	table [256]float32
 	quantScratch
 }
 
@@ -209,6 +256,9 @@ func (k *dequantizeKernel) shape(in, out []*tensor) error {
 }
 
 func (k *dequantizeKernel) run(in, out []*tensor) error {
+	if k.run8(in, out) {
+		return nil
+	}
 	v, sc, zp := k.read(in[0], in[1], optIn(in, 2))
 	m := &k.m
 	j := 0
@@ -230,6 +280,41 @@ func (k *dequantizeKernel) run(in, out []*tensor) error {
 	}
 	writeFloats(out[0], v, true, payload.E8M0Up)
 	return nil
+}
+
+// run8 is run for int8 or uint8 x per tensor to float32, the
+// DequantizeLinear of QDQ models: the 256 values a byte can give are
+// computed as run computes them, then looked up; it reports false,
+// doing nothing, for any other case.
+func (k *dequantizeKernel) run8(in, out []*tensor) bool {
+	x, s, z := in[0], in[1], optIn(in, 2)
+	if (x.dt != payload.Uint8 && x.dt != payload.Int8) || s.dt != payload.Float32 || out[0].dt != payload.Float32 ||
+		k.m.outer != 1 || k.m.axis != 1 || s.numel() != 1 || (z != nil && (z.dt != x.dt || z.numel() != 1)) {
+		return false
+	}
+	var zp int32
+	signed := x.dt == payload.Int8
+	if z != nil {
+		zp = int32(z.data[0])
+		if signed {
+			zp = int32(int8(z.data[0]))
+		}
+	}
+	sc := s.f32()[0]
+	t := &k.table
+	for b := range t {
+		v := int32(b)
+		if signed {
+			v = int32(int8(b))
+		}
+		t[b] = float32(v-zp) * sc
+	}
+	y := out[0].f32()
+	xs := x.data[:len(y)]
+	for i, b := range xs {
+		y[i] = t[b]
+	}
+	return true
 }
 
 // dynQuantKernel is DynamicQuantizeLinear, as ONNX Runtime computes it:

@@ -147,6 +147,11 @@ func instrument(modelBytes []byte, outs []ort.InputOutputInfo) ([]byte, []string
 // ortRun runs the model on ONNX Runtime's CPU provider with one thread and
 // graph optimizations off, and returns its outputs in model order.
 func ortRun(modelBytes []byte, feeds []payload.Dynamic) ([]value, error) {
+	return ortRunAt(modelBytes, feeds, ort.GraphOptimizationLevelDisableAll)
+}
+
+// ortRunAt is ortRun with graph optimizations at level.
+func ortRunAt(modelBytes []byte, feeds []payload.Dynamic, level ort.GraphOptimizationLevel) ([]value, error) {
 	io, err := ortInfo(modelBytes)
 	if err != nil {
 		return nil, fmt.Errorf("reading the model's inputs and outputs: %w", err)
@@ -190,7 +195,7 @@ func ortRun(modelBytes []byte, feeds []payload.Dynamic) ([]value, error) {
 	if err := opts.SetInterOpNumThreads(1); err != nil {
 		return nil, err
 	}
-	if err := opts.SetGraphOptimizationLevel(ort.GraphOptimizationLevelDisableAll); err != nil {
+	if err := opts.SetGraphOptimizationLevel(level); err != nil {
 		return nil, err
 	}
 	s, err := ort.NewDynamicAdvancedSessionWithONNXData(inst, inNames, outNames, opts)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lintel-ml/lintel/artifacts"
+	"github.com/lintel-ml/lintel/payload"
 )
 
 // Every model decodes, and comes out the same on every call.
@@ -14,6 +15,10 @@ func TestModels(t *testing.T) {
 		build func() []byte
 	}{
 		{"mlp", MLP}, {"gemm", Gemm}, {"encoder", Encoder}, {"cnn", CNN}, {"mobile_cnn", MobileCNN},
+		{"qdq_cnn", func() []byte { return QDQCNN(payload.Uint8, false) }},
+		{"qdq_cnn_s8_taps", func() []byte { return QDQCNN(payload.Int8, true) }},
+		{"qdq_mlp", func() []byte { return QDQMLP(payload.Uint8, false, false) }},
+		{"qdq_mlp_s8_per_channel", func() []byte { return QDQMLP(payload.Int8, true, true) }},
 	}
 	for _, f := range Forms {
 		cases = append(cases, struct {
