@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/x448/float16"
@@ -442,5 +443,30 @@ func TestAttentionThreads(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAttnRowMaxMatchesGo checks attnRowMax (the vector loop where the
+// CPU has it) against its Go loop on every length up to 70, on random
+// scores and rows holding NaN, ±Inf and -MaxFloat32.
+func TestAttnRowMaxMatchesGo(t *testing.T) {
+	needAsm(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), -math.MaxFloat32, 0, float32(math.Copysign(0, -1))}
+	for n := range 71 {
+		for trial := range 20 {
+			row := make([]float32, n)
+			for i := range row {
+				row[i] = (r.Float32()*2 - 1) * 50
+				if trial > 0 && r.IntN(16) == 0 {
+					row[i] = specials[r.IntN(len(specials))]
+				}
+			}
+			m, nan, ninf := attnRowMax(row)
+			wm, wnan, wninf := attnRowMaxGo(row)
+			if m != wm || nan != wnan || ninf != wninf {
+				t.Fatalf("n=%d %v: got (%v, %v, %v), want (%v, %v, %v)", n, row, m, nan, ninf, wm, wnan, wninf)
+			}
+		}
 	}
 }
