@@ -470,3 +470,41 @@ func TestAttnRowMaxMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestAttnBiasMasks checks that a bool mask sets exactly its false keys
+// to -inf and a float mask is added, on rows up to 40 keys long.
+func TestAttnBiasMasks(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 1; n <= 40; n++ {
+		mb := make([]bool, n)
+		mf := make([]float32, n)
+		row := make([]float32, n)
+		for i := range mb {
+			mb[i] = r.IntN(4) != 0 || n%3 == 0
+			mf[i] = r.Float32() - 0.5
+			row[i] = r.Float32()
+		}
+		got := append([]float32(nil), row...)
+		bb := attnBias{mb: mb, mlen: n}
+		if end := bb.applyAt(got, 0, 0, 0, 0, n); end != n {
+			t.Fatalf("n=%d: bool mask end %d, want %d", n, end, n)
+		}
+		for i := range got {
+			want := row[i]
+			if !mb[i] {
+				want = float32(math.Inf(-1))
+			}
+			if got[i] != want {
+				t.Fatalf("n=%d bool mask: key %d is %v, want %v", n, i, got[i], want)
+			}
+		}
+		got = append(got[:0], row...)
+		fb := attnBias{mf: mf, mlen: n}
+		fb.applyAt(got, 0, 0, 0, 0, n)
+		for i := range got {
+			if want := row[i] + mf[i]; got[i] != want {
+				t.Fatalf("n=%d float mask: key %d is %v, want %v", n, i, got[i], want)
+			}
+		}
+	}
+}
