@@ -35,6 +35,17 @@ func init() {
 			return LookupOp("", "RMSNormalization").Bind(n, 23)
 		},
 	})
+	// FuseAttention's node below opset 23: Attention as opset 23
+	// defines it, with Q, K, V and an optional attn_mask.
+	RegisterOp(&Op{
+		Domain:     EwDomain,
+		Type:       "Attention",
+		Versions:   []Version{{Since: 1, MinIn: 3, MaxIn: 4, MaxOut: 1}},
+		InputNames: []string{"Q", "K", "V", "attn_mask"},
+		Bind: func(n *Node, _ int64) (Rule, error) {
+			return LookupOp("", "Attention").Bind(n, 23)
+		},
+	})
 }
 
 // ElementwiseAttrs is the rule of a node FuseElementwise wrote: its
