@@ -10,15 +10,19 @@ import (
 // FuseAttention replaces the float32 attention that exporters spell out
 // from basic ops, S = MatMul(Q, Kᵀ) → an optional Mul or Div of S by a
 // constant scalar c → an optional Add of a float32 mask M → Softmax over
-// the last axis → MatMul(·, V), with one Attention node (opset 23's;
-// EwDomain's below opset 23, which binds as opset 23's) of inputs Q, K,
-// V and M and scale c, 1/c or 1. Q is [B, H, Sq, d] and V [B, H, T, dv],
+// the last axis → MatMul(·, V), with one Attention node of EwDomain,
+// which binds as opset 23's, of inputs Q, K, V and M and scale c, 1/c or
+// 1. The node is EwDomain's at every opset, for one difference from
+// ONNX's op: its rule (AttentionAttrs.MaskExact) refuses a mask whose
+// last dim is not the number of keys, where ONNX's Attention pads it
+// with -inf and the Add it replaces fails. Q is [B, H, Sq, d] and V [B, H, T, dv],
 // both of known rank 4. Kᵀ must be a Transpose read by the MatMul only:
 // of K [B, H, T, d] by perm (0, 1, 3, 2), when K feeds the Attention
 // node and the Transpose goes, or of K4 [B, T, H, d] by perm (0, 2, 3,
 // 1), when the Transpose's perm becomes (0, 2, 1, 3) to give K. M must
 // broadcast to the scores' shape without widening them, and its last dim
-// must be T: Attention pads a shorter mask with -inf. Every value in the
+// must be T (or unknown T, and M's last dim known and above 1: the rule
+// checks it at run time). Every value in the
 // chain is used once and is no graph output. Run it right after
 // Optimize, before FuseNorms and FuseActivations take the MatMuls. g must
 // be sorted, and typed by InferTypes.
@@ -240,14 +244,11 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 	} else {
 		nodes = append([]*Node{tr}, nodes...)
 	}
-	att := &Node{Name: out.Name, OpType: "Attention", Inputs: []string{q, k, v},
+	att := &Node{Name: out.Name, OpType: "Attention", Domain: EwDomain, Inputs: []string{q, k, v},
 		Outputs: []string{out.Outputs[0]},
 		Attrs:   []Attr{{Name: "scale", Type: AttrFloat, F: scale}}}
 	if mask != "" {
 		att.Inputs = append(att.Inputs, mask)
-	}
-	if OpsetOf(f.g, "") < 23 {
-		att.Domain = EwDomain
 	}
 	return nodes, att
 }
@@ -269,8 +270,9 @@ func (f *fuser) attnScalar(v string) (float32, bool) {
 // attnMask reports whether m, added to the scores of shape ss, can be
 // Attention's attn_mask: float32 of rank at most 4, each dim 1 or the
 // scores' (an unknown dim is taken as fitting, as Attention's rule checks
-// it at run time; the last must be known and T itself, for Attention pads
-// a shorter mask with -inf), and when constant, no row all -inf.
+// it at run time; the last must be T, or above 1 when T is unknown: a
+// last dim of 1 adds one value to a whole row, which the node's rule
+// refuses), and when constant, no row all -inf.
 func (f *fuser) attnMask(m string, ss []int) bool {
 	vi := f.g.Values[m]
 	if vi == nil || vi.DType != payload.Float32 || !vi.RankKnown || len(vi.Shape) < 1 || len(vi.Shape) > 4 || vi.Kind != 0 {
@@ -281,7 +283,7 @@ func (f *fuser) attnMask(m string, ss []int) bool {
 		j := 4 - r + i
 		s := ss[j]
 		if j == 3 {
-			if d < 0 || d != s {
+			if (d < 0 || d != s) && (d <= 1 || s >= 0) {
 				return false
 			}
 			continue

@@ -100,10 +100,16 @@ func TestFuseAttention(t *testing.T) {
 		{name: "heads mask", spec: attnSpec{perm: t0132, scale: "mul", mask: "add", maskValue: "mh"}, wantOps: fused, domain: EwDomain, ins: []string{"q", "k", "v", "mh"}, scale: 0.5},
 		{name: "no scale, no mask", spec: attnSpec{perm: t0132}, wantOps: fused, domain: EwDomain, ins: []string{"q", "k", "v"}, scale: 1},
 		{name: "keys by token", spec: attnSpec{perm: t0231, scale: "mul", mask: "add"}, wantOps: []string{"Transpose", "Attention"}, domain: EwDomain, ins: []string{"q", "kt", "v", "m"}, scale: 0.5, perm: []int64{0, 2, 1, 3}},
-		{name: "opset 23", opset: 23, spec: attnSpec{perm: t0132, scale: "mul"}, wantOps: fused, ins: []string{"q", "k", "v"}, scale: 0.5},
+		{name: "opset 23", opset: 23, spec: attnSpec{perm: t0132, scale: "mul"}, wantOps: fused, domain: EwDomain, ins: []string{"q", "k", "v"}, scale: 0.5},
 		{name: "opset 11, last axis", opset: 11, spec: attnSpec{perm: t0132, scale: "mul", axis: 3}, wantOps: fused, domain: EwDomain, ins: []string{"q", "k", "v"}, scale: 0.5},
 		{name: "constant mask", spec: attnSpec{perm: t0132, mask: "add", maskValue: "minf"}, wantOps: fused, domain: EwDomain, ins: []string{"q", "k", "v", "minf"}, scale: 1},
 
+		{name: "keys of unknown count", inputs: []ValueInfo{vin("q", f32, 2, 4, 5, 8), vin("k", f32, 2, 4, -1, 8), vin("v", f32, 2, 4, -1, 6), vin("m", f32, -1, 1, 1, 3)},
+			spec: attnSpec{perm: t0132, mask: "add"}, wantOps: fused, domain: EwDomain, ins: []string{"q", "k", "v", "m"}, scale: 1},
+		{name: "mask of one key, keys of unknown count", inputs: []ValueInfo{vin("q", f32, 2, 4, 5, 8), vin("k", f32, 2, 4, -1, 8), vin("v", f32, 2, 4, -1, 6), vin("m", f32, 2, 1, 1, 1)},
+			spec: attnSpec{perm: t0132, mask: "add"}, wantOps: []string{"Transpose", "MatMul", "Add", "Softmax", "MatMul"}},
+		{name: "mask of unknown length", inputs: []ValueInfo{vin("q", f32, 2, 4, 5, 8), vin("k", f32, 2, 4, -1, 8), vin("v", f32, 2, 4, -1, 6), vin("m", f32, 2, 1, 1, -1)},
+			spec: attnSpec{perm: t0132, mask: "add"}, wantOps: []string{"Transpose", "MatMul", "Add", "Softmax", "MatMul"}},
 		{name: "opset 11, default axis", opset: 11, spec: attnSpec{perm: t0132, noAxis: true}, wantOps: []string{"Transpose", "MatMul", "Softmax", "MatMul"}},
 		{name: "softmax on another axis", spec: attnSpec{perm: t0132, axis: 2}, wantOps: []string{"Transpose", "MatMul", "Softmax", "MatMul"}},
 		{name: "score used twice", nodes: append(attnNodes(attnSpec{perm: t0132, scale: "mul"}), nd("Neg", []string{"s"}, []string{"ns"})), extra: []string{"ns"},
@@ -199,5 +205,23 @@ func TestFuseAttention(t *testing.T) {
 func TestFuseAttentionNil(t *testing.T) {
 	if err := FuseAttention(nil); err == nil {
 		t.Fatal("got nil error for a nil graph")
+	}
+}
+
+// TestFusedAttentionMaskExact checks that FuseAttention's node refuses a
+// mask shorter than the keys, which ONNX's Attention pads.
+func TestFusedAttentionMaskExact(t *testing.T) {
+	for _, c := range []struct {
+		domain string
+		keys   int
+		ok     bool
+	}{{"", 2, true}, {"", 3, true}, {EwDomain, 3, true}, {EwDomain, 2, false}} {
+		in := []ValueInfo{vin("q", f32, 2, 4, 5, 8), vin("k", f32, 2, 4, 3, 8), vin("v", f32, 2, 4, 3, 6), vin("m", f32, 2, 1, 1, c.keys)}
+		n := nd("Attention", []string{"q", "k", "v", "m"}, []string{"y"})
+		n.Domain = c.domain
+		g := graph(23, in, nil, n)
+		if err := InferTypes(g); (err == nil) != c.ok {
+			t.Errorf("domain %q, mask of %d keys: got error %v, want ok %v", c.domain, c.keys, err, c.ok)
+		}
 	}
 }
