@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lintel-ml/lintel/artifacts"
+	"github.com/lintel-ml/lintel/batch"
 	"github.com/lintel-ml/lintel/compute"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
 	"github.com/lintel-ml/lintel/internal/testmodels"
@@ -204,6 +205,66 @@ func TestFuseAttentionBERTBasic(t *testing.T) {
 	for i := range got {
 		if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*math.Max(1, math.Abs(float64(want[i]))) {
 			t.Fatalf("element %d is %v fused, %v unfused", i, got[i], want[i])
+		}
+	}
+}
+
+// TestAttentionStacks checks that InferBatch stacks the items of the
+// generated encoder in its basic form (Attention fused at load) and its
+// standard form (opset 23's Attention), and that each stacked item gives
+// what InferOne gives it.
+func TestAttentionStacks(t *testing.T) {
+	cfg := testmodels.EncoderConfig{Layers: 2, Seq: 16, Hidden: 32, Heads: 4, FFN: 64}
+	for _, f := range []testmodels.Form{testmodels.Basic, testmodels.Standard} {
+		art, err := artifacts.FromBytes(cfg.Encoder(f), "enc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := New[payload.Multi, payload.Multi](compute.Options{Threads: 1}).LoadModel(art)
+		if err == nil {
+			err = m.Init()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = m.Close() }()
+		if !m.prog.stackable {
+			t.Fatalf("%s: InferBatch does not stack the items", f)
+		}
+		r := testmodels.Rand(4)
+		const items = 3
+		ins := make([]payload.Multi, items)
+		for i := range ins {
+			mask := make([]int64, cfg.Seq)
+			for j := range mask {
+				if j < cfg.Seq-4*i {
+					mask[j] = 1
+				}
+			}
+			ins[i] = payload.Multi{Tensors: []payload.Dynamic{
+				payload.DynamicOf("x", f32t{Shape: []int{1, cfg.Seq, cfg.Hidden}, Data: testmodels.Uniform(r, cfg.Seq*cfg.Hidden, 1)}),
+				payload.DynamicOf("attention_mask", payload.Tensor[int64]{Shape: []int{1, cfg.Seq}, Data: mask}),
+			}}
+		}
+		outs := make([]payload.Multi, items)
+		if err := m.InferBatch(batch.Of(ins), outs); err != nil {
+			t.Fatal(err)
+		}
+		for i := range ins {
+			var one payload.Multi
+			if err := m.InferOne(&ins[i], &one); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := payload.FromBytes[float32](outs[i].Get("y").Data)
+			want, _ := payload.FromBytes[float32](one.Get("y").Data)
+			if len(got) != len(want) {
+				t.Fatalf("%s item %d: %d elements stacked, %d alone", f, i, len(got), len(want))
+			}
+			for j := range got {
+				if d := math.Abs(float64(got[j] - want[j])); d > 1e-5*math.Max(1, math.Abs(float64(want[j]))) {
+					t.Fatalf("%s item %d: element %d is %v stacked, %v alone", f, i, j, got[j], want[j])
+				}
+			}
 		}
 	}
 }
