@@ -48,7 +48,9 @@ type Fusion struct {
 // then one activation (Relu, Clip with constant bounds, HardSigmoid,
 // HardSwish, Sigmoid, Tanh, or the Add/Clip/Mul/Div spelling of
 // HardSwish), then any chain or tree of elementwise ops on the result
-// with scalar constants as Fusion.Prog (see FuseElementwise). A node is folded only when its input is used by nothing
+// with scalar constants as Fusion.Prog (see FuseElementwise); or, after a
+// MatMul, ONNX Runtime's Gelu, BiasGelu or FastGelu (fuseMSGelu). A node
+// is folded only when its input is used by nothing
 // else and is no graph output; the fused node takes the name of the last
 // folded output. g must be sorted, and typed by InferTypes.
 func FuseActivations(g *Graph) error {
@@ -67,6 +69,9 @@ func FuseActivations(g *Graph) error {
 		case "Conv", "Gemm":
 		case "MatMul":
 			f.fuseBias(n)
+			if f.fuseMSGelu(n) {
+				continue
+			}
 		default:
 			continue
 		}

@@ -8,6 +8,17 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
+// msNode puts n in ONNX Runtime's contrib domain.
+func msNode(n *Node) *Node {
+	n.Domain = MSDomain
+	return n
+}
+
+// geluProg is the one-step Gelu program fuseMSGelu writes.
+func geluProg(tanh bool) *EwProgram {
+	return &EwProgram{Inputs: 1, Steps: []EwStep{{Op: "Gelu", X: 0, Y: -1, Tanh: tanh, K: []float32{0, 0}}}}
+}
+
 // TestFuseActivations checks which tails FuseActivations folds and which
 // it leaves.
 func TestFuseActivations(t *testing.T) {
@@ -69,6 +80,26 @@ func TestFuseActivations(t *testing.T) {
 		{name: "float64", inputs: []ValueInfo{vin("x", payload.Float64, 2, 4)},
 			nodes:   []*Node{nd("Gemm", []string{"x", "w64"}, []string{"g"}), nd("Relu", []string{"g"}, []string{"y"})},
 			wantOps: []string{"Gemm", "Relu"}},
+		{name: "BiasGelu", nodes: []*Node{
+			nd("MatMul", []string{"x", "w"}, []string{"m"}), msNode(nd("BiasGelu", []string{"m", "b"}, []string{"y"}))},
+			wantOps: []string{"MatMul"}, want: &Fusion{Bias: true, Prog: geluProg(false)}},
+		{name: "FastGelu with bias", nodes: []*Node{
+			nd("MatMul", []string{"x", "w"}, []string{"m"}), msNode(nd("FastGelu", []string{"m", "b"}, []string{"y"}))},
+			wantOps: []string{"MatMul"}, want: &Fusion{Bias: true, Prog: geluProg(true)}},
+		{name: "Gelu after a bias Add", nodes: []*Node{
+			nd("MatMul", []string{"x", "w"}, []string{"m"}), nd("Add", []string{"m", "b"}, []string{"a"}),
+			msNode(nd("Gelu", []string{"a"}, []string{"y"}))},
+			wantOps: []string{"MatMul"}, want: &Fusion{Bias: true, Prog: geluProg(false)}},
+		{name: "BiasGelu with a computed bias", nodes: []*Node{
+			nd("MatMul", []string{"x", "w"}, []string{"m"}), nd("Relu", []string{"b"}, []string{"rb"}),
+			msNode(nd("BiasGelu", []string{"m", "rb"}, []string{"y"}))},
+			wantOps: []string{"MatMul", "Relu", "BiasGelu"}},
+		{name: "BiasGelu whose bias is the product", nodes: []*Node{
+			nd("MatMul", []string{"x", "w"}, []string{"m"}), msNode(nd("BiasGelu", []string{"b", "m"}, []string{"y"}))},
+			inputs: []ValueInfo{vin("x", f32, 4)}, wantOps: []string{"MatMul", "BiasGelu"}},
+		{name: "QuickGelu", nodes: []*Node{
+			nd("MatMul", []string{"x", "w"}, []string{"m"}), msNode(nd("QuickGelu", []string{"m"}, []string{"y"}))},
+			wantOps: []string{"MatMul", "QuickGelu"}},
 		{name: "other op", nodes: []*Node{nd("Relu", []string{"x"}, []string{"g"}), nd("Relu", []string{"g"}, []string{"y"})},
 			wantOps: []string{"Relu", "Relu"}},
 	}

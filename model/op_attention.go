@@ -110,6 +110,10 @@ type AttentionAttrs struct {
 	// SoftmaxPrecision is the element type the softmax computes in;
 	// Undefined when absent. Backends may compute in a wider type.
 	SoftmaxPrecision payload.DType
+	// MaskExact is set on the node FuseAttention writes (of EwDomain):
+	// attn_mask's last dim must then be the total sequence, as the Add it
+	// replaces required, instead of being padded with -inf.
+	MaskExact bool
 }
 
 // attnGeom is what the rule learns of an Attention node's sizes; -1
@@ -309,6 +313,9 @@ func (a *AttentionAttrs) checkMask(c *InferCtx, g attnGeom) error {
 		if i == len(m)-1 {
 			if d >= 0 && w >= 0 && d > w {
 				return c.Errorf("attn_mask %v is longer than the %d keys", m, w)
+			}
+			if a.MaskExact && d >= 0 && w >= 0 && d != w {
+				return c.Errorf("attn_mask %v does not cover the %d keys", m, w)
 			}
 			continue
 		}

@@ -35,6 +35,24 @@ func init() {
 			return LookupOp("", "RMSNormalization").Bind(n, 23)
 		},
 	})
+	// FuseAttention's node: Attention as opset 23 defines it, with Q, K,
+	// V and an optional attn_mask that must cover every key
+	// (AttentionAttrs.MaskExact).
+	RegisterOp(&Op{
+		Domain:     EwDomain,
+		Type:       "Attention",
+		Versions:   []Version{{Since: 1, MinIn: 3, MaxIn: 4, MaxOut: 1}},
+		InputNames: []string{"Q", "K", "V", "attn_mask"},
+		Bind: func(n *Node, _ int64) (Rule, error) {
+			r, err := LookupOp("", "Attention").Bind(n, 23)
+			if err != nil {
+				return nil, err
+			}
+			a := r.(*AttentionAttrs)
+			a.MaskExact = true
+			return a, nil
+		},
+	})
 }
 
 // ElementwiseAttrs is the rule of a node FuseElementwise wrote: its

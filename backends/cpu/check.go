@@ -104,6 +104,9 @@ func optimizeGraph(g *model.Graph) error {
 	if err := model.Optimize(g, evalNode); err != nil {
 		return err
 	}
+	if err := model.FuseAttention(g); err != nil {
+		return err
+	}
 	if err := model.FuseNorms(g); err != nil {
 		return err
 	}

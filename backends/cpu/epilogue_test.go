@@ -40,6 +40,8 @@ func TestActivationsMatchGo(t *testing.T) {
 		{"LeakyRelu", func(d []float32) { leakyRelu32(d, 0.2) }, func(d []float32) { leakyReluGo(d, 0.2) }},
 		{"LeakyRelu(-1.5)", func(d []float32) { leakyRelu32(d, -1.5) }, func(d []float32) { leakyReluGo(d, -1.5) }},
 		{"Sigmoid", sigmoid32s, sigmoidGo},
+		{"Erf", erf32s, erfGo},
+		{"Gelu", gelu32s, geluGo},
 		{"Max(x,0)", func(d []float32) { ewConst(opMax, d, d, []float32{0}) }, func(d []float32) { arithRow(opMax, d, d, []float32{0}, 1, 0) }},
 		{"Max(x,-0)", func(d []float32) { ewConst(opMax, d, d, []float32{negZero}) }, func(d []float32) { arithRow(opMax, d, d, []float32{negZero}, 1, 0) }},
 		{"Min(x,0)", func(d []float32) { ewConst(opMin, d, d, []float32{0}) }, func(d []float32) { arithRow(opMin, d, d, []float32{0}, 1, 0) }},

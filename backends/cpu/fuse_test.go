@@ -234,3 +234,55 @@ func TestFusedMatchesUnfused(t *testing.T) {
 		}
 	}
 }
+
+// TestMSGeluFusedMatchesUnfused checks that ONNX Runtime's Gelu, BiasGelu
+// and FastGelu folded into the MatMul before them give the same bits as
+// the unfused nodes, on one thread and two.
+func TestMSGeluFusedMatchesUnfused(t *testing.T) {
+	for _, c := range []struct {
+		op   string
+		bias bool
+	}{{"BiasGelu", true}, {"Gelu", false}, {"FastGelu", true}, {"FastGelu", false}} {
+		for _, threads := range []int{1, 2} {
+			r := rand.New(rand.NewPCG(9, uint64(len(c.op))))
+			in := []string{"m"}
+			if c.bias {
+				in = append(in, "b")
+			}
+			g := onnxbuild.Graph{
+				Name:    "fuse",
+				Inputs:  []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 7, 300)},
+				Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, 7, 35)},
+				Initializers: []onnxbuild.Tensor{
+					onnxbuild.TensorOf("w", []int64{300, 35}, fuseRand(r, 300*35, 0.5)),
+					onnxbuild.TensorOf("b", []int64{35}, fuseRand(r, 35, 2)),
+				},
+				Nodes: []onnxbuild.Node{
+					{Name: "m", Op: "MatMul", Inputs: []string{"x", "w"}, Outputs: []string{"m"}},
+					{Name: "y", Op: c.op, Domain: msDomain, Inputs: in, Outputs: []string{"y"}},
+				},
+			}
+			onnx := (&onnxbuild.Model{Opset: 17, Opsets: map[string]int64{msDomain: 1}, Graph: g}).Encode()
+			fused, nf := loadFused(t, onnx, true, threads)
+			plain, _ := loadFused(t, onnx, false, threads)
+			if nf != 1 {
+				t.Errorf("%s bias=%v: %d fused nodes, want 1", c.op, c.bias, nf)
+			}
+			x := fuseRand(r, 2*7*300, 1)
+			x[0] = float32(math.NaN())
+			xin := f32t{Shape: []int{2, 7, 300}, Data: x}
+			var a, b f32t
+			if err := fused.InferOne(&xin, &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := plain.InferOne(&xin, &b); err != nil {
+				t.Fatal(err)
+			}
+			for i := range a.Data {
+				if math.Float32bits(a.Data[i]) != math.Float32bits(b.Data[i]) && !(a.Data[i] != a.Data[i] && b.Data[i] != b.Data[i]) {
+					t.Fatalf("%s bias=%v threads=%d: element %d is %v fused, %v unfused", c.op, c.bias, threads, i, a.Data[i], b.Data[i])
+				}
+			}
+		}
+	}
+}

@@ -530,27 +530,8 @@ func (m *attnBias) apply(row []float32, b, h, i int, fill bool) int {
 // score is -inf (every key masked) gives zeros, as ONNX's reference
 // does. mayMask says the row may hold -inf scores (from attn_mask).
 func attnSoftmax(row []float32, mayMask bool) {
-	m := float32(math.Inf(-1))
-	masked, nan := false, false
-	if mayMask {
-		for _, v := range row {
-			if v > m {
-				m = v
-			} else if v != v {
-				nan = true
-			} else if v < -math.MaxFloat32 {
-				masked = true
-			}
-		}
-	} else {
-		for _, v := range row {
-			if v > m {
-				m = v
-			} else if v != v {
-				nan = true
-			}
-		}
-	}
+	m, nan, masked := attnRowMax(row)
+	masked = masked && mayMask
 	switch {
 	case nan || m > math.MaxFloat32:
 		softmaxRow(row, row, false)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/x448/float16"
@@ -442,5 +443,68 @@ func TestAttentionThreads(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAttnRowMaxMatchesGo checks attnRowMax (the vector loop where the
+// CPU has it) against its Go loop on every length up to 70, on random
+// scores and rows holding NaN, ±Inf and -MaxFloat32.
+func TestAttnRowMaxMatchesGo(t *testing.T) {
+	needAsm(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), -math.MaxFloat32, 0, float32(math.Copysign(0, -1))}
+	for n := range 71 {
+		for trial := range 20 {
+			row := make([]float32, n)
+			for i := range row {
+				row[i] = (r.Float32()*2 - 1) * 50
+				if trial > 0 && r.IntN(16) == 0 {
+					row[i] = specials[r.IntN(len(specials))]
+				}
+			}
+			m, nan, ninf := attnRowMax(row)
+			wm, wnan, wninf := attnRowMaxGo(row)
+			if m != wm || nan != wnan || ninf != wninf {
+				t.Fatalf("n=%d %v: got (%v, %v, %v), want (%v, %v, %v)", n, row, m, nan, ninf, wm, wnan, wninf)
+			}
+		}
+	}
+}
+
+// TestAttnBiasMasks checks that a bool mask sets exactly its false keys
+// to -inf and a float mask is added, on rows up to 40 keys long.
+func TestAttnBiasMasks(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 1; n <= 40; n++ {
+		mb := make([]bool, n)
+		mf := make([]float32, n)
+		row := make([]float32, n)
+		for i := range mb {
+			mb[i] = r.IntN(4) != 0 || n%3 == 0
+			mf[i] = r.Float32() - 0.5
+			row[i] = r.Float32()
+		}
+		got := append([]float32(nil), row...)
+		bb := attnBias{mb: mb, mlen: n}
+		if end := bb.applyAt(got, 0, 0, 0, 0, n); end != n {
+			t.Fatalf("n=%d: bool mask end %d, want %d", n, end, n)
+		}
+		for i := range got {
+			want := row[i]
+			if !mb[i] {
+				want = float32(math.Inf(-1))
+			}
+			if got[i] != want {
+				t.Fatalf("n=%d bool mask: key %d is %v, want %v", n, i, got[i], want)
+			}
+		}
+		got = append(got[:0], row...)
+		fb := attnBias{mf: mf, mlen: n}
+		fb.applyAt(got, 0, 0, 0, 0, n)
+		for i := range got {
+			if want := row[i] + mf[i]; got[i] != want {
+				t.Fatalf("n=%d float mask: key %d is %v, want %v", n, i, got[i], want)
+			}
+		}
 	}
 }

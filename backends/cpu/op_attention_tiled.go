@@ -1,6 +1,10 @@
 package cpu
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+	"unsafe"
+)
 
 // The tiles of the online-softmax path: query rows per block and keys
 // per tile. A block's scores (64×256 float32, 64 KiB) stay in L2.
@@ -96,14 +100,24 @@ func (m *attnBias) applyAt(row []float32, b, h, i, c0, tl int) int {
 	ninf := float32(math.Inf(-1))
 	n := min(m.mlen-c0, len(row))
 	if n > 0 && m.mf != nil {
-		mr := m.mf[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]+c0:][:n]
-		for j, v := range mr {
-			row[j] += v
-		}
+		addVec32(row[:n], m.mf[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]+c0:][:n])
 	} else if n > 0 && m.mb != nil {
 		mr := m.mb[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]+c0:][:n]
-		for j, v := range mr {
-			if !v {
+		// Eight keys at once: a bool is one byte, 1 for true.
+		mbytes := unsafe.Slice((*byte)(unsafe.Pointer(&mr[0])), n)
+		j := 0
+		for ; j+8 <= n; j += 8 {
+			if binary.LittleEndian.Uint64(mbytes[j:]) == 0x0101010101010101 {
+				continue
+			}
+			for t, v := range mr[j : j+8] {
+				if !v {
+					row[j+t] = ninf
+				}
+			}
+		}
+		for ; j < n; j++ {
+			if !mr[j] {
 				row[j] = ninf
 			}
 		}

@@ -37,10 +37,7 @@ func (k *msAttentionKernel) run(in, out []*tensor) error {
 	if t := optIn(in, 2); t != nil {
 		bias := t.f32()
 		for r := range B * S {
-			row := qkv[r*W : (r+1)*W]
-			for j, b := range bias[:W] {
-				row[j] += b
-			}
+			addVec32(qkv[r*W:(r+1)*W], bias[:W])
 		}
 	}
 	qm := rowsMat(qkv, S, W, dq/N)

@@ -81,10 +81,9 @@ func rowsMat(data []float32, seq, ld, hs int) attnMat {
 func (m *msAttnCore) addBias(i int, x []float32, rows, w, ld int, b []float32) []float32 {
 	d := growF32(&m.scratch[i], rows*w)
 	for r := range rows {
-		dr, xr := d[r*w:(r+1)*w], x[r*ld:]
-		for j := range dr {
-			dr[j] = xr[j] + b[j]
-		}
+		dr := d[r*w : (r+1)*w]
+		copy(dr, x[r*ld:])
+		addVec32(dr, b[:w])
 	}
 	return d
 }

@@ -11,7 +11,8 @@ import (
 // SkipSimplifiedLayerNormalization (com.microsoft; model.SkipNormAttrs)
 // in float32. As ONNX Runtime does, it sums input + skip + bias in
 // float32 and accumulates each row's sum and sum of squares in float64,
-// the variance being their difference. float16 runs through viaF32.
+// the variance being their difference; with beta, the rows are then
+// normalised in float32 as LayerNormalization's (norm32). float16 runs through viaF32.
 type skipNormKernel struct {
 	a *model.SkipNormAttrs
 }
@@ -48,16 +49,7 @@ func (k *skipNormKernel) run(in, out []*tensor) error {
 	for r := range rows {
 		xr, yr := x[r*h:(r+1)*h], y[r*h:(r+1)*h]
 		sr := skip[(r%skipRows)*h:][:h]
-		var s, sq float64
-		for i, v := range xr {
-			v += sr[i]
-			if bias != nil {
-				v += bias[i]
-			}
-			yr[i] = v
-			s += float64(v)
-			sq += float64(v) * float64(v)
-		}
+		s, sq := skipSum(yr, xr, sr, bias)
 		if sum != nil {
 			copy(sum[r*h:(r+1)*h], yr)
 		}
@@ -81,6 +73,12 @@ func (k *skipNormKernel) run(in, out []*tensor) error {
 			}
 			continue
 		}
+		if beta != nil {
+			// As LayerNormalization's rows: (v-mu)/den·gamma + beta
+			// in float32, in AVX.
+			norm32(yr, yr, gamma, beta, float32(mu), float32(den))
+			continue
+		}
 		for i, v := range yr {
 			o := float32((float64(v)-mu)/den) * gamma[i]
 			if beta != nil {
@@ -90,6 +88,42 @@ func (k *skipNormKernel) run(in, out []*tensor) error {
 		}
 	}
 	return nil
+}
+
+// skipSum sets y = x + skip (+ bias, when not nil) in float32 and
+// returns the sum and the sum of squares of y in float64, each over four
+// interleaved partial sums.
+func skipSum(y, x, skip, bias []float32) (s, sq float64) {
+	x, skip = x[:len(y)], skip[:len(y)]
+	if bias != nil {
+		bias = bias[:len(y)]
+		for i := range y {
+			y[i] = x[i] + skip[i] + bias[i]
+		}
+	} else {
+		for i := range y {
+			y[i] = x[i] + skip[i]
+		}
+	}
+	var s4, q4 [4]float64
+	i := 0
+	for ; i+4 <= len(y); i += 4 {
+		v0, v1, v2, v3 := float64(y[i]), float64(y[i+1]), float64(y[i+2]), float64(y[i+3])
+		s4[0] += v0
+		s4[1] += v1
+		s4[2] += v2
+		s4[3] += v3
+		q4[0] += v0 * v0
+		q4[1] += v1 * v1
+		q4[2] += v2 * v2
+		q4[3] += v3 * v3
+	}
+	for ; i < len(y); i++ {
+		v := float64(y[i])
+		s4[0] += v
+		q4[0] += v * v
+	}
+	return (s4[0] + s4[1]) + (s4[2] + s4[3]), (q4[0] + q4[1]) + (q4[2] + q4[3])
 }
 
 func init() {

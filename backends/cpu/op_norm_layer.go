@@ -129,15 +129,27 @@ func layerNormRun[T ewFloat](k *layerNormKernel, d, x []T, scale, bias, mean, in
 	fn := T(n)
 	eps := T(k.eps)
 	f32 := unsafe.Sizeof(fn) == 4
+	var sums, sqs [8]float32
+	next := 8 // the rows from r8 on have their sums in sums and sqs
+	r8 := lo
 	for r := lo; r < hi; r++ {
 		xr, dr := x[r*n:(r+1)*n], d[r*n:(r+1)*n]
-		// The sums stay serial: ONNX Runtime sums in this order, and on
-		// rows far from zero (E[x²]-mu² cancels) another order would
-		// drift from it.
+		// Each row's sums stay serial: ONNX Runtime sums in this order,
+		// and on rows far from zero (E[x²]-mu² cancels) another order
+		// would drift from it. Eight float32 rows run at once, a row a
+		// vector lane, in the same order.
 		var sum, sq T
-		for _, v := range xr {
-			sum += v
-			sq += T(v * v)
+		if f32 && next == 8 && hi-r >= 8 && lnSums8(f32s(x[r*n:]), n, n, &sums, &sqs) {
+			next, r8 = 0, r
+		}
+		if next < 8 && r-r8 == next {
+			sum, sq = T(sums[next]), T(sqs[next])
+			next++
+		} else {
+			for _, v := range xr {
+				sum += v
+				sq += T(v * v)
+			}
 		}
 		mu := sum / fn
 		va := sq/fn - mu*mu

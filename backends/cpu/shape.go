@@ -43,7 +43,7 @@ func builderOf(n *model.Node) (builder, error) {
 		if model.IsEwNode(n) {
 			return buildElementwise, nil
 		}
-		if n.Domain == model.EwDomain && (n.OpType == "LayerNormalization" || n.OpType == "RMSNormalization") {
+		if n.Domain == model.EwDomain && (n.OpType == "LayerNormalization" || n.OpType == "RMSNormalization" || n.OpType == "Attention") {
 			return registry[n.OpType], nil
 		}
 		if customOf(n) != nil {

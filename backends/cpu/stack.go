@@ -204,6 +204,12 @@ func (p *program) stepSeparable(st *step, b []bool) bool {
 	case op == "LayerNormalization", op == "RMSNormalization":
 		a, _ := n.Int("axis", -1)
 		return onlyFirst() && stackAxis(a, r0) >= 1
+	case op == "Attention" && (n.Domain == "" || n.Domain == "ai.onnx" || n.Domain == model.EwDomain):
+		return p.attentionSeparable(st, b)
+	case op == "Expand":
+		// A constant shape that leaves axis 0 to the input.
+		shape, ok := p.constInts(in(1))
+		return onlyFirst() && ok && r0 >= 1 && len(shape) <= r0 && (len(shape) < r0 || shape[0] == 1)
 	case op == "Flatten":
 		a, _ := n.Int("axis", 1)
 		return onlyFirst() && stackAxis(a, r0+1) == 1
@@ -295,6 +301,40 @@ func (p *program) stepSeparable(st *step, b []bool) bool {
 		return err == nil && len(sc) == r0 && sc[0] == 1
 	}
 	return false
+}
+
+// attentionSeparable reports whether an Attention node (opset 23's, or
+// the one model.FuseAttention writes) computes each batch item alone:
+// Q, K and V carry the batch, there is no past and no nonpad_kv_seqlen,
+// Y is its only output, and the mask carries the batch or broadcasts
+// over it.
+func (p *program) attentionSeparable(st *step, b []bool) bool {
+	in := func(i int) int {
+		if i < len(st.in) {
+			return st.in[i]
+		}
+		return -1
+	}
+	for i := 0; i < 3; i++ {
+		if v := in(i); v < 0 || !b[v] {
+			return false
+		}
+	}
+	for i := 4; i < 7; i++ {
+		if in(i) >= 0 {
+			return false
+		}
+	}
+	for _, v := range st.out[1:] {
+		if v >= 0 {
+			return false
+		}
+	}
+	if m := in(3); m >= 0 && !b[m] {
+		r := p.rankOf(m)
+		return r >= 0 && (r < 4 || p.values[m].shape[0] == 1)
+	}
+	return true
 }
 
 // axesAvoidZero reports whether a Squeeze, Unsqueeze or Reduce node's

@@ -39,6 +39,12 @@ func TestStackingAnalysis(t *testing.T) {
 		{"transpose keeps axis 0", []onnxbuild.Node{
 			{Op: "Transpose", Inputs: []string{"x"}, Outputs: []string{"y"}, Attrs: []onnxbuild.Attr{onnxbuild.AInts("perm", 0, 1)}},
 		}, nil, x, true},
+		{"expand keeps axis 0", []onnxbuild.Node{
+			{Op: "Expand", Inputs: []string{"x", "shape"}, Outputs: []string{"y"}},
+		}, []onnxbuild.Tensor{onnxbuild.TensorOf("shape", []int64{2}, []int64{1, 4})}, x, true},
+		{"expand sets axis 0", []onnxbuild.Node{
+			{Op: "Expand", Inputs: []string{"x", "shape"}, Outputs: []string{"y"}},
+		}, []onnxbuild.Tensor{onnxbuild.TensorOf("shape", []int64{2}, []int64{3, 4})}, x, false},
 		{"transpose moves axis 0", []onnxbuild.Node{
 			{Op: "Transpose", Inputs: []string{"x"}, Outputs: []string{"y"}},
 		}, nil, x, false},

@@ -1,0 +1,319 @@
+package model
+
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// FuseAttention replaces the float32 attention that exporters spell out
+// from basic ops, S = MatMul(Q, Kᵀ) → an optional Mul or Div of S by a
+// constant scalar c → an optional Add of a float32 mask M → Softmax over
+// the last axis → MatMul(·, V), with one Attention node of EwDomain,
+// which binds as opset 23's, of inputs Q, K, V and M and scale c, 1/c or
+// 1. The node is EwDomain's at every opset, for one difference from
+// ONNX's op: its rule (AttentionAttrs.MaskExact) refuses a mask whose
+// last dim is not the number of keys, where ONNX's Attention pads it
+// with -inf and the Add it replaces fails. Q is [B, H, Sq, d] and V [B, H, T, dv],
+// both of known rank 4. Kᵀ must be a Transpose read by the MatMul only:
+// of K [B, H, T, d] by perm (0, 1, 3, 2), when K feeds the Attention
+// node and the Transpose goes, or of K4 [B, T, H, d] by perm (0, 2, 3,
+// 1), when the Transpose's perm becomes (0, 2, 1, 3) to give K. M must
+// broadcast to the scores' shape without widening them, and its last dim
+// must be T (or unknown T, and M's last dim known and above 1: the rule
+// checks it at run time). Every value in the
+// chain is used once and is no graph output. Run it right after
+// Optimize, before FuseNorms and FuseActivations take the MatMuls. g must
+// be sorted, and typed by InferTypes.
+//
+// One difference remains: a row whose every score is -inf (M all -inf
+// there) gives NaN from Softmax but zeros from Attention. A constant M
+// with such a row is not fused; a mask computed at run time is, as ONNX
+// Runtime's optimizer does.
+func FuseAttention(g *Graph) error {
+	if g == nil {
+		return errs.New(errs.InvalidArtifact, "nil graph")
+	}
+	f := newFuser(g)
+	producer := map[string]*Node{}
+	for _, n := range g.Nodes {
+		if n == nil {
+			return errs.New(errs.InvalidArtifact, "nil node")
+		}
+		for _, o := range n.Outputs {
+			if o != "" {
+				producer[o] = n
+			}
+		}
+	}
+	replace := map[*Node]*Node{}
+	for _, n := range g.Nodes {
+		if f.removed[n] || n.OpType != "MatMul" || !isDefaultDomain(n.Domain) || n.Fused != nil {
+			continue
+		}
+		nodes, att := f.attention(n, producer)
+		if att == nil {
+			continue
+		}
+		last := nodes[len(nodes)-1]
+		for _, c := range nodes {
+			f.removed[c] = true
+			if c != last {
+				delete(g.Values, c.Outputs[0])
+			}
+		}
+		replace[last] = att
+	}
+	if len(replace) == 0 {
+		return nil
+	}
+	kept := g.Nodes[:0]
+	for _, n := range g.Nodes {
+		if r := replace[n]; r != nil {
+			kept = append(kept, r)
+		} else if !f.removed[n] {
+			kept = append(kept, n)
+		}
+	}
+	for i := len(kept); i < len(g.Nodes); i++ {
+		g.Nodes[i] = nil
+	}
+	g.Nodes = kept
+	return nil
+}
+
+// rank4 returns the shape of value v when it is float32 of known rank 4.
+func (f *fuser) rank4(v string) ([]int, bool) {
+	vi := f.g.Values[v]
+	if vi == nil || vi.DType != payload.Float32 || !vi.RankKnown || len(vi.Shape) != 4 || vi.Kind != 0 {
+		return nil, false
+	}
+	return vi.Shape, true
+}
+
+// attnSame reports whether the known sizes among ds agree.
+func attnSame(ds ...int) bool {
+	k := -1
+	for _, d := range ds {
+		if d < 0 {
+			continue
+		}
+		if k >= 0 && d != k {
+			return false
+		}
+		k = d
+	}
+	return true
+}
+
+// attention matches the pattern from the scores' MatMul mm and returns
+// the nodes it replaces, in order, and the Attention node; nil when it
+// does not match. It changes nothing when it returns nil; when it
+// matches a Kᵀ of perm (0, 2, 3, 1) it rewrites that Transpose.
+func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) {
+	if len(mm.Inputs) != 2 || len(mm.Outputs) != 1 || mm.Outputs[0] == "" || mm.Inputs[0] == mm.Inputs[1] {
+		return nil, nil
+	}
+	q, kt := mm.Inputs[0], mm.Inputs[1]
+	qs, ok := f.rank4(q)
+	if !ok {
+		return nil, nil
+	}
+	ss, ok := f.rank4(mm.Outputs[0])
+	if !ok {
+		return nil, nil
+	}
+	// Kᵀ: a Transpose that only this MatMul reads.
+	tr := producer[kt]
+	if tr == nil || tr.OpType != "Transpose" || !isDefaultDomain(tr.Domain) || f.removed[tr] || len(tr.Inputs) != 1 || len(tr.Outputs) != 1 || tr.Fused != nil {
+		return nil, nil
+	}
+	if us := f.users[kt]; len(us) != 1 || us[0] != mm {
+		return nil, nil
+	}
+	k4s, ok := f.rank4(tr.Inputs[0])
+	if !ok {
+		return nil, nil
+	}
+	perm, err := tr.Ints("perm", nil)
+	if err != nil || len(perm) != 4 {
+		return nil, nil
+	}
+	var ks []int // K's shape, [B, H, T, d]
+	var swap bool
+	switch {
+	case perm[0] == 0 && perm[1] == 1 && perm[2] == 3 && perm[3] == 2:
+		ks = k4s
+	case perm[0] == 0 && perm[1] == 2 && perm[2] == 3 && perm[3] == 1:
+		ks = []int{k4s[0], k4s[2], k4s[1], k4s[3]}
+		swap = true
+	default:
+		return nil, nil
+	}
+	nodes := []*Node{mm}
+	cur := mm.Outputs[0]
+	scale := float32(1)
+	// The scale.
+	if u := f.lnNext(cur, "Mul"); u != nil && len(u.Inputs) == 2 && u.Inputs[0] != u.Inputs[1] {
+		c, ok := f.attnScalar(otherInput(u, cur))
+		if !ok {
+			return nil, nil
+		}
+		scale = c
+		nodes = append(nodes, u)
+		cur = u.Outputs[0]
+	} else if u := f.lnNext(cur, "Div"); u != nil && len(u.Inputs) == 2 && u.Inputs[0] == cur {
+		c, ok := f.attnScalar(u.Inputs[1])
+		if !ok || c == 0 {
+			return nil, nil
+		}
+		scale = 1 / c
+		if math.IsInf(float64(scale), 0) {
+			return nil, nil
+		}
+		nodes = append(nodes, u)
+		cur = u.Outputs[0]
+	}
+	// The mask.
+	var mask string
+	if u := f.lnNext(cur, "Add"); u != nil && len(u.Inputs) == 2 && u.Inputs[0] != u.Inputs[1] {
+		m := otherInput(u, cur)
+		if !f.attnMask(m, ss) {
+			return nil, nil
+		}
+		mask = m
+		nodes = append(nodes, u)
+		cur = u.Outputs[0]
+	}
+	sm := f.lnNext(cur, "Softmax")
+	if sm == nil || len(sm.Inputs) != 1 {
+		return nil, nil
+	}
+	_, rule, err := BindNode(sm, OpsetOf(f.g, sm.Domain))
+	if err != nil || rule == nil {
+		return nil, nil
+	}
+	if a, ok := rule.(*SoftmaxAttrs); !ok || (a.Axis != 3 && a.Axis != -1) {
+		return nil, nil
+	}
+	nodes = append(nodes, sm)
+	out := f.only(sm.Outputs[0])
+	if out == nil || out.OpType != "MatMul" || len(out.Inputs) != 2 || out.Inputs[0] != sm.Outputs[0] || out.Fused != nil || !f.isF32(out.Outputs[0]) {
+		return nil, nil
+	}
+	v := out.Inputs[1]
+	vs, ok := f.rank4(v)
+	if !ok {
+		return nil, nil
+	}
+	nodes = append(nodes, out)
+	// Q, K and V agree on batch and heads (no broadcasting, no grouped
+	// heads), on the head size and on T.
+	if !attnSame(qs[0], ks[0], vs[0], ss[0]) || !attnSame(qs[1], ks[1], vs[1], ss[1]) ||
+		!attnSame(qs[2], ss[2]) || !attnSame(qs[3], ks[3]) || !attnSame(ks[2], vs[2], ss[3]) {
+		return nil, nil
+	}
+	if !f.normTail(nodes) {
+		return nil, nil
+	}
+	for _, c := range nodes {
+		if len(c.Outputs) != 1 || !f.isF32(c.Outputs[0]) {
+			return nil, nil
+		}
+	}
+	k := tr.Inputs[0]
+	if swap {
+		tr.Attrs = append(tr.Attrs[:0:0], tr.Attrs...)
+		for i := range tr.Attrs {
+			if tr.Attrs[i].Name == "perm" {
+				tr.Attrs[i] = Attr{Name: "perm", Type: AttrInts, Ints: []int64{0, 2, 1, 3}}
+			}
+		}
+		vi := *f.g.Values[kt]
+		vi.Shape = ks
+		vi.RankKnown = true
+		if src := f.g.Values[tr.Inputs[0]]; src != nil && len(src.DimParams) == 4 {
+			p := src.DimParams
+			vi.DimParams = []string{p[0], p[2], p[1], p[3]}
+		} else {
+			vi.DimParams = nil
+		}
+		f.g.Values[kt] = &vi
+		k = kt
+	} else {
+		nodes = append([]*Node{tr}, nodes...)
+	}
+	att := &Node{Name: out.Name, OpType: "Attention", Domain: EwDomain, Inputs: []string{q, k, v},
+		Outputs: []string{out.Outputs[0]},
+		Attrs:   []Attr{{Name: "scale", Type: AttrFloat, F: scale}}}
+	if mask != "" {
+		att.Inputs = append(att.Inputs, mask)
+	}
+	return nodes, att
+}
+
+// attnScalar returns the value of v when it is a float32 constant of one
+// element whose rank does not widen the rank-4 scores.
+func (f *fuser) attnScalar(v string) (float32, bool) {
+	t := f.g.Const(v)
+	if t == nil || len(t.Shape) > 4 {
+		return 0, false
+	}
+	c, ok := f.scalar(v)
+	if !ok || c != c || math.IsInf(float64(c), 0) {
+		return 0, false
+	}
+	return c, true
+}
+
+// attnMask reports whether m, added to the scores of shape ss, can be
+// Attention's attn_mask: float32 of rank at most 4, each dim 1 or the
+// scores' (an unknown dim is taken as fitting, as Attention's rule checks
+// it at run time; the last must be T, or above 1 when T is unknown: a
+// last dim of 1 adds one value to a whole row, which the node's rule
+// refuses), and when constant, no row all -inf.
+func (f *fuser) attnMask(m string, ss []int) bool {
+	vi := f.g.Values[m]
+	if vi == nil || vi.DType != payload.Float32 || !vi.RankKnown || len(vi.Shape) < 1 || len(vi.Shape) > 4 || vi.Kind != 0 {
+		return false
+	}
+	r := len(vi.Shape)
+	for i, d := range vi.Shape {
+		j := 4 - r + i
+		s := ss[j]
+		if j == 3 {
+			if (d < 0 || d != s) && (d <= 1 || s >= 0) {
+				return false
+			}
+			continue
+		}
+		if d == 1 || (d >= 0 && d == s) || d < 0 {
+			continue
+		}
+		return false
+	}
+	if t := f.g.Const(m); t != nil {
+		v, err := View[float32](t)
+		if err != nil {
+			return false
+		}
+		if len(t.Shape) != r {
+			return false
+		}
+		w := t.Shape[r-1]
+		for o := 0; o+w <= len(v) && w > 0; o += w {
+			all := true
+			for _, x := range v[o : o+w] {
+				if !math.IsInf(float64(x), -1) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return false
+			}
+		}
+	}
+	return true
+}
