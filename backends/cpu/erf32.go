@@ -22,18 +22,24 @@ func erf32(x float32) float32 {
 	return p / q
 }
 
-// erf32s sets d[i] = erf32(d[i]).
-func erf32s(d []float32) {
-	for i, v := range d {
-		d[i] = erf32(v)
-	}
-}
+// erf32s sets d[i] = erf32(d[i]), in AVX where the CPU has it.
+func erf32s(d []float32) { ewMath32(ewmErf, d, d) }
 
 // gelu32s sets d[i] to Gelu's exact form, x·(1 + erf(x/√2))/2, with
-// erf32.
+// erf32s (the vector erf, as a standalone Erf computes it), block by
+// block through stack scratch.
 func gelu32s(d []float32) {
 	const invSqrt2 = 0.70710678118654752440
-	for i, v := range d {
-		d[i] = 0.5 * v * (1 + erf32(v*invSqrt2))
+	var e [ewBlock]float32
+	for b0 := 0; b0 < len(d); b0 += ewBlock {
+		blk := d[b0:min(b0+ewBlock, len(d))]
+		t := e[:len(blk)]
+		for i, v := range blk {
+			t[i] = v * invSqrt2
+		}
+		erf32s(t)
+		for i, v := range blk {
+			blk[i] = 0.5 * v * (1 + t[i])
+		}
 	}
 }

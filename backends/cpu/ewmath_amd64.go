@@ -1,0 +1,43 @@
+//go:build amd64 && !purego
+
+package cpu
+
+//go:noescape
+func ewMathAVX(op ewmOp, d, x *float32, n int)
+
+//go:noescape
+func maxNaNAVX(x *float32, n int) (m float32, nan bool)
+
+//go:noescape
+func subDivVecAVX(div bool, d, a, b *float32, n int)
+
+// ewMath32 sets d[i] = f(x[i]) for op's f (ewMathGo); d may be x.
+func ewMath32(op ewmOp, d, x []float32) {
+	x = x[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		ewMathAVX(op, &d[0], &x[0], n)
+		d, x = d[n:], x[n:]
+	}
+	ewMathGo(op, d, x)
+}
+
+// maxNaN32 returns the largest of x and whether x holds a NaN (the
+// maximum is then unspecified).
+func maxNaN32(x []float32) (float32, bool) {
+	if n := avxSplit(x); n > 0 {
+		m, nan := maxNaNAVX(&x[0], n)
+		m2, nan2 := maxNaNGo(x[n:])
+		return max(m, m2), nan || nan2
+	}
+	return maxNaNGo(x)
+}
+
+// subDiv32 sets d[i] = a[i] - b[i], or a[i] / b[i] when div.
+func subDiv32(div bool, d, a, b []float32) {
+	a, b = a[:len(d)], b[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		subDivVecAVX(div, &d[0], &a[0], &b[0], n)
+		d, a, b = d[n:], a[n:], b[n:]
+	}
+	subDivGo(div, d, a, b)
+}
