@@ -131,3 +131,12 @@ func subDivGo(div bool, d, a, b []float32) {
 		d[i] = a[i] - b[i]
 	}
 }
+
+// lerpGo sets d[i] = wa*a[i] + wb*b[i], each product rounded before the
+// sum; d may be a or b.
+func lerpGo(d, a, b []float32, wa, wb float32) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = float32(wa*a[i]) + float32(wb*b[i])
+	}
+}

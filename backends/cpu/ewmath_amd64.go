@@ -9,6 +9,9 @@ func ewMathAVX(op ewmOp, d, x *float32, n int)
 func maxNaNAVX(x *float32, n int) (m float32, nan bool)
 
 //go:noescape
+func lerpAVX(d, a, b *float32, n int, wa, wb float32)
+
+//go:noescape
 func subDivVecAVX(div bool, d, a, b *float32, n int)
 
 // ewMath32 sets d[i] = f(x[i]) for op's f (ewMathGo); d may be x.
@@ -40,4 +43,14 @@ func subDiv32(div bool, d, a, b []float32) {
 		d, a, b = d[n:], a[n:], b[n:]
 	}
 	subDivGo(div, d, a, b)
+}
+
+// lerp32 sets d[i] = wa*a[i] + wb*b[i] as lerpGo does; d may be a or b.
+func lerp32(d, a, b []float32, wa, wb float32) {
+	a, b = a[:len(d)], b[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		lerpAVX(&d[0], &a[0], &b[0], n, wa, wb)
+		d, a, b = d[n:], a[n:], b[n:]
+	}
+	lerpGo(d, a, b, wa, wb)
 }

@@ -597,3 +597,32 @@ sdv_div:
 sdv_done:
 	VZEROUPPER
 	RET
+
+// func lerpAVX(d, a, b *float32, n int, wa, wb float32)
+//
+// d[i] = wa*a[i] + wb*b[i] for i < n, n a multiple of 8, each product
+// rounded before the sum (lerpGo's bits). d may be a or b.
+TEXT ·lerpAVX(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS wa+32(FP), Y14
+	VBROADCASTSS wb+36(FP), Y15
+	SHRQ $3, CX
+	JEQ lerp_done
+
+lerp_loop:
+	VMULPS (SI), Y14, Y0
+	VMULPS (DX), Y15, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNE lerp_loop
+
+lerp_done:
+	VZEROUPPER
+	RET

@@ -10,3 +10,6 @@ func maxNaN32(x []float32) (float32, bool) { return maxNaNGo(x) }
 
 // subDiv32 is subDivGo: this build has no assembly for it.
 func subDiv32(div bool, d, a, b []float32) { subDivGo(div, d, a, b) }
+
+// lerp32 is lerpGo: this build has no assembly for it.
+func lerp32(d, a, b []float32, wa, wb float32) { lerpGo(d, a, b, wa, wb) }

@@ -173,3 +173,28 @@ func lengths(n int) []int {
 	}
 	return l
 }
+
+// TestLerp32 checks lerp32 (assembly where the CPU has it) against lerpGo
+// bit for bit on every length up to 40, in place too, with guard cells
+// after the output.
+func TestLerp32(t *testing.T) {
+	r := rand.New(rand.NewPCG(46, 47))
+	for _, n := range lengths(40) {
+		a, b := fuseRand(r, n, 3), fuseRand(r, n, 3)
+		wa, wb := r.Float32(), r.Float32()
+		got, want := make([]float32, n+2), make([]float32, n+2)
+		got[n], got[n+1], want[n], want[n+1] = 3, 3, 3, 3
+		lerp32(got[:n], a, b, wa, wb)
+		lerpGo(want[:n], a, b, wa, wb)
+		inPlace := append([]float32(nil), a...)
+		lerp32(inPlace, inPlace, b, wa, wb)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d: element %d is %v, want %v", n, i, got[i], want[i])
+			}
+			if i < n && inPlace[i] != want[i] {
+				t.Fatalf("n=%d in place: element %d is %v, want %v", n, i, inPlace[i], want[i])
+			}
+		}
+	}
+}

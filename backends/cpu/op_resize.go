@@ -381,33 +381,40 @@ func (k *resizeKernel) runRange(_, lo, hi int) {
 
 // resamplePass interpolates src [outer, nin, inner] along its middle dim
 // into dst [outer, nout, inner] with K taps per output index, for the
-// output rows [lo, hi) of inner values, numbered outer major.
+// output rows [lo, hi) of inner values, numbered outer major. Two taps
+// on rows run lerp32 (AVX); the innermost dim (inner 1) walks its output
+// index without a division per element.
 func resamplePass(dst, src []float32, nin, nout, inner, K int, idx []int, w []float32, ext float32, lo, hi int) {
+	if inner == 1 {
+		resampleInner(dst, src, nin, nout, K, idx, w, ext, lo, hi)
+		return
+	}
+	b, j := lo/nout, lo%nout
 	for u := lo; u < hi; u++ {
-		b, j := u/nout, u%nout
 		s := src[b*nin*inner : (b+1)*nin*inner]
 		row := dst[u*inner : (u+1)*inner]
 		t, ww := idx[j*K:j*K+K], w[j*K:j*K+K]
+		if j++; j == nout {
+			b, j = b+1, 0
+		}
 		if t[0] < 0 {
 			for i := range row {
 				row[i] = ext
 			}
 			continue
 		}
-		if inner == 1 {
-			sum := float32(0)
-			for q, ti := range t {
-				sum += ww[q] * s[ti]
-			}
-			row[0] = sum
-			continue
-		}
 		r0 := s[t[0]*inner : (t[0]+1)*inner]
 		w0 := ww[0]
-		for i := range row {
-			row[i] = w0 * r0[i]
+		q := 1
+		if K >= 2 && ww[1] != 0 {
+			lerp32(row, r0, s[t[1]*inner:(t[1]+1)*inner], w0, ww[1])
+			q = 2
+		} else {
+			for i := range row {
+				row[i] = w0 * r0[i]
+			}
 		}
-		for q := 1; q < K; q++ {
+		for ; q < K; q++ {
 			rq := s[t[q]*inner : (t[q]+1)*inner]
 			wq := ww[q]
 			if wq == 0 {
@@ -417,6 +424,42 @@ func resamplePass(dst, src []float32, nin, nout, inner, K int, idx []int, w []fl
 				row[i] += wq * rq[i]
 			}
 		}
+	}
+}
+
+// resampleInner is resamplePass along the innermost dim: output elements
+// [lo, hi), each the K-tap sum of its input row.
+func resampleInner(dst, src []float32, nin, nout, K int, idx []int, w []float32, ext float32, lo, hi int) {
+	b, j := lo/nout, lo%nout
+	for u := lo; u < hi; {
+		s := src[b*nin : (b+1)*nin]
+		end := min(hi, u+nout-j)
+		row := dst[u:end]
+		if K == 2 {
+			for i := range row {
+				jj := (j + i) * 2
+				t0, t1 := idx[jj], idx[jj+1]
+				if t0 < 0 {
+					row[i] = ext
+					continue
+				}
+				row[i] = float32(w[jj]*s[t0]) + float32(w[jj+1]*s[t1])
+			}
+		} else {
+			for i := range row {
+				t, ww := idx[(j+i)*K:(j+i)*K+K], w[(j+i)*K:(j+i)*K+K]
+				if t[0] < 0 {
+					row[i] = ext
+					continue
+				}
+				sum := float32(0)
+				for q, ti := range t {
+					sum += ww[q] * s[ti]
+				}
+				row[i] = sum
+			}
+		}
+		u, b, j = end, b+1, 0
 	}
 }
 
