@@ -52,6 +52,7 @@ type resizeKernel struct {
 	axisOf     []int
 	sizesBuf   []int64
 	cur        []int
+	order      []int
 	idx        []int
 	w          []float32
 	bufA       []float32
@@ -322,23 +323,30 @@ func (k *resizeKernel) runInterp(x, y *tensor) error {
 	copy(cur, x.shape)
 	src := x.f32()[:x.numel()]
 	dst := y.f32()
-	// Find the dims that need a pass, innermost first.
-	last := -1
+	// The dims that need a pass, in order: those that shrink the most
+	// first, so that later passes work on less, and among equals the
+	// innermost first (its pass gathers element by element; the others
+	// run whole rows).
+	order := k.order[:0]
 	for d := r - 1; d >= 0; d-- {
 		if _, ident := k.taps(d, x.shape[d], y.shape[d]); !ident {
-			last = d
+			order = append(order, d)
 		}
 	}
-	if last < 0 {
+	k.order = order
+	if len(order) == 0 {
 		copy(dst, src)
 		return nil
 	}
-	useA := true
-	for d := r - 1; d >= 0; d-- {
-		K, ident := k.taps(d, cur[d], y.shape[d])
-		if ident {
-			continue
+	for i := 1; i < len(order); i++ { // a stable insertion sort of a few dims
+		for j := i; j > 0 && resizeRatio(x.shape, y.shape, order[j]) < resizeRatio(x.shape, y.shape, order[j-1]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
 		}
+	}
+	last := order[len(order)-1]
+	useA := true
+	for _, d := range order {
+		K, _ := k.taps(d, cur[d], y.shape[d])
 		outer := mulDims(cur[:d])
 		inner := mulDims(cur[d+1:])
 		nin, nout := cur[d], y.shape[d]
@@ -364,6 +372,9 @@ func (k *resizeKernel) runInterp(x, y *tensor) error {
 	}
 	return nil
 }
+
+// resizeRatio is dim d's output length over its input length.
+func resizeRatio(in, out []int, d int) float64 { return float64(out[d]) / float64(in[d]) }
 
 // resampleCall is one one-axis pass of runInterp.
 type resampleCall struct {
