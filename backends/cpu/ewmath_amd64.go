@@ -29,7 +29,13 @@ func ewMath32(op ewmOp, d, x []float32) {
 func maxNaN32(x []float32) (float32, bool) {
 	if n := avxSplit(x); n > 0 {
 		m, nan := maxNaNAVX(&x[0], n)
-		m2, nan2 := maxNaNGo(x[n:])
+		if n == len(x) {
+			return m, nan
+		}
+		// The tail as one vector, padded with the first element.
+		t := [8]float32{x[0], x[0], x[0], x[0], x[0], x[0], x[0], x[0]}
+		copy(t[:], x[n:])
+		m2, nan2 := maxNaNAVX(&t[0], len(t))
 		return max(m, m2), nan || nan2
 	}
 	return maxNaNGo(x)
