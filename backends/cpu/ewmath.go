@@ -17,6 +17,7 @@ const (
 	ewmErf
 	ewmAbs
 	ewmNeg
+	ewmSoftplus
 )
 
 // expGo is exp(x) in float32 over the whole range, expf32's Cephes
@@ -101,7 +102,39 @@ func ewMathGo(op ewmOp, d, x []float32) {
 		for i, v := range x {
 			d[i] = math.Float32frombits(math.Float32bits(v) ^ (1 << 31))
 		}
+	case ewmSoftplus:
+		for i, v := range x {
+			d[i] = softplusGo(v)
+		}
 	}
+}
+
+// softplusGo is log(1+e^x) as max(x, 0) + log1p(u), u = e^-|x| in
+// (0, 1], with Cephes' logf polynomial: on u itself below √2-1, else on
+// (u-1)/2 plus ln 2 (the mantissa and exponent of 1+u, without rounding
+// 1+u, so that a tiny u keeps its digits). NaN gives NaN.
+func softplusGo(v float32) float32 {
+	u := expGo(-math.Float32frombits(math.Float32bits(v) &^ (1 << 31)))
+	var x, e float32
+	if u < 0.41421356 {
+		x = u
+	} else {
+		x, e = (u-1)*0.5, 1
+	}
+	z := x * x
+	p := float32(7.0376836292e-2*x) + -1.1514610310e-1
+	p = float32(p*x) + 1.1676998740e-1
+	p = float32(p*x) + -1.2420140846e-1
+	p = float32(p*x) + 1.4249322787e-1
+	p = float32(p*x) + -1.6668057665e-1
+	p = float32(p*x) + 2.0000714765e-1
+	p = float32(p*x) + -2.4999993993e-1
+	p = float32(p*x) + 3.3333331174e-1
+	y := float32(float32(p*x) * z)
+	y += float32(-2.12194440e-4 * e)
+	y += float32(-0.5 * z)
+	r := x + y + float32(0.693359375*e)
+	return max(v, 0) + r
 }
 
 // maxNaNGo returns the largest of x, and whether x holds a NaN (the

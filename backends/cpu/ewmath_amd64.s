@@ -294,7 +294,135 @@ DATA ·ewmC+1136(SB)/4, $0xff800000
 DATA ·ewmC+1140(SB)/4, $0xff800000
 DATA ·ewmC+1144(SB)/4, $0xff800000
 DATA ·ewmC+1148(SB)/4, $0xff800000
-GLOBL ·ewmC(SB), RODATA|NOPTR, $1152
+DATA ·ewmC+1152(SB)/4, $0x3ed413cd // sqrt2m1
+DATA ·ewmC+1156(SB)/4, $0x3ed413cd
+DATA ·ewmC+1160(SB)/4, $0x3ed413cd
+DATA ·ewmC+1164(SB)/4, $0x3ed413cd
+DATA ·ewmC+1168(SB)/4, $0x3ed413cd
+DATA ·ewmC+1172(SB)/4, $0x3ed413cd
+DATA ·ewmC+1176(SB)/4, $0x3ed413cd
+DATA ·ewmC+1180(SB)/4, $0x3ed413cd
+DATA ·ewmC+1184(SB)/4, $0x3f000000 // half
+DATA ·ewmC+1188(SB)/4, $0x3f000000
+DATA ·ewmC+1192(SB)/4, $0x3f000000
+DATA ·ewmC+1196(SB)/4, $0x3f000000
+DATA ·ewmC+1200(SB)/4, $0x3f000000
+DATA ·ewmC+1204(SB)/4, $0x3f000000
+DATA ·ewmC+1208(SB)/4, $0x3f000000
+DATA ·ewmC+1212(SB)/4, $0x3f000000
+DATA ·ewmC+1216(SB)/4, $0xbf800000 // negone
+DATA ·ewmC+1220(SB)/4, $0xbf800000
+DATA ·ewmC+1224(SB)/4, $0xbf800000
+DATA ·ewmC+1228(SB)/4, $0xbf800000
+DATA ·ewmC+1232(SB)/4, $0xbf800000
+DATA ·ewmC+1236(SB)/4, $0xbf800000
+DATA ·ewmC+1240(SB)/4, $0xbf800000
+DATA ·ewmC+1244(SB)/4, $0xbf800000
+DATA ·ewmC+1248(SB)/4, $0x3d9021bb // l8
+DATA ·ewmC+1252(SB)/4, $0x3d9021bb
+DATA ·ewmC+1256(SB)/4, $0x3d9021bb
+DATA ·ewmC+1260(SB)/4, $0x3d9021bb
+DATA ·ewmC+1264(SB)/4, $0x3d9021bb
+DATA ·ewmC+1268(SB)/4, $0x3d9021bb
+DATA ·ewmC+1272(SB)/4, $0x3d9021bb
+DATA ·ewmC+1276(SB)/4, $0x3d9021bb
+DATA ·ewmC+1280(SB)/4, $0xbdebd1b8 // l7
+DATA ·ewmC+1284(SB)/4, $0xbdebd1b8
+DATA ·ewmC+1288(SB)/4, $0xbdebd1b8
+DATA ·ewmC+1292(SB)/4, $0xbdebd1b8
+DATA ·ewmC+1296(SB)/4, $0xbdebd1b8
+DATA ·ewmC+1300(SB)/4, $0xbdebd1b8
+DATA ·ewmC+1304(SB)/4, $0xbdebd1b8
+DATA ·ewmC+1308(SB)/4, $0xbdebd1b8
+DATA ·ewmC+1312(SB)/4, $0x3def251a // l6
+DATA ·ewmC+1316(SB)/4, $0x3def251a
+DATA ·ewmC+1320(SB)/4, $0x3def251a
+DATA ·ewmC+1324(SB)/4, $0x3def251a
+DATA ·ewmC+1328(SB)/4, $0x3def251a
+DATA ·ewmC+1332(SB)/4, $0x3def251a
+DATA ·ewmC+1336(SB)/4, $0x3def251a
+DATA ·ewmC+1340(SB)/4, $0x3def251a
+DATA ·ewmC+1344(SB)/4, $0xbdfe5d4f // l5
+DATA ·ewmC+1348(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+1352(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+1356(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+1360(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+1364(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+1368(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+1372(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+1376(SB)/4, $0x3e11e9bf // l4
+DATA ·ewmC+1380(SB)/4, $0x3e11e9bf
+DATA ·ewmC+1384(SB)/4, $0x3e11e9bf
+DATA ·ewmC+1388(SB)/4, $0x3e11e9bf
+DATA ·ewmC+1392(SB)/4, $0x3e11e9bf
+DATA ·ewmC+1396(SB)/4, $0x3e11e9bf
+DATA ·ewmC+1400(SB)/4, $0x3e11e9bf
+DATA ·ewmC+1404(SB)/4, $0x3e11e9bf
+DATA ·ewmC+1408(SB)/4, $0xbe2aae50 // l3
+DATA ·ewmC+1412(SB)/4, $0xbe2aae50
+DATA ·ewmC+1416(SB)/4, $0xbe2aae50
+DATA ·ewmC+1420(SB)/4, $0xbe2aae50
+DATA ·ewmC+1424(SB)/4, $0xbe2aae50
+DATA ·ewmC+1428(SB)/4, $0xbe2aae50
+DATA ·ewmC+1432(SB)/4, $0xbe2aae50
+DATA ·ewmC+1436(SB)/4, $0xbe2aae50
+DATA ·ewmC+1440(SB)/4, $0x3e4cceac // l2
+DATA ·ewmC+1444(SB)/4, $0x3e4cceac
+DATA ·ewmC+1448(SB)/4, $0x3e4cceac
+DATA ·ewmC+1452(SB)/4, $0x3e4cceac
+DATA ·ewmC+1456(SB)/4, $0x3e4cceac
+DATA ·ewmC+1460(SB)/4, $0x3e4cceac
+DATA ·ewmC+1464(SB)/4, $0x3e4cceac
+DATA ·ewmC+1468(SB)/4, $0x3e4cceac
+DATA ·ewmC+1472(SB)/4, $0xbe7ffffc // l1
+DATA ·ewmC+1476(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1480(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1484(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1488(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1492(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1496(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1500(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1504(SB)/4, $0x3eaaaaaa // l0
+DATA ·ewmC+1508(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1512(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1516(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1520(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1524(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1528(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1532(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1536(SB)/4, $0xb95e8083 // ln2lo
+DATA ·ewmC+1540(SB)/4, $0xb95e8083
+DATA ·ewmC+1544(SB)/4, $0xb95e8083
+DATA ·ewmC+1548(SB)/4, $0xb95e8083
+DATA ·ewmC+1552(SB)/4, $0xb95e8083
+DATA ·ewmC+1556(SB)/4, $0xb95e8083
+DATA ·ewmC+1560(SB)/4, $0xb95e8083
+DATA ·ewmC+1564(SB)/4, $0xb95e8083
+DATA ·ewmC+1568(SB)/4, $0xbf000000 // neghalf
+DATA ·ewmC+1572(SB)/4, $0xbf000000
+DATA ·ewmC+1576(SB)/4, $0xbf000000
+DATA ·ewmC+1580(SB)/4, $0xbf000000
+DATA ·ewmC+1584(SB)/4, $0xbf000000
+DATA ·ewmC+1588(SB)/4, $0xbf000000
+DATA ·ewmC+1592(SB)/4, $0xbf000000
+DATA ·ewmC+1596(SB)/4, $0xbf000000
+DATA ·ewmC+1600(SB)/4, $0x3f318000 // ln2hi
+DATA ·ewmC+1604(SB)/4, $0x3f318000
+DATA ·ewmC+1608(SB)/4, $0x3f318000
+DATA ·ewmC+1612(SB)/4, $0x3f318000
+DATA ·ewmC+1616(SB)/4, $0x3f318000
+DATA ·ewmC+1620(SB)/4, $0x3f318000
+DATA ·ewmC+1624(SB)/4, $0x3f318000
+DATA ·ewmC+1628(SB)/4, $0x3f318000
+DATA ·ewmC+1632(SB)/4, $0x00000000 // zero
+DATA ·ewmC+1636(SB)/4, $0x00000000
+DATA ·ewmC+1640(SB)/4, $0x00000000
+DATA ·ewmC+1644(SB)/4, $0x00000000
+DATA ·ewmC+1648(SB)/4, $0x00000000
+DATA ·ewmC+1652(SB)/4, $0x00000000
+DATA ·ewmC+1656(SB)/4, $0x00000000
+DATA ·ewmC+1660(SB)/4, $0x00000000
+GLOBL ·ewmC(SB), RODATA|NOPTR, $1664
 
 #define C_log2e ·ewmC+0(SB)
 #define C_negln2hi ·ewmC+32(SB)
@@ -331,6 +459,22 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1152
 #define C_b4 ·ewmC+1024(SB)
 #define C_b2 ·ewmC+1056(SB)
 #define C_b0 ·ewmC+1088(SB)
+#define C_sqrt2m1 ·ewmC+1152(SB)
+#define C_half ·ewmC+1184(SB)
+#define C_negone ·ewmC+1216(SB)
+#define C_l8 ·ewmC+1248(SB)
+#define C_l7 ·ewmC+1280(SB)
+#define C_l6 ·ewmC+1312(SB)
+#define C_l5 ·ewmC+1344(SB)
+#define C_l4 ·ewmC+1376(SB)
+#define C_l3 ·ewmC+1408(SB)
+#define C_l2 ·ewmC+1440(SB)
+#define C_l1 ·ewmC+1472(SB)
+#define C_l0 ·ewmC+1504(SB)
+#define C_ln2lo ·ewmC+1536(SB)
+#define C_neghalf ·ewmC+1568(SB)
+#define C_ln2hi ·ewmC+1600(SB)
+#define C_zero ·ewmC+1632(SB)
 #define C_neginf ·ewmC+1120(SB)
 
 // EXPV sets Y2 = exp(Y0), as expGo computes it, clobbering Y0, Y1, Y3,
@@ -377,7 +521,7 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1152
 // func ewMathAVX(op int, d, x *float32, n int)
 //
 // d[i] = f(x[i]) for i < n, n a multiple of 8, f by op: ewmExp, ewmTanh,
-// ewmErf, ewmAbs, ewmNeg (ewmath.go), bit for bit as the Go twins. d may
+// ewmErf, ewmAbs, ewmNeg, ewmSoftplus (ewmath.go), bit for bit as the Go twins. d may
 // be x.
 TEXT ·ewMathAVX(SB), NOSPLIT, $0-32
 	MOVQ op+0(FP), AX
@@ -396,6 +540,8 @@ TEXT ·ewMathAVX(SB), NOSPLIT, $0-32
 	JEQ ewm_abs
 	CMPQ AX, $4
 	JEQ ewm_neg
+	CMPQ AX, $5
+	JEQ ewm_softplus
 
 ewm_exp:
 	VMOVUPS (SI), Y0
@@ -500,6 +646,54 @@ ewm_neg_loop:
 	ADDQ $32, DI
 	DECQ CX
 	JNE ewm_neg_loop
+
+	JMP ewm_done
+
+ewm_softplus:
+	VMOVUPS (SI), Y5
+	VANDPS C_abs, Y5, Y0
+	VXORPS C_sign, Y0, Y0     // -|x|
+	EXPV                      // u = e^-|x|
+	VCMPPS $1, C_sqrt2m1, Y2, Y6 // u < √2-1: log1p(u) on u itself
+	VADDPS C_negone, Y2, Y7
+	VMULPS C_half, Y7, Y7     // else on (u-1)/2, with e = 1
+	VBLENDVPS Y6, Y2, Y7, Y7  // x
+	VANDNPS C_one, Y6, Y8     // e
+	VMULPS Y7, Y7, Y9         // z = x²
+	VMOVUPS C_l8, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l7, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l6, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l5, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l4, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l3, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l2, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l1, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l0, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VMULPS Y9, Y10, Y10       // y = P(x)·x·z
+	VMULPS C_ln2lo, Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VMULPS C_neghalf, Y9, Y11
+	VADDPS Y11, Y10, Y10
+	VADDPS Y10, Y7, Y7        // x + y
+	VMULPS C_ln2hi, Y8, Y11
+	VADDPS Y11, Y7, Y7        // log1p(u)
+	VXORPS Y11, Y11, Y11
+	VMAXPS Y5, Y11, Y11       // max(x, 0), NaN kept
+	VADDPS Y7, Y11, Y11
+	VMOVUPS Y11, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE ewm_softplus
 
 ewm_done:
 	VZEROUPPER

@@ -39,6 +39,8 @@ func ewmRef(op ewmOp, v float32) float64 {
 		return math.Erf(x)
 	case ewmAbs:
 		return math.Abs(x)
+	case ewmSoftplus:
+		return softplus(x)
 	}
 	return -x
 }
@@ -59,16 +61,16 @@ func ewmClose(got float32, want float64, ulps float64) bool {
 	return math.Abs(g-want) <= ulps*math.Abs(want)*0x1p-23
 }
 
-var ewmNames = map[ewmOp]string{ewmExp: "exp", ewmTanh: "tanh", ewmErf: "erf", ewmAbs: "abs", ewmNeg: "neg"}
+var ewmNames = map[ewmOp]string{ewmExp: "exp", ewmTanh: "tanh", ewmErf: "erf", ewmAbs: "abs", ewmNeg: "neg", ewmSoftplus: "softplus"}
 
 // TestEwMathAccuracy checks ewMath32 (assembly where the CPU has it)
 // and ewMathGo against the float64 functions on every length up to 40
 // and a long slice, with guard cells around the output: exp within 3
-// units of the float32 result, tanh within 4, erf within erfTol32, abs
-// and neg exact.
+// units of the float32 result, tanh and softplus within 4, erf within
+// erfTol32, abs and neg exact.
 func TestEwMathAccuracy(t *testing.T) {
 	r := rand.New(rand.NewPCG(40, 41))
-	tol := map[ewmOp]float64{ewmExp: 3, ewmTanh: 4, ewmErf: 0, ewmAbs: 0, ewmNeg: 0}
+	tol := map[ewmOp]float64{ewmExp: 3, ewmTanh: 4, ewmErf: 0, ewmAbs: 0, ewmNeg: 0, ewmSoftplus: 4}
 	const guard = 3
 	for op, name := range ewmNames {
 		for fname, f := range map[string]func(ewmOp, []float32, []float32){"ewMath32": ewMath32, "ewMathGo": ewMathGo} {

@@ -27,10 +27,11 @@ const (
 	uSoftsign
 	uNot
 	uSigmoid
-	uErf  // float32: erf32
-	uGelu // Gelu's exact form; float32: gelu32s
-	uExp  // float32: ewMath32
-	uTanh // float32: ewMath32
+	uErf      // float32: erf32
+	uGelu     // Gelu's exact form; float32: gelu32s
+	uExp      // float32: ewMath32
+	uTanh     // float32: ewMath32
+	uSoftplus // float32: ewMath32
 )
 
 // unaryKernel runs the elementwise unary math and activation functions;
@@ -147,7 +148,7 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 // unaryVecOp reports whether op has a float32 vector loop.
 func unaryVecOp(op uop) bool {
 	switch op {
-	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish, uErf, uGelu, uExp, uTanh, uAbs, uNeg:
+	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish, uErf, uGelu, uExp, uTanh, uAbs, uNeg, uSoftplus:
 		return true
 	}
 	return false
@@ -166,6 +167,8 @@ func ewmOf(op uop) (ewmOp, bool) {
 		return ewmAbs, true
 	case uNeg:
 		return ewmNeg, true
+	case uSoftplus:
+		return ewmSoftplus, true
 	}
 	return 0, false
 }
@@ -342,7 +345,7 @@ var unarySpecs = map[string]unarySpec{
 	"Atanh":           {fn: fnAtanh},
 	"Tanh":            {op: uTanh, fn: fnTanh},
 	"Sigmoid":         {op: uSigmoid, fn: fnSigmoid},
-	"Softplus":        {fn: fnSoftplus},
+	"Softplus":        {op: uSoftplus, fn: fnSoftplus},
 	"Mish":            {fn: fnMish},
 	"Elu":             {fn: fnElu},
 	"Celu":            {fn: fnCelu},
