@@ -24,7 +24,8 @@ const (
 // scheme: x clamped to [-104, 89] (exp is 0 below, +Inf above), x = k·ln2
 // + r, exp(r) = 1 + r + r²·P(r), scaled by 2^k as two normal powers of
 // two so that the result overflows to +Inf and underflows through the
-// subnormals as the products round. NaN gives NaN.
+// subnormals as the products round. NaN gives NaN. The reduction and
+// the polynomial are fused multiply-adds (fma32), as in the assembly.
 func expGo(x float32) float32 {
 	const (
 		log2e = 1.44269504088896341
@@ -42,14 +43,14 @@ func expGo(x float32) float32 {
 	}
 	x = min(max(x, -104), 89)
 	k := float32(math.RoundToEven(float64(float32(x * log2e))))
-	r := x - float32(k*ln2hi)
-	r -= float32(k * ln2lo)
-	p := float32(p0*r) + p1
-	p = float32(p*r) + p2
-	p = float32(p*r) + p3
-	p = float32(p*r) + p4
-	p = float32(p*r) + p5
-	p = float32(p*float32(r*r)) + r
+	r := fma32(k, -ln2hi, x)
+	r = fma32(k, -ln2lo, r)
+	p := fma32(p0, r, p1)
+	p = fma32(p, r, p2)
+	p = fma32(p, r, p3)
+	p = fma32(p, r, p4)
+	p = fma32(p, r, p5)
+	p = fma32(p, float32(r*r), r)
 	p += 1
 	ki := int32(k)
 	j := ki >> 1

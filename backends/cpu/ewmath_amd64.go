@@ -15,13 +15,26 @@ func lerpAVX(d, a, b *float32, n int, wa, wb float32)
 func subDivVecAVX(div bool, d, a, b *float32, n int)
 
 // ewMath32 sets d[i] = f(x[i]) for op's f (ewMathGo); d may be x.
+// Where the CPU has AVX2 every element runs in the assembly, a tail of
+// fewer than 8 through a padded stack block, so that results do not
+// depend on where a slice is split.
 func ewMath32(op ewmOp, d, x []float32) {
 	x = x[:len(d)]
+	if !hasAVX {
+		ewMathGo(op, d, x)
+		return
+	}
 	if n := avxSplit(d); n > 0 {
 		ewMathAVX(op, &d[0], &x[0], n)
 		d, x = d[n:], x[n:]
 	}
-	ewMathGo(op, d, x)
+	if len(d) == 0 {
+		return
+	}
+	var t [8]float32
+	copy(t[:], x)
+	ewMathAVX(op, &t[0], &t[0], len(t))
+	copy(d, t[:len(d)])
 }
 
 // maxNaN32 returns the largest of x and whether x holds a NaN (the

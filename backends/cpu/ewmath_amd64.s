@@ -477,10 +477,9 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1664
 #define C_zero ·ewmC+1632(SB)
 #define C_neginf ·ewmC+1120(SB)
 
-// EXPV sets Y2 = exp(Y0), as expGo computes it, clobbering Y0, Y1, Y3,
-// Y4 and Y15; Y13 and Y14 hold the clamps. Products and sums are rounded
-// separately (no fused multiply-add), so the results are the Go twin's
-// bit for bit. A NaN in Y0 survives the clamps
+// EXPV sets Y2 = exp(Y0), as expGo computes it, clobbering Y0, Y1 and
+// Y3; Y13 and Y14 hold the clamps. The reduction and the polynomial use
+// fused multiply-adds, as expGo's fma32 does. A NaN in Y0 survives the clamps
 // (it is their second source) and gives NaN. 2^k is applied as two
 // normal powers of two, so the result overflows to +Inf and underflows
 // through the subnormals as the multiplications round.
@@ -489,24 +488,16 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1664
 	VMINPS Y0, Y14, Y0; \
 	VMULPS C_log2e, Y0, Y1; \
 	VROUNDPS $0, Y1, Y1; \
-	VMULPS C_negln2hi, Y1, Y15; \
-	VADDPS Y15, Y0, Y0; \
-	VMULPS C_negln2lo, Y1, Y15; \
-	VADDPS Y15, Y0, Y0; \
+	VFMADD231PS C_negln2hi, Y1, Y0; \
+	VFMADD231PS C_negln2lo, Y1, Y0; \
 	VMOVUPS C_p0, Y2; \
-	VMULPS Y0, Y2, Y2; \
-	VADDPS C_p1, Y2, Y2; \
-	VMULPS Y0, Y2, Y2; \
-	VADDPS C_p2, Y2, Y2; \
-	VMULPS Y0, Y2, Y2; \
-	VADDPS C_p3, Y2, Y2; \
-	VMULPS Y0, Y2, Y2; \
-	VADDPS C_p4, Y2, Y2; \
-	VMULPS Y0, Y2, Y2; \
-	VADDPS C_p5, Y2, Y2; \
+	VFMADD213PS C_p1, Y0, Y2; \
+	VFMADD213PS C_p2, Y0, Y2; \
+	VFMADD213PS C_p3, Y0, Y2; \
+	VFMADD213PS C_p4, Y0, Y2; \
+	VFMADD213PS C_p5, Y0, Y2; \
 	VMULPS Y0, Y0, Y3; \
-	VMULPS Y3, Y2, Y2; \
-	VADDPS Y0, Y2, Y2; \
+	VFMADD213PS Y0, Y3, Y2; \
 	VADDPS C_one, Y2, Y2; \
 	VCVTPS2DQ Y1, Y1; \
 	VPSRAD $1, Y1, Y3; \
@@ -521,8 +512,10 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1664
 // func ewMathAVX(op int, d, x *float32, n int)
 //
 // d[i] = f(x[i]) for i < n, n a multiple of 8, f by op: ewmExp, ewmTanh,
-// ewmErf, ewmAbs, ewmNeg, ewmSoftplus (ewmath.go), bit for bit as the Go twins. d may
-// be x.
+// ewmErf, ewmAbs, ewmNeg, ewmSoftplus (ewmath.go): as the Go twins, bit
+// for bit but for exp's fused multiply-adds, which the twin rounds through
+// float64 (ewMath32 runs every element here where the CPU has AVX2, so a
+// build never mixes the two). d may be x.
 TEXT ·ewMathAVX(SB), NOSPLIT, $0-32
 	MOVQ op+0(FP), AX
 	MOVQ d+8(FP), DI

@@ -102,8 +102,10 @@ func TestEwMathAccuracy(t *testing.T) {
 	}
 }
 
-// TestEwMathTwin compares the assembly with its Go twin bit for bit,
-// in place too, with guard cells around the output.
+// TestEwMathTwin compares the assembly with its Go twin, in place too,
+// with guard cells around the output: bit for bit but where exp runs
+// (exp, tanh, softplus), whose fused multiply-adds the twin rounds
+// through float64, there within 1 unit.
 func TestEwMathTwin(t *testing.T) {
 	if !asmRuns() {
 		t.Skip("no assembly here: ewMath32 is ewMathGo, compared with itself")
@@ -120,7 +122,12 @@ func TestEwMathTwin(t *testing.T) {
 			t.Fatalf("%s: guard cell written", name)
 		}
 		for i, w := range want {
-			if g := got[i+1]; math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
+			g := got[i+1]
+			same := math.Float32bits(g) == math.Float32bits(w) || g != g && w != w
+			if !same && (op == ewmExp || op == ewmTanh || op == ewmSoftplus) {
+				same = ewmClose(g, float64(w), 1)
+			}
+			if !same {
 				t.Fatalf("%s(%v): assembly %v, Go %v", name, x[i], g, w)
 			}
 		}
