@@ -22,6 +22,9 @@ func arithRow32(op binOp, d, a, b []float32, sa, sb int) bool {
 		case sa == 0 && sb == 1:
 			binConst32(binConstCode(op, true), d, b, a[0])
 			return true
+		case sa == 1 && sb == 1:
+			subDiv32(op == opDiv, d, a, b)
+			return true
 		}
 	}
 	if !hasAVX || (op != opAdd && op != opMul) || sa != 1 || (sb != 0 && sb != 1) || len(d) < 8 {

@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"math"
-
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -125,9 +123,7 @@ func (e *epilogue) apply(d []float32) {
 			d[i] = sigmoid32(v)
 		}
 	case actTanh:
-		for i, v := range d {
-			d[i] = float32(math.Tanh(float64(v)))
-		}
+		ewMath32(ewmTanh, d, d)
 	case actProg:
 		if e.first != actNone {
 			f := epilogue{act: e.first, p0: e.p0, p1: e.p1}

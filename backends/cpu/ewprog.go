@@ -275,7 +275,11 @@ func (p *ewProg) block(sc [][ewBlock]float32, d []float32, ins [][]float32, b0, 
 			}
 			continue
 		case ewUnaryFn:
-			unaryFloat(&st.u, dst, x)
+			if op, ok := ewmOf(st.u.op); ok {
+				ewMath32(op, dst, x)
+			} else {
+				unaryFloat(&st.u, dst, x)
+			}
 			continue
 		}
 		if &dst[0] != &x[0] {

@@ -36,6 +36,11 @@ type exec struct {
 	prof *profiler
 	// carry holds the carried values (compute.Options.Carries).
 	carry []carryState
+	// directV is the value that may be written straight into the
+	// caller's output payload (direct.go), -1 for none; direct is this
+	// call's payload bytes, nil when the output goes to its slot.
+	directV int
+	direct  []byte
 }
 
 func newExec(p *program) *exec {
@@ -46,6 +51,7 @@ func newExec(p *program) *exec {
 		x.prof = newProfiler(p)
 	}
 	x.carry = newCarryStates(p)
+	x.directV = directValue(p)
 	if m := p.opts.MaxTensorBytes; m > 0 && m < int64(x.maxBytes) {
 		x.maxBytes = int(m)
 	}
@@ -223,6 +229,10 @@ func (x *exec) step(si int) error {
 				o.data = alignedBytes(need)
 			}
 			o.data = o.data[:need]
+			continue
+		}
+		if v == x.directV && len(x.direct) >= need && need > 0 {
+			o.data = x.direct[:need]
 			continue
 		}
 		s := x.p.values[v].slot

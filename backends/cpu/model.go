@@ -29,6 +29,9 @@ type Model[In, Out any] struct {
 
 	view  inView[In]
 	write outWriter[Out]
+	// outBytes returns the bytes a call's output payload already holds
+	// (direct.go), nil for payload.Multi.
+	outBytes func(out *Out) []byte
 }
 
 // Init prepares the model's run-time state. Calling it again is a no-op.
@@ -90,7 +93,7 @@ func (m *Model[In, Out]) InferOneContext(ctx context.Context, in *In, out *Out) 
 	if err := m.bind(in); err != nil {
 		return err
 	}
-	if err := m.x.run(); err != nil {
+	if err := m.runInto(out); err != nil {
 		return err
 	}
 	m.write(m.x, out, 0, 1)
@@ -133,7 +136,7 @@ func (m *Model[In, Out]) InferBatchContext(ctx context.Context, in batch.Batch[I
 		if err := m.bind(in.At(i)); err != nil {
 			return err
 		}
-		if err := m.x.run(); err != nil {
+		if err := m.runInto(&out[i]); err != nil {
 			return err
 		}
 		m.write(m.x, &out[i], 0, 1)

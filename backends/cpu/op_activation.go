@@ -44,7 +44,7 @@ func (k *clipKernel) run(in, out []*tensor) error {
 		} else {
 			lo, hi = clipBound(in, 1, lo), clipBound(in, 2, hi)
 		}
-		clipRun(out[0].f32(), in[0].f32(), lo, hi)
+		clip32(out[0].f32(), in[0].f32(), lo, hi)
 	case payload.Float64:
 		clipRun(out[0].f64(), in[0].f64(), clipBound(in, 1, -math.MaxFloat64), clipBound(in, 2, math.MaxFloat64))
 	case payload.Int32:
@@ -65,6 +65,17 @@ func (k *clipKernel) run(in, out []*tensor) error {
 		clipRun(elems[uint64](out[0]), elems[uint64](in[0]), clipBound[uint64](in, 1, 0), clipBound[uint64](in, 2, math.MaxUint64))
 	}
 	return nil
+}
+
+// clip32 is clipRun for float32 on actClip32, block by block: a copy of
+// x then the clip in place, both in L1.
+func clip32(d, x []float32, lo, hi float32) {
+	x = x[:len(d)]
+	for b0 := 0; b0 < len(d); b0 += ewBlock {
+		b1 := min(b0+ewBlock, len(d))
+		copy(d[b0:b1], x[b0:b1])
+		actClip32(d[b0:b1], lo, hi)
+	}
 }
 
 func clipRun[T ewNum](d, x []T, lo, hi T) {

@@ -52,6 +52,7 @@ type resizeKernel struct {
 	axisOf     []int
 	sizesBuf   []int64
 	cur        []int
+	order      []int
 	idx        []int
 	w          []float32
 	bufA       []float32
@@ -322,23 +323,30 @@ func (k *resizeKernel) runInterp(x, y *tensor) error {
 	copy(cur, x.shape)
 	src := x.f32()[:x.numel()]
 	dst := y.f32()
-	// Find the dims that need a pass, innermost first.
-	last := -1
+	// The dims that need a pass, in order: those that shrink the most
+	// first, so that later passes work on less, and among equals the
+	// innermost first (its pass gathers element by element; the others
+	// run whole rows).
+	order := k.order[:0]
 	for d := r - 1; d >= 0; d-- {
 		if _, ident := k.taps(d, x.shape[d], y.shape[d]); !ident {
-			last = d
+			order = append(order, d)
 		}
 	}
-	if last < 0 {
+	k.order = order
+	if len(order) == 0 {
 		copy(dst, src)
 		return nil
 	}
-	useA := true
-	for d := r - 1; d >= 0; d-- {
-		K, ident := k.taps(d, cur[d], y.shape[d])
-		if ident {
-			continue
+	for i := 1; i < len(order); i++ { // a stable insertion sort of a few dims
+		for j := i; j > 0 && resizeRatio(x.shape, y.shape, order[j]) < resizeRatio(x.shape, y.shape, order[j-1]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
 		}
+	}
+	last := order[len(order)-1]
+	useA := true
+	for _, d := range order {
+		K, _ := k.taps(d, cur[d], y.shape[d])
 		outer := mulDims(cur[:d])
 		inner := mulDims(cur[d+1:])
 		nin, nout := cur[d], y.shape[d]
@@ -365,6 +373,9 @@ func (k *resizeKernel) runInterp(x, y *tensor) error {
 	return nil
 }
 
+// resizeRatio is dim d's output length over its input length.
+func resizeRatio(in, out []int, d int) float64 { return float64(out[d]) / float64(in[d]) }
+
 // resampleCall is one one-axis pass of runInterp.
 type resampleCall struct {
 	dst, src         []float32
@@ -381,33 +392,40 @@ func (k *resizeKernel) runRange(_, lo, hi int) {
 
 // resamplePass interpolates src [outer, nin, inner] along its middle dim
 // into dst [outer, nout, inner] with K taps per output index, for the
-// output rows [lo, hi) of inner values, numbered outer major.
+// output rows [lo, hi) of inner values, numbered outer major. Two taps
+// on rows run lerp32 (AVX); the innermost dim (inner 1) walks its output
+// index without a division per element.
 func resamplePass(dst, src []float32, nin, nout, inner, K int, idx []int, w []float32, ext float32, lo, hi int) {
+	if inner == 1 {
+		resampleInner(dst, src, nin, nout, K, idx, w, ext, lo, hi)
+		return
+	}
+	b, j := lo/nout, lo%nout
 	for u := lo; u < hi; u++ {
-		b, j := u/nout, u%nout
 		s := src[b*nin*inner : (b+1)*nin*inner]
 		row := dst[u*inner : (u+1)*inner]
 		t, ww := idx[j*K:j*K+K], w[j*K:j*K+K]
+		if j++; j == nout {
+			b, j = b+1, 0
+		}
 		if t[0] < 0 {
 			for i := range row {
 				row[i] = ext
 			}
 			continue
 		}
-		if inner == 1 {
-			sum := float32(0)
-			for q, ti := range t {
-				sum += ww[q] * s[ti]
-			}
-			row[0] = sum
-			continue
-		}
 		r0 := s[t[0]*inner : (t[0]+1)*inner]
 		w0 := ww[0]
-		for i := range row {
-			row[i] = w0 * r0[i]
+		q := 1
+		if K >= 2 && ww[1] != 0 {
+			lerp32(row, r0, s[t[1]*inner:(t[1]+1)*inner], w0, ww[1])
+			q = 2
+		} else {
+			for i := range row {
+				row[i] = w0 * r0[i]
+			}
 		}
-		for q := 1; q < K; q++ {
+		for ; q < K; q++ {
 			rq := s[t[q]*inner : (t[q]+1)*inner]
 			wq := ww[q]
 			if wq == 0 {
@@ -417,6 +435,42 @@ func resamplePass(dst, src []float32, nin, nout, inner, K int, idx []int, w []fl
 				row[i] += wq * rq[i]
 			}
 		}
+	}
+}
+
+// resampleInner is resamplePass along the innermost dim: output elements
+// [lo, hi), each the K-tap sum of its input row.
+func resampleInner(dst, src []float32, nin, nout, K int, idx []int, w []float32, ext float32, lo, hi int) {
+	b, j := lo/nout, lo%nout
+	for u := lo; u < hi; {
+		s := src[b*nin : (b+1)*nin]
+		end := min(hi, u+nout-j)
+		row := dst[u:end]
+		if K == 2 {
+			for i := range row {
+				jj := (j + i) * 2
+				t0, t1 := idx[jj], idx[jj+1]
+				if t0 < 0 {
+					row[i] = ext
+					continue
+				}
+				row[i] = float32(w[jj]*s[t0]) + float32(w[jj+1]*s[t1])
+			}
+		} else {
+			for i := range row {
+				t, ww := idx[(j+i)*K:(j+i)*K+K], w[(j+i)*K:(j+i)*K+K]
+				if t[0] < 0 {
+					row[i] = ext
+					continue
+				}
+				sum := float32(0)
+				for q, ti := range t {
+					sum += ww[q] * s[ti]
+				}
+				row[i] = sum
+			}
+		}
+		u, b, j = end, b+1, 0
 	}
 }
 

@@ -140,16 +140,9 @@ func softmaxRun[T ewFloat](k *softmaxKernel, part int, d, x []T, lo, hi, n, inne
 // in float32: it reports false, doing nothing, when the row's maximum is
 // not finite (a NaN or an infinity), which the float64 path handles.
 func softmaxRow32(d, x []float32) bool {
-	// A compare and a rarely taken branch per value: the max builtin's
-	// NaN and signed-zero rules cost three times as much, and a NaN
-	// goes to the float64 path anyway.
-	m := float32(math.Inf(-1))
-	for _, v := range x {
-		if v > m {
-			m = v
-		} else if v != v {
-			return false
-		}
+	m, nan := maxNaN32(x)
+	if nan {
+		return false
 	}
 	if math.IsInf(float64(m), 0) {
 		return false

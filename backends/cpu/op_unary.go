@@ -27,8 +27,11 @@ const (
 	uSoftsign
 	uNot
 	uSigmoid
-	uErf  // float32: erf32
-	uGelu // Gelu's exact form; float32: gelu32s
+	uErf      // float32: erf32
+	uGelu     // Gelu's exact form; float32: gelu32s
+	uExp      // float32: ewMath32
+	uTanh     // float32: ewMath32
+	uSoftplus // float32: ewMath32
 )
 
 // unaryKernel runs the elementwise unary math and activation functions;
@@ -107,14 +110,19 @@ func (k *unaryKernel) run(in, out []*tensor) error {
 	return nil
 }
 
-// unaryVec32 runs the float32 ops that have a vector loop (ewstep.go,
-// epilogue.go): block by block, a copy of x then the loop in place, both
-// in L1. It reports false for the other ops.
+// unaryVec32 runs the float32 ops that have a vector loop (ewmath.go,
+// ewstep.go, epilogue.go): from x to d for ewMath32's, else block by
+// block, a copy of x then the loop in place, both in L1. It reports false
+// for the other ops.
 func unaryVec32(k *unaryKernel, d, x []float32) bool {
 	if !unaryVecOp(k.op) {
 		return false
 	}
 	x = x[:len(d)]
+	if op, ok := ewmOf(k.op); ok {
+		ewMath32(op, d, x)
+		return true
+	}
 	for b0 := 0; b0 < len(d); b0 += ewBlock {
 		b1 := min(b0+ewBlock, len(d))
 		blk := d[b0:b1]
@@ -130,8 +138,6 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 			actHardSigmoid32(blk, float32(k.a), float32(k.b))
 		case uHardSwish:
 			actHardSwish32(blk)
-		case uErf:
-			erf32s(blk)
 		case uGelu:
 			gelu32s(blk)
 		}
@@ -142,10 +148,29 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 // unaryVecOp reports whether op has a float32 vector loop.
 func unaryVecOp(op uop) bool {
 	switch op {
-	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish, uErf, uGelu:
+	case uSigmoid, uRelu, uLeakyRelu, uHardSigmoid, uHardSwish, uErf, uGelu, uExp, uTanh, uAbs, uNeg, uSoftplus:
 		return true
 	}
 	return false
+}
+
+// ewmOf returns the ewMath32 function of op, if it has one.
+func ewmOf(op uop) (ewmOp, bool) {
+	switch op {
+	case uExp:
+		return ewmExp, true
+	case uTanh:
+		return ewmTanh, true
+	case uErf:
+		return ewmErf, true
+	case uAbs:
+		return ewmAbs, true
+	case uNeg:
+		return ewmNeg, true
+	case uSoftplus:
+		return ewmSoftplus, true
+	}
+	return 0, false
 }
 
 // unaryFloat applies k's operation to x.
@@ -303,7 +328,7 @@ var unarySpecs = map[string]unarySpec{
 	"ThresholdedRelu": {op: uThresholdedRelu},
 	"HardSigmoid":     {op: uHardSigmoid},
 	"Sqrt":            {fn: fnSqrt},
-	"Exp":             {fn: fnExp},
+	"Exp":             {op: uExp, fn: fnExp},
 	"Log":             {fn: fnLog},
 	"Erf":             {op: uErf, fn: fnErf},
 	"Round":           {fn: fnRound},
@@ -318,9 +343,9 @@ var unarySpecs = map[string]unarySpec{
 	"Asinh":           {fn: fnAsinh},
 	"Acosh":           {fn: fnAcosh},
 	"Atanh":           {fn: fnAtanh},
-	"Tanh":            {fn: fnTanh},
+	"Tanh":            {op: uTanh, fn: fnTanh},
 	"Sigmoid":         {op: uSigmoid, fn: fnSigmoid},
-	"Softplus":        {fn: fnSoftplus},
+	"Softplus":        {op: uSoftplus, fn: fnSoftplus},
 	"Mish":            {fn: fnMish},
 	"Elu":             {fn: fnElu},
 	"Celu":            {fn: fnCelu},

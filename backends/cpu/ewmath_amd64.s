@@ -1,0 +1,647 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// Constants of ewmath_amd64.s, each repeated in a 32-byte vector: the
+// exp of expf.go's Cephes scheme with its clamps [-104, 89] and the
+// exponent bias, the sign and magnitude masks, tanh's Taylor terms and
+// and the breakpoint 1/4.
+DATA ·ewmC+0(SB)/4, $0x3fb8aa3b // log2e
+DATA ·ewmC+4(SB)/4, $0x3fb8aa3b
+DATA ·ewmC+8(SB)/4, $0x3fb8aa3b
+DATA ·ewmC+12(SB)/4, $0x3fb8aa3b
+DATA ·ewmC+16(SB)/4, $0x3fb8aa3b
+DATA ·ewmC+20(SB)/4, $0x3fb8aa3b
+DATA ·ewmC+24(SB)/4, $0x3fb8aa3b
+DATA ·ewmC+28(SB)/4, $0x3fb8aa3b
+DATA ·ewmC+32(SB)/4, $0xbf318000 // negln2hi
+DATA ·ewmC+36(SB)/4, $0xbf318000
+DATA ·ewmC+40(SB)/4, $0xbf318000
+DATA ·ewmC+44(SB)/4, $0xbf318000
+DATA ·ewmC+48(SB)/4, $0xbf318000
+DATA ·ewmC+52(SB)/4, $0xbf318000
+DATA ·ewmC+56(SB)/4, $0xbf318000
+DATA ·ewmC+60(SB)/4, $0xbf318000
+DATA ·ewmC+64(SB)/4, $0x395e8083 // negln2lo
+DATA ·ewmC+68(SB)/4, $0x395e8083
+DATA ·ewmC+72(SB)/4, $0x395e8083
+DATA ·ewmC+76(SB)/4, $0x395e8083
+DATA ·ewmC+80(SB)/4, $0x395e8083
+DATA ·ewmC+84(SB)/4, $0x395e8083
+DATA ·ewmC+88(SB)/4, $0x395e8083
+DATA ·ewmC+92(SB)/4, $0x395e8083
+DATA ·ewmC+96(SB)/4, $0x39506967 // p0
+DATA ·ewmC+100(SB)/4, $0x39506967
+DATA ·ewmC+104(SB)/4, $0x39506967
+DATA ·ewmC+108(SB)/4, $0x39506967
+DATA ·ewmC+112(SB)/4, $0x39506967
+DATA ·ewmC+116(SB)/4, $0x39506967
+DATA ·ewmC+120(SB)/4, $0x39506967
+DATA ·ewmC+124(SB)/4, $0x39506967
+DATA ·ewmC+128(SB)/4, $0x3ab743ce // p1
+DATA ·ewmC+132(SB)/4, $0x3ab743ce
+DATA ·ewmC+136(SB)/4, $0x3ab743ce
+DATA ·ewmC+140(SB)/4, $0x3ab743ce
+DATA ·ewmC+144(SB)/4, $0x3ab743ce
+DATA ·ewmC+148(SB)/4, $0x3ab743ce
+DATA ·ewmC+152(SB)/4, $0x3ab743ce
+DATA ·ewmC+156(SB)/4, $0x3ab743ce
+DATA ·ewmC+160(SB)/4, $0x3c088908 // p2
+DATA ·ewmC+164(SB)/4, $0x3c088908
+DATA ·ewmC+168(SB)/4, $0x3c088908
+DATA ·ewmC+172(SB)/4, $0x3c088908
+DATA ·ewmC+176(SB)/4, $0x3c088908
+DATA ·ewmC+180(SB)/4, $0x3c088908
+DATA ·ewmC+184(SB)/4, $0x3c088908
+DATA ·ewmC+188(SB)/4, $0x3c088908
+DATA ·ewmC+192(SB)/4, $0x3d2aa9c1 // p3
+DATA ·ewmC+196(SB)/4, $0x3d2aa9c1
+DATA ·ewmC+200(SB)/4, $0x3d2aa9c1
+DATA ·ewmC+204(SB)/4, $0x3d2aa9c1
+DATA ·ewmC+208(SB)/4, $0x3d2aa9c1
+DATA ·ewmC+212(SB)/4, $0x3d2aa9c1
+DATA ·ewmC+216(SB)/4, $0x3d2aa9c1
+DATA ·ewmC+220(SB)/4, $0x3d2aa9c1
+DATA ·ewmC+224(SB)/4, $0x3e2aaaaa // p4
+DATA ·ewmC+228(SB)/4, $0x3e2aaaaa
+DATA ·ewmC+232(SB)/4, $0x3e2aaaaa
+DATA ·ewmC+236(SB)/4, $0x3e2aaaaa
+DATA ·ewmC+240(SB)/4, $0x3e2aaaaa
+DATA ·ewmC+244(SB)/4, $0x3e2aaaaa
+DATA ·ewmC+248(SB)/4, $0x3e2aaaaa
+DATA ·ewmC+252(SB)/4, $0x3e2aaaaa
+DATA ·ewmC+256(SB)/4, $0x3f000000 // p5
+DATA ·ewmC+260(SB)/4, $0x3f000000
+DATA ·ewmC+264(SB)/4, $0x3f000000
+DATA ·ewmC+268(SB)/4, $0x3f000000
+DATA ·ewmC+272(SB)/4, $0x3f000000
+DATA ·ewmC+276(SB)/4, $0x3f000000
+DATA ·ewmC+280(SB)/4, $0x3f000000
+DATA ·ewmC+284(SB)/4, $0x3f000000
+DATA ·ewmC+288(SB)/4, $0x3f800000 // one
+DATA ·ewmC+292(SB)/4, $0x3f800000
+DATA ·ewmC+296(SB)/4, $0x3f800000
+DATA ·ewmC+300(SB)/4, $0x3f800000
+DATA ·ewmC+304(SB)/4, $0x3f800000
+DATA ·ewmC+308(SB)/4, $0x3f800000
+DATA ·ewmC+312(SB)/4, $0x3f800000
+DATA ·ewmC+316(SB)/4, $0x3f800000
+DATA ·ewmC+320(SB)/4, $0xc2d00000 // lo
+DATA ·ewmC+324(SB)/4, $0xc2d00000
+DATA ·ewmC+328(SB)/4, $0xc2d00000
+DATA ·ewmC+332(SB)/4, $0xc2d00000
+DATA ·ewmC+336(SB)/4, $0xc2d00000
+DATA ·ewmC+340(SB)/4, $0xc2d00000
+DATA ·ewmC+344(SB)/4, $0xc2d00000
+DATA ·ewmC+348(SB)/4, $0xc2d00000
+DATA ·ewmC+352(SB)/4, $0x42b20000 // hi
+DATA ·ewmC+356(SB)/4, $0x42b20000
+DATA ·ewmC+360(SB)/4, $0x42b20000
+DATA ·ewmC+364(SB)/4, $0x42b20000
+DATA ·ewmC+368(SB)/4, $0x42b20000
+DATA ·ewmC+372(SB)/4, $0x42b20000
+DATA ·ewmC+376(SB)/4, $0x42b20000
+DATA ·ewmC+380(SB)/4, $0x42b20000
+DATA ·ewmC+384(SB)/4, $0x0000007f // bias
+DATA ·ewmC+388(SB)/4, $0x0000007f
+DATA ·ewmC+392(SB)/4, $0x0000007f
+DATA ·ewmC+396(SB)/4, $0x0000007f
+DATA ·ewmC+400(SB)/4, $0x0000007f
+DATA ·ewmC+404(SB)/4, $0x0000007f
+DATA ·ewmC+408(SB)/4, $0x0000007f
+DATA ·ewmC+412(SB)/4, $0x0000007f
+DATA ·ewmC+416(SB)/4, $0x80000000 // sign
+DATA ·ewmC+420(SB)/4, $0x80000000
+DATA ·ewmC+424(SB)/4, $0x80000000
+DATA ·ewmC+428(SB)/4, $0x80000000
+DATA ·ewmC+432(SB)/4, $0x80000000
+DATA ·ewmC+436(SB)/4, $0x80000000
+DATA ·ewmC+440(SB)/4, $0x80000000
+DATA ·ewmC+444(SB)/4, $0x80000000
+DATA ·ewmC+448(SB)/4, $0x7fffffff // abs
+DATA ·ewmC+452(SB)/4, $0x7fffffff
+DATA ·ewmC+456(SB)/4, $0x7fffffff
+DATA ·ewmC+460(SB)/4, $0x7fffffff
+DATA ·ewmC+464(SB)/4, $0x7fffffff
+DATA ·ewmC+468(SB)/4, $0x7fffffff
+DATA ·ewmC+472(SB)/4, $0x7fffffff
+DATA ·ewmC+476(SB)/4, $0x7fffffff
+DATA ·ewmC+480(SB)/4, $0xc0000000 // negtwo
+DATA ·ewmC+484(SB)/4, $0xc0000000
+DATA ·ewmC+488(SB)/4, $0xc0000000
+DATA ·ewmC+492(SB)/4, $0xc0000000
+DATA ·ewmC+496(SB)/4, $0xc0000000
+DATA ·ewmC+500(SB)/4, $0xc0000000
+DATA ·ewmC+504(SB)/4, $0xc0000000
+DATA ·ewmC+508(SB)/4, $0xc0000000
+DATA ·ewmC+512(SB)/4, $0x3e800000 // quarter
+DATA ·ewmC+516(SB)/4, $0x3e800000
+DATA ·ewmC+520(SB)/4, $0x3e800000
+DATA ·ewmC+524(SB)/4, $0x3e800000
+DATA ·ewmC+528(SB)/4, $0x3e800000
+DATA ·ewmC+532(SB)/4, $0x3e800000
+DATA ·ewmC+536(SB)/4, $0x3e800000
+DATA ·ewmC+540(SB)/4, $0x3e800000
+DATA ·ewmC+544(SB)/4, $0x3cb327a4 // t9
+DATA ·ewmC+548(SB)/4, $0x3cb327a4
+DATA ·ewmC+552(SB)/4, $0x3cb327a4
+DATA ·ewmC+556(SB)/4, $0x3cb327a4
+DATA ·ewmC+560(SB)/4, $0x3cb327a4
+DATA ·ewmC+564(SB)/4, $0x3cb327a4
+DATA ·ewmC+568(SB)/4, $0x3cb327a4
+DATA ·ewmC+572(SB)/4, $0x3cb327a4
+DATA ·ewmC+576(SB)/4, $0xbd5d0dd1 // t7
+DATA ·ewmC+580(SB)/4, $0xbd5d0dd1
+DATA ·ewmC+584(SB)/4, $0xbd5d0dd1
+DATA ·ewmC+588(SB)/4, $0xbd5d0dd1
+DATA ·ewmC+592(SB)/4, $0xbd5d0dd1
+DATA ·ewmC+596(SB)/4, $0xbd5d0dd1
+DATA ·ewmC+600(SB)/4, $0xbd5d0dd1
+DATA ·ewmC+604(SB)/4, $0xbd5d0dd1
+DATA ·ewmC+608(SB)/4, $0x3e088889 // t5
+DATA ·ewmC+612(SB)/4, $0x3e088889
+DATA ·ewmC+616(SB)/4, $0x3e088889
+DATA ·ewmC+620(SB)/4, $0x3e088889
+DATA ·ewmC+624(SB)/4, $0x3e088889
+DATA ·ewmC+628(SB)/4, $0x3e088889
+DATA ·ewmC+632(SB)/4, $0x3e088889
+DATA ·ewmC+636(SB)/4, $0x3e088889
+DATA ·ewmC+640(SB)/4, $0xbeaaaaab // t3
+DATA ·ewmC+644(SB)/4, $0xbeaaaaab
+DATA ·ewmC+648(SB)/4, $0xbeaaaaab
+DATA ·ewmC+652(SB)/4, $0xbeaaaaab
+DATA ·ewmC+656(SB)/4, $0xbeaaaaab
+DATA ·ewmC+660(SB)/4, $0xbeaaaaab
+DATA ·ewmC+664(SB)/4, $0xbeaaaaab
+DATA ·ewmC+668(SB)/4, $0xbeaaaaab
+DATA ·ewmC+672(SB)/4, $0xff800000 // neginf
+DATA ·ewmC+676(SB)/4, $0xff800000
+DATA ·ewmC+680(SB)/4, $0xff800000
+DATA ·ewmC+684(SB)/4, $0xff800000
+DATA ·ewmC+688(SB)/4, $0xff800000
+DATA ·ewmC+692(SB)/4, $0xff800000
+DATA ·ewmC+696(SB)/4, $0xff800000
+DATA ·ewmC+700(SB)/4, $0xff800000
+DATA ·ewmC+704(SB)/4, $0x3ed413cd // sqrt2m1
+DATA ·ewmC+708(SB)/4, $0x3ed413cd
+DATA ·ewmC+712(SB)/4, $0x3ed413cd
+DATA ·ewmC+716(SB)/4, $0x3ed413cd
+DATA ·ewmC+720(SB)/4, $0x3ed413cd
+DATA ·ewmC+724(SB)/4, $0x3ed413cd
+DATA ·ewmC+728(SB)/4, $0x3ed413cd
+DATA ·ewmC+732(SB)/4, $0x3ed413cd
+DATA ·ewmC+736(SB)/4, $0x3f000000 // half
+DATA ·ewmC+740(SB)/4, $0x3f000000
+DATA ·ewmC+744(SB)/4, $0x3f000000
+DATA ·ewmC+748(SB)/4, $0x3f000000
+DATA ·ewmC+752(SB)/4, $0x3f000000
+DATA ·ewmC+756(SB)/4, $0x3f000000
+DATA ·ewmC+760(SB)/4, $0x3f000000
+DATA ·ewmC+764(SB)/4, $0x3f000000
+DATA ·ewmC+768(SB)/4, $0xbf800000 // negone
+DATA ·ewmC+772(SB)/4, $0xbf800000
+DATA ·ewmC+776(SB)/4, $0xbf800000
+DATA ·ewmC+780(SB)/4, $0xbf800000
+DATA ·ewmC+784(SB)/4, $0xbf800000
+DATA ·ewmC+788(SB)/4, $0xbf800000
+DATA ·ewmC+792(SB)/4, $0xbf800000
+DATA ·ewmC+796(SB)/4, $0xbf800000
+DATA ·ewmC+800(SB)/4, $0x3d9021bb // l8
+DATA ·ewmC+804(SB)/4, $0x3d9021bb
+DATA ·ewmC+808(SB)/4, $0x3d9021bb
+DATA ·ewmC+812(SB)/4, $0x3d9021bb
+DATA ·ewmC+816(SB)/4, $0x3d9021bb
+DATA ·ewmC+820(SB)/4, $0x3d9021bb
+DATA ·ewmC+824(SB)/4, $0x3d9021bb
+DATA ·ewmC+828(SB)/4, $0x3d9021bb
+DATA ·ewmC+832(SB)/4, $0xbdebd1b8 // l7
+DATA ·ewmC+836(SB)/4, $0xbdebd1b8
+DATA ·ewmC+840(SB)/4, $0xbdebd1b8
+DATA ·ewmC+844(SB)/4, $0xbdebd1b8
+DATA ·ewmC+848(SB)/4, $0xbdebd1b8
+DATA ·ewmC+852(SB)/4, $0xbdebd1b8
+DATA ·ewmC+856(SB)/4, $0xbdebd1b8
+DATA ·ewmC+860(SB)/4, $0xbdebd1b8
+DATA ·ewmC+864(SB)/4, $0x3def251a // l6
+DATA ·ewmC+868(SB)/4, $0x3def251a
+DATA ·ewmC+872(SB)/4, $0x3def251a
+DATA ·ewmC+876(SB)/4, $0x3def251a
+DATA ·ewmC+880(SB)/4, $0x3def251a
+DATA ·ewmC+884(SB)/4, $0x3def251a
+DATA ·ewmC+888(SB)/4, $0x3def251a
+DATA ·ewmC+892(SB)/4, $0x3def251a
+DATA ·ewmC+896(SB)/4, $0xbdfe5d4f // l5
+DATA ·ewmC+900(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+904(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+908(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+912(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+916(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+920(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+924(SB)/4, $0xbdfe5d4f
+DATA ·ewmC+928(SB)/4, $0x3e11e9bf // l4
+DATA ·ewmC+932(SB)/4, $0x3e11e9bf
+DATA ·ewmC+936(SB)/4, $0x3e11e9bf
+DATA ·ewmC+940(SB)/4, $0x3e11e9bf
+DATA ·ewmC+944(SB)/4, $0x3e11e9bf
+DATA ·ewmC+948(SB)/4, $0x3e11e9bf
+DATA ·ewmC+952(SB)/4, $0x3e11e9bf
+DATA ·ewmC+956(SB)/4, $0x3e11e9bf
+DATA ·ewmC+960(SB)/4, $0xbe2aae50 // l3
+DATA ·ewmC+964(SB)/4, $0xbe2aae50
+DATA ·ewmC+968(SB)/4, $0xbe2aae50
+DATA ·ewmC+972(SB)/4, $0xbe2aae50
+DATA ·ewmC+976(SB)/4, $0xbe2aae50
+DATA ·ewmC+980(SB)/4, $0xbe2aae50
+DATA ·ewmC+984(SB)/4, $0xbe2aae50
+DATA ·ewmC+988(SB)/4, $0xbe2aae50
+DATA ·ewmC+992(SB)/4, $0x3e4cceac // l2
+DATA ·ewmC+996(SB)/4, $0x3e4cceac
+DATA ·ewmC+1000(SB)/4, $0x3e4cceac
+DATA ·ewmC+1004(SB)/4, $0x3e4cceac
+DATA ·ewmC+1008(SB)/4, $0x3e4cceac
+DATA ·ewmC+1012(SB)/4, $0x3e4cceac
+DATA ·ewmC+1016(SB)/4, $0x3e4cceac
+DATA ·ewmC+1020(SB)/4, $0x3e4cceac
+DATA ·ewmC+1024(SB)/4, $0xbe7ffffc // l1
+DATA ·ewmC+1028(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1032(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1036(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1040(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1044(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1048(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1052(SB)/4, $0xbe7ffffc
+DATA ·ewmC+1056(SB)/4, $0x3eaaaaaa // l0
+DATA ·ewmC+1060(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1064(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1068(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1072(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1076(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1080(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1084(SB)/4, $0x3eaaaaaa
+DATA ·ewmC+1088(SB)/4, $0xb95e8083 // ln2lo
+DATA ·ewmC+1092(SB)/4, $0xb95e8083
+DATA ·ewmC+1096(SB)/4, $0xb95e8083
+DATA ·ewmC+1100(SB)/4, $0xb95e8083
+DATA ·ewmC+1104(SB)/4, $0xb95e8083
+DATA ·ewmC+1108(SB)/4, $0xb95e8083
+DATA ·ewmC+1112(SB)/4, $0xb95e8083
+DATA ·ewmC+1116(SB)/4, $0xb95e8083
+DATA ·ewmC+1120(SB)/4, $0xbf000000 // neghalf
+DATA ·ewmC+1124(SB)/4, $0xbf000000
+DATA ·ewmC+1128(SB)/4, $0xbf000000
+DATA ·ewmC+1132(SB)/4, $0xbf000000
+DATA ·ewmC+1136(SB)/4, $0xbf000000
+DATA ·ewmC+1140(SB)/4, $0xbf000000
+DATA ·ewmC+1144(SB)/4, $0xbf000000
+DATA ·ewmC+1148(SB)/4, $0xbf000000
+DATA ·ewmC+1152(SB)/4, $0x3f318000 // ln2hi
+DATA ·ewmC+1156(SB)/4, $0x3f318000
+DATA ·ewmC+1160(SB)/4, $0x3f318000
+DATA ·ewmC+1164(SB)/4, $0x3f318000
+DATA ·ewmC+1168(SB)/4, $0x3f318000
+DATA ·ewmC+1172(SB)/4, $0x3f318000
+DATA ·ewmC+1176(SB)/4, $0x3f318000
+DATA ·ewmC+1180(SB)/4, $0x3f318000
+DATA ·ewmC+1184(SB)/4, $0x00000000 // zero
+DATA ·ewmC+1188(SB)/4, $0x00000000
+DATA ·ewmC+1192(SB)/4, $0x00000000
+DATA ·ewmC+1196(SB)/4, $0x00000000
+DATA ·ewmC+1200(SB)/4, $0x00000000
+DATA ·ewmC+1204(SB)/4, $0x00000000
+DATA ·ewmC+1208(SB)/4, $0x00000000
+DATA ·ewmC+1212(SB)/4, $0x00000000
+GLOBL ·ewmC(SB), RODATA|NOPTR, $1216
+
+#define C_log2e ·ewmC+0(SB)
+#define C_negln2hi ·ewmC+32(SB)
+#define C_negln2lo ·ewmC+64(SB)
+#define C_p0 ·ewmC+96(SB)
+#define C_p1 ·ewmC+128(SB)
+#define C_p2 ·ewmC+160(SB)
+#define C_p3 ·ewmC+192(SB)
+#define C_p4 ·ewmC+224(SB)
+#define C_p5 ·ewmC+256(SB)
+#define C_one ·ewmC+288(SB)
+#define C_lo ·ewmC+320(SB)
+#define C_hi ·ewmC+352(SB)
+#define C_bias ·ewmC+384(SB)
+#define C_sign ·ewmC+416(SB)
+#define C_abs ·ewmC+448(SB)
+#define C_negtwo ·ewmC+480(SB)
+#define C_quarter ·ewmC+512(SB)
+#define C_t9 ·ewmC+544(SB)
+#define C_t7 ·ewmC+576(SB)
+#define C_t5 ·ewmC+608(SB)
+#define C_t3 ·ewmC+640(SB)
+#define C_sqrt2m1 ·ewmC+704(SB)
+#define C_half ·ewmC+736(SB)
+#define C_negone ·ewmC+768(SB)
+#define C_l8 ·ewmC+800(SB)
+#define C_l7 ·ewmC+832(SB)
+#define C_l6 ·ewmC+864(SB)
+#define C_l5 ·ewmC+896(SB)
+#define C_l4 ·ewmC+928(SB)
+#define C_l3 ·ewmC+960(SB)
+#define C_l2 ·ewmC+992(SB)
+#define C_l1 ·ewmC+1024(SB)
+#define C_l0 ·ewmC+1056(SB)
+#define C_ln2lo ·ewmC+1088(SB)
+#define C_neghalf ·ewmC+1120(SB)
+#define C_ln2hi ·ewmC+1152(SB)
+#define C_zero ·ewmC+1184(SB)
+#define C_neginf ·ewmC+672(SB)
+
+// EXPV sets Y2 = exp(Y0), as expGo computes it, clobbering Y0, Y1 and
+// Y3; Y13 and Y14 hold the clamps. The reduction and the polynomial use
+// fused multiply-adds, as expGo's fma32 does. A NaN in Y0 survives the clamps
+// (it is their second source) and gives NaN. 2^k is applied as two
+// normal powers of two, so the result overflows to +Inf and underflows
+// through the subnormals as the multiplications round.
+#define EXPV \
+	VMAXPS Y0, Y13, Y0; \
+	VMINPS Y0, Y14, Y0; \
+	VMULPS C_log2e, Y0, Y1; \
+	VROUNDPS $0, Y1, Y1; \
+	VFMADD231PS C_negln2hi, Y1, Y0; \
+	VFMADD231PS C_negln2lo, Y1, Y0; \
+	VMOVUPS C_p0, Y2; \
+	VFMADD213PS C_p1, Y0, Y2; \
+	VFMADD213PS C_p2, Y0, Y2; \
+	VFMADD213PS C_p3, Y0, Y2; \
+	VFMADD213PS C_p4, Y0, Y2; \
+	VFMADD213PS C_p5, Y0, Y2; \
+	VMULPS Y0, Y0, Y3; \
+	VFMADD213PS Y0, Y3, Y2; \
+	VADDPS C_one, Y2, Y2; \
+	VCVTPS2DQ Y1, Y1; \
+	VPSRAD $1, Y1, Y3; \
+	VPSUBD Y3, Y1, Y1; \
+	VPADDD C_bias, Y3, Y3; \
+	VPADDD C_bias, Y1, Y1; \
+	VPSLLD $23, Y3, Y3; \
+	VPSLLD $23, Y1, Y1; \
+	VMULPS Y3, Y2, Y2; \
+	VMULPS Y1, Y2, Y2
+
+// func ewMathAVX(op int, d, x *float32, n int)
+//
+// d[i] = f(x[i]) for i < n, n a multiple of 8, f by op: ewmExp, ewmTanh,
+// ewmAbs, ewmNeg, ewmSoftplus (ewmath.go; ewmErf runs erf32s, never here): as the Go twins, bit
+// for bit but for exp's fused multiply-adds, which the twin rounds through
+// float64 (ewMath32 runs every element here where the CPU has AVX2, so a
+// build never mixes the two). d may be x.
+TEXT ·ewMathAVX(SB), NOSPLIT, $0-32
+	MOVQ op+0(FP), AX
+	MOVQ d+8(FP), DI
+	MOVQ x+16(FP), SI
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JEQ ewm_done
+	VMOVUPS C_lo, Y13
+	VMOVUPS C_hi, Y14
+	CMPQ AX, $1
+	JEQ ewm_tanh
+	CMPQ AX, $3
+	JEQ ewm_abs
+	CMPQ AX, $4
+	JEQ ewm_neg
+	CMPQ AX, $5
+	JEQ ewm_softplus
+
+ewm_exp:
+	VMOVUPS (SI), Y0
+	EXPV
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE ewm_exp
+	JMP ewm_done
+
+ewm_tanh:
+	VMOVUPS (SI), Y5
+	VANDPS C_abs, Y5, Y6      // a = |x|
+	VANDPS C_sign, Y5, Y7     // the sign
+	VMULPS C_negtwo, Y6, Y0
+	EXPV                      // u = e^-2a
+	VMOVUPS C_one, Y3
+	VSUBPS Y2, Y3, Y4         // 1 - u
+	VADDPS Y2, Y3, Y3         // 1 + u
+	VDIVPS Y3, Y4, Y4
+	VMULPS Y6, Y6, Y8         // a², for the series below 1/4
+	VMOVUPS C_t9, Y9
+	VMULPS Y8, Y9, Y9
+	VADDPS C_t7, Y9, Y9
+	VMULPS Y8, Y9, Y9
+	VADDPS C_t5, Y9, Y9
+	VMULPS Y8, Y9, Y9
+	VADDPS C_t3, Y9, Y9
+	VMULPS Y8, Y9, Y9
+	VMULPS Y6, Y9, Y9
+	VADDPS Y6, Y9, Y9    // a + a·a²·(...)
+	VCMPPS $1, C_quarter, Y6, Y10 // a < 1/4
+	VBLENDVPS Y10, Y9, Y4, Y4
+	VORPS Y7, Y4, Y4
+	VMOVUPS Y4, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE ewm_tanh
+	JMP ewm_done
+
+ewm_abs:
+	VMOVUPS C_abs, Y1
+
+ewm_abs_loop:
+	VANDPS (SI), Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE ewm_abs_loop
+	JMP ewm_done
+
+ewm_neg:
+	VMOVUPS C_sign, Y1
+
+ewm_neg_loop:
+	VXORPS (SI), Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE ewm_neg_loop
+
+	JMP ewm_done
+
+ewm_softplus:
+	VMOVUPS (SI), Y5
+	VANDPS C_abs, Y5, Y0
+	VXORPS C_sign, Y0, Y0     // -|x|
+	EXPV                      // u = e^-|x|
+	VCMPPS $1, C_sqrt2m1, Y2, Y6 // u < √2-1: log1p(u) on u itself
+	VADDPS C_negone, Y2, Y7
+	VMULPS C_half, Y7, Y7     // else on (u-1)/2, with e = 1
+	VBLENDVPS Y6, Y2, Y7, Y7  // x
+	VANDNPS C_one, Y6, Y8     // e
+	VMULPS Y7, Y7, Y9         // z = x²
+	VMOVUPS C_l8, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l7, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l6, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l5, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l4, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l3, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l2, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l1, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VADDPS C_l0, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VMULPS Y9, Y10, Y10       // y = P(x)·x·z
+	VMULPS C_ln2lo, Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VMULPS C_neghalf, Y9, Y11
+	VADDPS Y11, Y10, Y10
+	VADDPS Y10, Y7, Y7        // x + y
+	VMULPS C_ln2hi, Y8, Y11
+	VADDPS Y11, Y7, Y7        // log1p(u)
+	VXORPS Y11, Y11, Y11
+	VMAXPS Y5, Y11, Y11       // max(x, 0), NaN kept
+	VADDPS Y7, Y11, Y11
+	VMOVUPS Y11, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE ewm_softplus
+
+ewm_done:
+	VZEROUPPER
+	RET
+
+// func maxNaNAVX(x *float32, n int) (m float32, nan bool)
+//
+// m is the largest of x[:n] and nan reports a NaN among them (m is then
+// unspecified); n is a positive multiple of 8.
+TEXT ·maxNaNAVX(SB), NOSPLIT, $0-21
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VMOVUPS C_neginf, Y0
+	VMOVUPS Y0, Y5
+	VXORPS Y2, Y2, Y2
+	VXORPS Y6, Y6, Y6
+	TESTQ $1, CX
+	JEQ mx_pairs
+	VMOVUPS (SI), Y3
+	VMAXPS Y3, Y0, Y0
+	VCMPPS $3, Y3, Y3, Y2
+	ADDQ $32, SI
+	DECQ CX
+
+mx_pairs:
+	SHRQ $1, CX
+	JEQ mx_end
+
+mx_loop:
+	VMOVUPS (SI), Y3
+	VMOVUPS 32(SI), Y4
+	VMAXPS Y3, Y0, Y0
+	VMAXPS Y4, Y5, Y5
+	VCMPPS $3, Y3, Y3, Y3
+	VCMPPS $3, Y4, Y4, Y4
+	VORPS Y3, Y2, Y2
+	VORPS Y4, Y6, Y6
+	ADDQ $64, SI
+	DECQ CX
+	JNE mx_loop
+
+mx_end:
+	VMAXPS Y5, Y0, Y0
+	VORPS Y6, Y2, Y2
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	VMOVSS X0, m+16(FP)
+	VMOVMSKPS Y2, AX
+	TESTL AX, AX
+	SETNE nan+20(FP)
+	VZEROUPPER
+	RET
+
+// func subDivVecAVX(div bool, d, a, b *float32, n int)
+//
+// d[i] = a[i] - b[i] (or a[i] / b[i] when div) for i < n, n a multiple
+// of 8.
+TEXT ·subDivVecAVX(SB), NOSPLIT, $0-40
+	MOVBQZX div+0(FP), AX
+	MOVQ d+8(FP), DI
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), DX
+	MOVQ n+32(FP), CX
+	SHRQ $3, CX
+	JEQ sdv_done
+	TESTQ AX, AX
+	JNE sdv_div
+
+sdv_sub:
+	VMOVUPS (SI), Y0
+	VSUBPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNE sdv_sub
+	JMP sdv_done
+
+sdv_div:
+	VMOVUPS (SI), Y0
+	VDIVPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNE sdv_div
+
+sdv_done:
+	VZEROUPPER
+	RET
+
+// func lerpAVX(d, a, b *float32, n int, wa, wb float32)
+//
+// d[i] = wa*a[i] + wb*b[i] for i < n, n a multiple of 8, each product
+// rounded before the sum (lerpGo's bits). d may be a or b.
+TEXT ·lerpAVX(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS wa+32(FP), Y14
+	VBROADCASTSS wb+36(FP), Y15
+	SHRQ $3, CX
+	JEQ lerp_done
+
+lerp_loop:
+	VMULPS (SI), Y14, Y0
+	VMULPS (DX), Y15, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNE lerp_loop
+
+lerp_done:
+	VZEROUPPER
+	RET
