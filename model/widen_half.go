@@ -1,6 +1,8 @@
 package model
 
 import (
+	"strconv"
+
 	"github.com/x448/float16"
 
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -66,7 +68,7 @@ func WidenHalf(g *Graph) (bool, error) {
 
 	// Widen the initializers, then every value but the graph's inputs.
 	for name, t := range g.Initializers {
-		if t.DType != half {
+		if t == nil || t.DType != half {
 			continue
 		}
 		w, err := widenTensor(t)
@@ -80,7 +82,7 @@ func WidenHalf(g *Graph) (bool, error) {
 		inputs[in.Name] = true
 	}
 	for name, v := range g.Values {
-		if v.DType == half && !inputs[name] {
+		if v != nil && v.DType == half && !inputs[name] {
 			w := *v
 			w.DType = payload.Float32
 			g.Values[name] = &w
@@ -89,7 +91,7 @@ func WidenHalf(g *Graph) (bool, error) {
 	fresh := func(base string) string {
 		name := base + "__f32"
 		for i := 0; g.Values[name] != nil || g.Initializers[name] != nil; i++ {
-			name = base + "__f32_" + string(rune('a'+i%26))
+			name = base + "__f32_" + strconv.Itoa(i)
 		}
 		return name
 	}
@@ -111,7 +113,7 @@ func WidenHalf(g *Graph) (bool, error) {
 		head = append(head, castTo(payload.Float32, in.Name, w))
 	}
 	for _, out := range g.Outputs {
-		if out.DType != half || inputs[out.Name] || g.Initializers[out.Name] != nil {
+		if _, done := rename[out.Name]; done || out.DType != half || inputs[out.Name] || g.Initializers[out.Name] != nil {
 			continue
 		}
 		w := fresh(out.Name)
@@ -121,6 +123,15 @@ func WidenHalf(g *Graph) (bool, error) {
 		g.Values[out.Name] = &out
 		rename[out.Name] = w
 		tail = append(tail, castTo(half, w, out.Name))
+	}
+	dtypeOf := func(name string) payload.DType {
+		if v := g.Values[name]; v != nil {
+			return v.DType
+		}
+		if t := g.Initializers[name]; t != nil {
+			return t.DType
+		}
+		return payload.Undefined
 	}
 	for _, n := range g.Nodes {
 		for i, in := range n.Inputs {
@@ -133,7 +144,10 @@ func WidenHalf(g *Graph) (bool, error) {
 				n.Outputs[i] = r
 			}
 		}
-		if n.OpType == "Cast" {
+		// A Cast between the half type and float32 now casts float32 to
+		// float32.
+		if n.OpType == "Cast" && isDefaultDomain(n.Domain) && len(n.Inputs) == 1 && len(n.Outputs) == 1 &&
+			dtypeOf(n.Inputs[0]) == payload.Float32 && dtypeOf(n.Outputs[0]) == payload.Float32 {
 			n.OpType, n.Attrs = "Identity", nil
 		}
 	}
@@ -213,10 +227,14 @@ func graphHalf(g *Graph) (payload.DType, bool) {
 		half = dt
 	}
 	for _, v := range g.Values {
-		see(v.DType)
+		if v != nil {
+			see(v.DType)
+		}
 	}
 	for _, t := range g.Initializers {
-		see(t.DType)
+		if t != nil {
+			see(t.DType)
+		}
 	}
 	for _, v := range g.Inputs {
 		see(v.DType)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/lintel-ml/lintel/payload"
@@ -90,5 +91,35 @@ func TestWidenHalfLeaves(t *testing.T) {
 	}
 	if _, err := WidenHalf(nil); err == nil {
 		t.Error("nil graph: no error")
+	}
+}
+
+// TestWidenHalfKeepsOtherCasts checks that only the Casts between the
+// half type and float32 go: a Cast from float32 to int64 elsewhere stays,
+// and an output listed twice gets one Cast.
+func TestWidenHalfKeepsOtherCasts(t *testing.T) {
+	g := graph(17, []ValueInfo{vin("x", payload.Float16, 4), vin("s", f32, 4)}, nil,
+		nd("Relu", []string{"x"}, []string{"y"}),
+		nd("Cast", []string{"s"}, []string{"z"}, aI("to", int64(i64))))
+	g.Outputs = []ValueInfo{{Name: "y", DType: payload.Float16}, {Name: "z", DType: i64}, {Name: "y", DType: payload.Float16}}
+	if err := Sort(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := InferTypes(g); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := WidenHalf(g); err != nil || !ok {
+		t.Fatalf("WidenHalf = %v, %v; want true, nil", ok, err)
+	}
+	var ops []string
+	for _, n := range g.Nodes {
+		ops = append(ops, n.OpType+"("+n.Inputs[0]+")->"+n.Outputs[0])
+	}
+	want := "[Cast(x)->x__f32 Relu(x__f32)->y__f32 Cast(s)->z Cast(y__f32)->y]"
+	if got := fmt.Sprint(ops); got != want {
+		t.Fatalf("nodes %s, want %s", got, want)
+	}
+	if to, _ := g.Nodes[2].Int("to", 0); to != int64(i64) {
+		t.Errorf("Cast to int64 now casts to %d", to)
 	}
 }
