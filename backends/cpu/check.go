@@ -96,12 +96,17 @@ func optimize(g *model.Graph) (err error) {
 }
 
 // optimizeGraph runs the passes LoadModel runs before compiling: the
-// model's Optimize, then the fusions the kernels take.
+// QDQ node units' fusion, the model's Optimize, WidenHalf (a float16 or
+// bfloat16 graph computes in float32 between its inputs and outputs),
+// then the fusions the kernels take.
 func optimizeGraph(g *model.Graph) error {
 	if err := fuseQDQ(g); err != nil {
 		return err
 	}
 	if err := model.Optimize(g, evalNode); err != nil {
+		return err
+	}
+	if _, err := model.WidenHalf(g); err != nil {
 		return err
 	}
 	if err := model.FuseAttention(g); err != nil {

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -150,4 +151,63 @@ func TestResizeTypesAndUpsample(t *testing.T) {
 	wantKind(t, err, errs.ShapeMismatch)
 	_, err = runNode(t, nodeCase{node: node("Resize", []string{"x", "", "s"}, aString("coordinate_transformation_mode", "bogus")), opset: 13}, x, nil, scalesT(1, 1, 2, 2))
 	wantKind(t, err, errs.Unsupported)
+}
+
+// TestResizeBilinearOrder checks that a linear Resize of the last two
+// dims gives ONNX Runtime's bits: dx2·dy2·x11 + dx1·dy2·x21 + dx2·dy1·x12
+// + dx1·dy1·x22, each weight product rounded, summed left to right. The
+// taps are computed here as ONNX Runtime does (half_pixel, sizes given).
+func TestResizeBilinearOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	cases := []struct{ in, out []int }{
+		{[]int{1, 3, 7, 9}, []int{1, 3, 14, 18}},
+		{[]int{2, 2, 9, 7}, []int{2, 2, 4, 5}},
+		{[]int{5, 6}, []int{10, 3}},
+		{[]int{1, 1, 1, 4}, []int{1, 1, 3, 8}},
+	}
+	taps := func(nin, nout int) (i1, i2 []int, d1, d2 []float32) {
+		s := float32(nout) / float32(nin)
+		for o := range nout {
+			c := (float32(o)+0.5)/s - 0.5
+			c = max(0, min(c, float32(nin-1)))
+			x1 := min(int(c), nin-1)
+			x2 := min(x1+1, nin-1)
+			a, b := float32(math.Abs(float64(c-float32(x1)))), float32(math.Abs(float64(c-float32(x2))))
+			if x1 == x2 {
+				a, b = 0.5, 0.5
+			}
+			i1, i2, d1, d2 = append(i1, x1), append(i2, x2), append(d1, a), append(d2, b)
+		}
+		return
+	}
+	for _, c := range cases {
+		x := randT(r, 3, c.in...)
+		sizes := make([]int64, len(c.out))
+		for i, v := range c.out {
+			sizes[i] = int64(v)
+		}
+		outs, err := runNode(t, nodeCase{node: node("Resize", []string{"x", "", "", "sizes"}, aString("mode", "linear")), opset: 13}, x, nil, nil, i64s(sizes...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rk := len(c.in)
+		hin, win, hout, wout := c.in[rk-2], c.in[rk-1], c.out[rk-2], c.out[rk-1]
+		y1, y2, dy1, dy2 := taps(hin, hout)
+		x1, x2, dx1, dx2 := taps(win, wout)
+		xs, got := x.f32(), outs[0].f32()
+		for p := range len(got) / (hout * wout) {
+			s := xs[p*hin*win:]
+			for y := range hout {
+				for i := range wout {
+					a, b := s[y1[y]*win+x1[i]], s[y1[y]*win+x2[i]]
+					cc, d := s[y2[y]*win+x1[i]], s[y2[y]*win+x2[i]]
+					want := float32(float32(dx2[i]*dy2[y])*a) + float32(float32(dx1[i]*dy2[y])*b) +
+						float32(float32(dx2[i]*dy1[y])*cc) + float32(float32(dx1[i]*dy1[y])*d)
+					if g := got[(p*hout+y)*wout+i]; math.Float32bits(g) != math.Float32bits(want) {
+						t.Fatalf("%v -> %v: plane %d (%d, %d) = %v, want %v", c.in, c.out, p, y, i, g, want)
+					}
+				}
+			}
+		}
+	}
 }
