@@ -45,8 +45,12 @@ type convKernel struct {
 	// im2col fills.
 	gep    gemmEpilogue
 	packed []float32
-	short  conv1dShort // short 1-D convolutions (op_conv1d.go)
-	im2col im2colPack
+	// sub and subOdd hold an image subsampled for strided 1×1 windows
+	// and the deinterleave's scratch (op_conv_subsample.go), grown only
+	// when too small.
+	sub, subOdd []float32
+	short       conv1dShort // short 1-D convolutions (op_conv1d.go)
+	im2col      im2colPack
 	// longB holds constant float32 weights of long strided windows
 	// (longWeights) packed as the product's B, of shape longShape;
 	// longPad and longC are the padded signal and the transposed output,
@@ -278,6 +282,13 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	if !depthwise && !pointwise && !f32 && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
 	}
+	// Strided 1×1 windows run as products over the image subsampled.
+	sub := f32 && !depthwise && !pointwise && !direct && g.subsampledPointwise() &&
+		!(len(pw) > 0 && k.short.takes(k, g, pw[0]))
+	if sub {
+		pointwise = true
+		k.sub = growF32(&k.sub, k.inC*outSz)
+	}
 	if !depthwise && !pointwise && f32 && !direct {
 		if need := packedBSize(kdim, outSz); len(k.packed) < need {
 			k.packed = make([]float32, need)
@@ -293,8 +304,14 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 		return
 	}
 	for n := range k.batch {
+		if sub {
+			subsample(g, f32s(x[n*k.inC*inSz:(n+1)*k.inC*inSz]), k.inC, k.sub, &k.subOdd)
+		}
 		for grp := range k.group {
 			xg := x[(n*k.inC+grp*cg)*inSz : (n*k.inC+(grp+1)*cg)*inSz]
+			if sub {
+				xg = fromF32s[E](k.sub[grp*cg*outSz : (grp+1)*cg*outSz])
+			}
 			yg := y[(n*k.outC+grp*mg)*outSz : (n*k.outC+(grp+1)*mg)*outSz]
 			wg := w[grp*mg*kdim : (grp+1)*mg*kdim]
 			if depthwise {

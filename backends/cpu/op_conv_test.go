@@ -69,6 +69,13 @@ func convCases() []convCase {
 		{xs: []int{1, 40, 4, 16}, ws: []int{3, 40, 3, 3}, pads: []int64{0, 1, 2, 1}},
 		{xs: []int{3, 16, 5, 4}, ws: []int{17, 16, 1, 1}, bias: true},
 		{xs: []int{1, 8, 5, 5}, ws: []int{3, 8, 1, 1}, strides: []int64{2, 2}},
+		// Strided 1×1 windows run on the image subsampled.
+		{xs: []int{2, 8, 9, 12}, ws: []int{8, 2, 1, 1}, group: 4, strides: []int64{2, 2}, bias: true, constW: true},
+		{xs: []int{1, 6, 7, 11}, ws: []int{5, 6, 1, 1}, strides: []int64{3, 1}, bias: true},
+		{xs: []int{1, 4, 8, 20}, ws: []int{4, 4, 1, 1}, strides: []int64{1, 3}, constW: true},
+		{xs: []int{2, 3, 6, 2}, ws: []int{3, 3, 1, 1}, strides: []int64{2, 2}},
+		{xs: []int{1, 2, 5, 6, 7}, ws: []int{3, 2, 1, 1, 1}, strides: []int64{2, 1, 2}, bias: true},
+		{xs: []int{1, 4, 33}, ws: []int{40, 4, 1}, strides: []int64{2}, bias: true, constW: true},
 		{xs: []int{1, 2, 4, 5, 6}, ws: []int{3, 2, 2, 3, 3}, pads: []int64{1, 0, 1, 0, 1, 1}, strides: []int64{1, 2, 1}, bias: true},
 		{xs: []int{1, 4, 5, 5, 5}, ws: []int{4, 1, 3, 3, 3}, group: 4, autoPad: "SAME_UPPER"},
 	}
