@@ -37,8 +37,10 @@ type convKernel struct {
 	dp   directPlan
 	// ep is the fused activation, if any (float32 only).
 	ep *gemmEpilogue
-	// dw runs float32 depthwise filters.
-	dw dwPlan
+	// dw runs float32 depthwise filters; dwt those of one filter per
+	// channel over small planes.
+	dw  dwPlan
+	dwt dwTilePlan
 	// gep is the epilogue of the float32 products: the group's bias by
 	// row, then ep's activation. packed holds the unrolled windows of one
 	// image and group as a packed B, grown only when too small, which
@@ -299,6 +301,10 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	}
 	// Depthwise filters (any number per channel) run on dwPlan, all
 	// images and planes in one call.
+	if cg == 1 && f32 && dwTileFits(g, mg) {
+		k.dwt.conv(k.gc.pool, g, f32s(x), f32s(w), f32s(bias), f32s(y), k.batch, k.outC, k.ep)
+		return
+	}
 	if cg == 1 && f32 && dwFits(g) {
 		k.dw.conv(k.gc.pool, g, f32s(x), f32s(w), f32s(bias), f32s(y), k.batch, k.outC, mg, k.ep)
 		return
