@@ -53,14 +53,15 @@ type dwTileCall struct {
 const dwTileMaxFloats = 1 << 16
 
 // dwTileFits reports whether dwTilePlan runs geometry g with mult
-// filters per channel: one filter, two spatial dims, a padded plane of
-// at most dwTileMaxFloats/8 pixels.
+// filters per channel: one filter, two spatial dims, some outputs,
+// strides up to 8 and a padded plane of at most dwTileMaxFloats/8
+// pixels, so that hostile strides and pads cannot size its buffers.
 func dwTileFits(g *geom, mult int) bool {
-	if mult != 1 || g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 {
+	if mult != 1 || g.k[0] != 1 || g.in[0] != 1 || g.out[0] != 1 || g.s[1] > 8 || g.s[2] > 8 || g.out[1] < 1 || g.out[2] < 1 {
 		return false
 	}
 	ph, pw := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
-	return 8*ph*pw <= dwTileMaxFloats
+	return ph <= dwTileMaxFloats && pw <= dwTileMaxFloats && 8*ph*pw <= dwTileMaxFloats
 }
 
 // prepare lays the plan out for g, unless it is laid out for it already.
@@ -96,12 +97,12 @@ func (p *dwTilePlan) prepare(g *geom) {
 // zero), then applies ep's activation (nil: none), splitting the blocks
 // of eight channels across pool's threads.
 func (p *dwTilePlan) conv(pool *workerPool, g *geom, x, w, bias, y []float32, batch, channels int, ep *gemmEpilogue) {
-	p.prepare(g)
 	taps := g.k[1] * g.k[2]
 	inSz, outSz := g.in[1]*g.in[2], g.out[1]*g.out[2]
 	if batch*channels == 0 || outSz == 0 {
 		return
 	}
+	p.prepare(g)
 	if len(x) < batch*channels*inSz || len(w) < channels*taps || len(y) < batch*channels*outSz || (bias != nil && len(bias) < channels) {
 		panic(fmt.Sprintf("depthwise tiles: %d inputs, %d weights, %d outputs, %d biases for %d planes of %d taps", len(x), len(w), len(y), len(bias), batch*channels, taps))
 	}
