@@ -10,8 +10,7 @@ import (
 // reports the process's CPU time per call.
 func BenchmarkConvShapes(b *testing.B) {
 	type shape struct{ k, s, d, c, hw, groups int }
-	var shapes []shape
-	for _, sh := range []shape{
+	shapes := []shape{
 		{3, 2, 1, 256, 14, 256}, {3, 2, 2, 256, 14, 256}, {1, 2, 1, 256, 14, 256}, {5, 2, 2, 256, 14, 256},
 		{5, 2, 1, 256, 14, 256}, {3, 2, 1, 256, 28, 256}, {3, 1, 1, 256, 14, 256}, {1, 1, 1, 256, 14, 256},
 		{3, 1, 1, 256, 28, 256}, {7, 1, 1, 32, 56, 32}, {3, 1, 1, 512, 7, 512}, {5, 1, 1, 512, 9, 512},
@@ -19,8 +18,6 @@ func BenchmarkConvShapes(b *testing.B) {
 		{1, 2, 1, 16, 112, 4}, {1, 2, 1, 128, 28, 4}, {1, 2, 1, 64, 56, 1}, {1, 2, 1, 8, 112, 1},
 		{1, 1, 1, 16, 112, 4}, {3, 1, 1, 512, 7, 1}, {1, 1, 1, 512, 7, 1}, {3, 2, 1, 512, 7, 1},
 		{3, 2, 1, 64, 56, 1}, {7, 2, 1, 64, 56, 1}, {3, 1, 1, 128, 28, 4}, {5, 1, 1, 128, 28, 4},
-	} {
-		shapes = append(shapes, sh)
 	}
 	for _, s := range shapes {
 		kind := fmt.Sprintf("g%d", s.groups)
