@@ -56,16 +56,31 @@ func copyRows16(dst, src []float32, ld, rows int) {
 	copyRows16AVX(&dst[0], &src[0], ld, rows)
 }
 
+// dwCopyAVX512 selects the AVX-512 copies (tests clear it to check the
+// AVX2 ones).
+var dwCopyAVX512 = hasAVX512
+
+//go:noescape
+func copyStridedAVX512(dst *float32, dstride int, src *float32, sstride int, n, rows int)
+
+//go:noescape
+func deinterleaveRowsAVX512(even, odd *float32, dstride int, src *float32, sstride int, n, rows int)
+
 //go:noescape
 func copyStridedAVX(dst *float32, dstride int, src *float32, sstride int, n, rows int)
 
-// copyStrided is copyStridedGo, in assembly where the CPU has AVX2.
+// copyStrided is copyStridedGo, in assembly where the CPU has AVX2
+// (AVX-512: rows' tails under a mask rather than float by float).
 func copyStrided(dst []float32, dstride int, src []float32, sstride, n, rows int) {
 	if !hasAVX2FMA || rows <= 0 || n <= 0 {
 		copyStridedGo(dst, dstride, src, sstride, n, rows)
 		return
 	}
 	_, _ = dst[(rows-1)*dstride+n-1], src[(rows-1)*sstride+n-1]
+	if dwCopyAVX512 {
+		copyStridedAVX512(&dst[0], dstride, &src[0], sstride, n, rows)
+		return
+	}
 	copyStridedAVX(&dst[0], dstride, &src[0], sstride, n, rows)
 }
 
@@ -73,12 +88,16 @@ func copyStrided(dst []float32, dstride int, src []float32, sstride, n, rows int
 func deinterleaveRowsAVX(even, odd *float32, dstride int, src *float32, sstride int, n, rows int)
 
 // deinterleaveRows is deinterleaveRowsGo, in assembly where the CPU has
-// AVX2.
+// AVX2 (AVX-512: rows' tails under masks rather than pair by pair).
 func deinterleaveRows(even, odd []float32, dstride int, src []float32, sstride, n, rows int) {
 	if !hasAVX2FMA || rows <= 0 || n <= 1 {
 		deinterleaveRowsGo(even, odd, dstride, src, sstride, n, rows)
 		return
 	}
 	_, _, _ = even[(rows-1)*dstride+(n+1)/2-1], odd[(rows-1)*dstride+n/2-1], src[(rows-1)*sstride+n-1]
+	if dwCopyAVX512 {
+		deinterleaveRowsAVX512(&even[0], &odd[0], dstride, &src[0], sstride, n, rows)
+		return
+	}
 	deinterleaveRowsAVX(&even[0], &odd[0], dstride, &src[0], sstride, n, rows)
 }

@@ -102,12 +102,17 @@ func TestCopyRows16MatchesGo(t *testing.T) {
 // cells between and after the rows.
 func TestCopyStridedMatchesGo(t *testing.T) {
 	needAsm(t)
+	checkCopyStrided(t)
+}
+
+// checkCopyStrided is TestCopyStridedMatchesGo's body.
+func checkCopyStrided(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 17))
 	src := make([]float32, 2000)
 	for i := range src {
 		src[i] = r.Float32()
 	}
-	for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 40, 81} {
+	for _, n := range []int{1, 3, 7, 8, 9, 14, 15, 16, 17, 31, 32, 33, 40, 81} {
 		for rows := range 5 {
 			for _, st := range [][2]int{{n, n}, {n + 3, n}, {n, 2*n + 1}, {n + 9, 3 * n}} {
 				got, want := make([]float32, st[0]*rows+5), make([]float32, st[0]*rows+5)
@@ -131,12 +136,17 @@ func TestCopyStridedMatchesGo(t *testing.T) {
 // width, with guard cells between and after the rows.
 func TestDeinterleaveRowsMatchesGo(t *testing.T) {
 	needAsm(t)
+	checkDeinterleaveRows(t)
+}
+
+// checkDeinterleaveRows is TestDeinterleaveRowsMatchesGo's body.
+func checkDeinterleaveRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 19))
 	src := make([]float32, 3000)
 	for i := range src {
 		src[i] = r.Float32()
 	}
-	for _, n := range []int{0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 40, 97, 160} {
+	for _, n := range []int{0, 1, 2, 3, 7, 14, 15, 16, 17, 18, 28, 31, 32, 33, 40, 56, 97, 160} {
 		for rows := range 4 {
 			for _, st := range [][2]int{{(n + 1) / 2, n}, {(n+1)/2 + 2, 2 * n}, {n + 5, 3*n + 1}} {
 				size := st[0]*rows + 4

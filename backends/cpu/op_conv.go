@@ -37,16 +37,22 @@ type convKernel struct {
 	dp   directPlan
 	// ep is the fused activation, if any (float32 only).
 	ep *gemmEpilogue
-	// dw runs float32 depthwise filters.
-	dw dwPlan
+	// dw runs float32 depthwise filters; dwt those of one filter per
+	// channel over small planes.
+	dw  dwPlan
+	dwt dwTilePlan
 	// gep is the epilogue of the float32 products: the group's bias by
 	// row, then ep's activation. packed holds the unrolled windows of one
 	// image and group as a packed B, grown only when too small, which
 	// im2col fills.
 	gep    gemmEpilogue
 	packed []float32
-	short  conv1dShort // short 1-D convolutions (op_conv1d.go)
-	im2col im2colPack
+	// sub and subOdd hold an image subsampled for strided 1×1 windows
+	// and the deinterleave's scratch (op_conv_subsample.go), grown only
+	// when too small.
+	sub, subOdd []float32
+	short       conv1dShort // short 1-D convolutions (op_conv1d.go)
+	im2col      im2colPack
 	// longB holds constant float32 weights of long strided windows
 	// (longWeights) packed as the product's B, of shape longShape;
 	// longPad and longC are the padded signal and the transposed output,
@@ -278,6 +284,13 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	if !depthwise && !pointwise && !f32 && len(*col) < kdim*outSz {
 		*col = make([]E, kdim*outSz)
 	}
+	// Strided 1×1 windows run as products over the image subsampled.
+	sub := f32 && !depthwise && !pointwise && !direct && g.subsampledPointwise() &&
+		!(len(pw) > 0 && k.short.takes(k, g, pw[0]))
+	if sub {
+		pointwise = true
+		k.sub = growF32(&k.sub, k.inC*outSz)
+	}
 	if !depthwise && !pointwise && f32 && !direct {
 		if need := packedBSize(kdim, outSz); len(k.packed) < need {
 			k.packed = make([]float32, need)
@@ -288,13 +301,23 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	}
 	// Depthwise filters (any number per channel) run on dwPlan, all
 	// images and planes in one call.
+	if cg == 1 && f32 && dwTileFits(g, mg) {
+		k.dwt.conv(k.gc.pool, g, f32s(x), f32s(w), f32s(bias), f32s(y), k.batch, k.outC, k.ep)
+		return
+	}
 	if cg == 1 && f32 && dwFits(g) {
 		k.dw.conv(k.gc.pool, g, f32s(x), f32s(w), f32s(bias), f32s(y), k.batch, k.outC, mg, k.ep)
 		return
 	}
 	for n := range k.batch {
+		if sub {
+			subsample(g, f32s(x[n*k.inC*inSz:(n+1)*k.inC*inSz]), k.inC, k.sub, &k.subOdd)
+		}
 		for grp := range k.group {
 			xg := x[(n*k.inC+grp*cg)*inSz : (n*k.inC+(grp+1)*cg)*inSz]
+			if sub {
+				xg = fromF32s[E](k.sub[grp*cg*outSz : (grp+1)*cg*outSz])
+			}
 			yg := y[(n*k.outC+grp*mg)*outSz : (n*k.outC+(grp+1)*mg)*outSz]
 			wg := w[grp*mg*kdim : (grp+1)*mg*kdim]
 			if depthwise {

@@ -55,8 +55,11 @@ type dwCall struct {
 }
 
 // dwBlock is the multiple the flat outputs are rounded up to: dwRow's
-// narrowest vector loop, so that it never runs its scalar tail.
-const dwBlock = 8
+// widest block (eight vectors, eight FMA chains), so that it never runs
+// its narrower blocks, whose one to four chains wait on each tap's FMA
+// (small planes' runs of 50 to 200 outputs spent most of their time
+// there), nor its scalar tail.
+const dwBlock = 64
 
 // dwBandFloats is about the size of a band's copy, in floats.
 const dwBandFloats = 4096
@@ -221,10 +224,14 @@ func (p *dwPlan) fill(g *geom, pad, x []float32, oh0 int) {
 		if IH-first > 0 {
 			hi = max(lo, min(p.bandRows, ceilDiv(IH-first, sh)))
 		}
-		for rw := range sw {
-			ph := pad[(rh*sw+rw)*p.phaseSz : (rh*sw+rw+1)*p.phaseSz]
-			clear(ph[:lo*P])
-			clear(ph[hi*P:])
+		// With one band a plane, every fill writes the same rows: the
+		// others stay zero from prepare.
+		if p.band < g.out[1] {
+			for rw := range sw {
+				ph := pad[(rh*sw+rw)*p.phaseSz : (rh*sw+rw+1)*p.phaseSz]
+				clear(ph[:lo*P])
+				clear(ph[hi*P:])
+			}
 		}
 		rows := hi - lo
 		if rows == 0 || IW == 0 {

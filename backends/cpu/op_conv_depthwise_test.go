@@ -10,6 +10,7 @@ import (
 // TestDepthwiseConvRandom runs random depthwise geometries (one or two
 // spatial dims, strides 1 to 3, dilations, kernels 1×1 to 7×7, pads on
 // either side, one to three filters per channel) through dwPlan and
+// dwTilePlan (one filter per channel, planes of the tile's size) and
 // checks them against the reference convolution with guard cells around
 // the output, and bit for bit on two threads against one.
 func TestDepthwiseConvRandom(t *testing.T) {
@@ -143,8 +144,8 @@ func TestDepthwiseConvShapes(t *testing.T) {
 	}
 }
 
-// TestDepthwiseConvAllocs checks that dwPlan allocates nothing after its
-// first call, on one thread and on two.
+// TestDepthwiseConvAllocs checks that depthwise Conv (here on the tiles)
+// allocates nothing after its first call, on one thread and on two.
 func TestDepthwiseConvAllocs(t *testing.T) {
 	pool := newWorkerPool(2)
 	defer pool.close()

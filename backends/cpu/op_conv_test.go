@@ -69,8 +69,22 @@ func convCases() []convCase {
 		{xs: []int{1, 40, 4, 16}, ws: []int{3, 40, 3, 3}, pads: []int64{0, 1, 2, 1}},
 		{xs: []int{3, 16, 5, 4}, ws: []int{17, 16, 1, 1}, bias: true},
 		{xs: []int{1, 8, 5, 5}, ws: []int{3, 8, 1, 1}, strides: []int64{2, 2}},
+		// Strided 1×1 windows run on the image subsampled.
+		{xs: []int{2, 8, 9, 12}, ws: []int{8, 2, 1, 1}, group: 4, strides: []int64{2, 2}, bias: true, constW: true},
+		{xs: []int{1, 6, 7, 11}, ws: []int{5, 6, 1, 1}, strides: []int64{3, 1}, bias: true},
+		{xs: []int{1, 4, 8, 20}, ws: []int{4, 4, 1, 1}, strides: []int64{1, 3}, constW: true},
+		{xs: []int{2, 3, 6, 2}, ws: []int{3, 3, 1, 1}, strides: []int64{2, 2}},
+		{xs: []int{1, 2, 5, 6, 7}, ws: []int{3, 2, 1, 1, 1}, strides: []int64{2, 1, 2}, bias: true},
+		{xs: []int{1, 4, 33}, ws: []int{40, 4, 1}, strides: []int64{2}, bias: true, constW: true},
 		{xs: []int{1, 2, 4, 5, 6}, ws: []int{3, 2, 2, 3, 3}, pads: []int64{1, 0, 1, 0, 1, 1}, strides: []int64{1, 2, 1}, bias: true},
 		{xs: []int{1, 4, 5, 5, 5}, ws: []int{4, 1, 3, 3, 3}, group: 4, autoPad: "SAME_UPPER"},
+		// Depthwise tiles: blocks of eight channels and a partial one,
+		// rows of eight and more (blocks overlapping at the end) and of
+		// fewer, strides, dilations and uneven pads.
+		{xs: []int{2, 20, 11, 13}, ws: []int{20, 1, 3, 3}, group: 20, strides: []int64{2, 1}, pads: []int64{1, 2, 0, 1}, bias: true, constW: true},
+		{xs: []int{1, 16, 14, 14}, ws: []int{16, 1, 5, 5}, group: 16, strides: []int64{2, 2}, dils: []int64{2, 2}, pads: []int64{4, 4, 4, 4}, bias: true},
+		{xs: []int{1, 9, 7, 20}, ws: []int{9, 1, 3, 7}, group: 9, strides: []int64{1, 3}, pads: []int64{1, 3, 1, 3}},
+		{xs: []int{1, 8, 6, 6}, ws: []int{8, 1, 1, 1}, group: 8, strides: []int64{2, 2}, bias: true},
 	}
 }
 
