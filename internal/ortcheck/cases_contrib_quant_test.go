@@ -62,3 +62,29 @@ var contribQuantCases = []tc{
 }
 
 func TestContribQuant(t *testing.T) { runCases(t, contribQuantCases) }
+
+// exact sets a float case's tolerance to 1e-5.
+func exact(c tc) tc { c.tol = 1e-5; return c }
+
+var contribQGemmCases = []tc{
+	ms("QGemm/u8_requant", "QGemm", nil, typed(U8, 5, 12), fs(0.02), u8z(nil, 110), typed(U8, 12, 7).c(), fs(0.01), u8z(nil, 120), none, fs(0.3), u8z(nil, 128)).outs(U8),
+	ms("QGemm/u8_s8_per_column_bias_transB", "QGemm", attrs(ai("transB", 1), af("alpha", 0.5)), typed(U8, 9, 40), fs(0.02), u8z(nil, 100),
+		typed(I8, 35, 40).c(), rng(0.001, 0.01, 35).c(), i8z([]int{35}, make([]int8, 35)...), typed(I32, 35).c(), fs(0.2), u8z(nil, 90)).outs(U8),
+	ms("QGemm/s8_float_out", "QGemm", nil, typed(I8, 6, 33), fs(0.03), i8z(nil, 4), typed(I8, 33, 20).c(), fs(0.02), i8z(nil, 0)).outs(F32),
+	ms("QGemm/s8_transA_fed_b_bias_rows", "QGemm", attrs(ai("transA", 1)), typed(I8, 17, 4), fs(0.03), i8z(nil, -2), typed(I8, 17, 9), fs(0.05), i8z(nil, 3), typed(I32, 4, 1).c(), fs(0.9), i8z(nil, -5)).outs(I8),
+	ms("QGemm/u8_float_out_bias_matrix", "QGemm", attrs(af("alpha", 2)), typed(U8, 3, 70), fs(0.01), u8z(nil, 128), typed(U8, 70, 5).c(), fc([]int{5}, 0.01, 0.02, 0.03, 0.015, 0.005), u8z([]int{5}, 100, 110, 120, 130, 140), typed(I32, 3, 5).c()).outs(F32),
+
+	ms("QGemm/u8_s8_wide", "QGemm", nil, typed(U8, 37, 300), fs(0.01), u8z(nil, 100), typed(I8, 300, 70).c(), fs(0.002), i8z(nil, 3), typed(I32, 70).c(), fs(0.5), u8z(nil, 120)).outs(U8),
+	exact(ms("MatMulIntegerToFloat/u8_u8_per_column_zero_points", "MatMulIntegerToFloat", nil, typed(U8, 6, 20), typed(U8, 20, 4).c(), fs(0.02), fc([]int{4}, 0.01, 0.02, 0.03, 0.04), u8z(nil, 7), u8z([]int{4}, 90, 100, 110, 120)).outs(F32)),
+	exact(ms("MatMulIntegerToFloat/u8_u8", "MatMulIntegerToFloat", nil, typed(U8, 4, 16), typed(U8, 16, 8).c(), fs(0.02), fs(0.01), u8z(nil, 100), u8z(nil, 120)).outs(F32)),
+	exact(ms("MatMulIntegerToFloat/u8_s8_per_column_bias", "MatMulIntegerToFloat", nil, typed(U8, 2, 7, 40), typed(I8, 40, 24).c(), fs(0.02), rng(0.001, 0.01, 24).c(), u8z(nil, 128), i8z([]int{24}, make([]int8, 24)...), f32(24).c()).outs(F32)),
+	exact(ms("MatMulIntegerToFloat/s8_s8_fed_b", "MatMulIntegerToFloat", nil, typed(I8, 3, 5, 12), typed(I8, 12, 6), fs(0.03), fs(0.02), i8z(nil, 5), i8z(nil, -3)).outs(F32)),
+	exact(ms("MatMulIntegerToFloat/no_zero_points", "MatMulIntegerToFloat", nil, typed(U8, 5, 33), typed(U8, 33, 9).c(), fs(0.03), fs(0.02)).outs(F32)),
+
+	exact(ms("DynamicQuantizeMatMul/u8", "DynamicQuantizeMatMul", nil, f32(6, 32), typed(U8, 32, 16).c(), fs(0.02), u8z(nil, 120))),
+	exact(ms("DynamicQuantizeMatMul/s8_per_column_bias", "DynamicQuantizeMatMul", nil, rng(-3, 1, 2, 9, 64), typed(I8, 64, 40).c(), rng(0.001, 0.01, 40).c(), i8z([]int{40}, make([]int8, 40)...), f32(40).c())),
+	exact(ms("DynamicQuantizeMatMul/s8_no_zero_point_fed_b", "DynamicQuantizeMatMul", nil, f32(3, 20), typed(I8, 20, 11), fs(0.05))),
+	exact(ms("DynamicQuantizeMatMul/batched_b", "DynamicQuantizeMatMul", nil, f32(2, 3, 10), typed(I8, 2, 10, 4).c(), fs(0.05), i8z(nil, 1))),
+}
+
+func TestContribQGemm(t *testing.T) { runCases(t, contribQGemmCases) }
