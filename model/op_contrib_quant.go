@@ -3,14 +3,16 @@ package model
 import "github.com/lintel-ml/lintel/payload"
 
 // The quantized ops of ONNX Runtime's contrib domain that its
-// quantization tools emit (docs/quantization.md lists what each runs).
+// quantization tools emit (docs/transformers.md lists what each runs).
 
 func init() {
 	binary := func(typ string) {
 		RegisterOp(&Op{
-			Domain:   MSDomain,
-			Type:     typ,
-			Versions: []Version{{Since: 1, MinIn: 7, MaxIn: 8, MaxOut: 1}},
+			Domain: MSDomain,
+			Type:   typ,
+			// The zero points are optional, inputs 2 and 5: the backends
+			// check that B (3) and the scales are present.
+			Versions: []Version{{Since: 1, MinIn: 2, MaxIn: 8, MaxOut: 1}},
 			InputNames: []string{"A", "A_scale", "A_zero_point", "B", "B_scale", "B_zero_point",
 				"C_scale", "C_zero_point"},
 			Bind: func(n *Node, _ int64) (Rule, error) { return &QLinearBinaryAttrs{Mul: typ == "QLinearMul"}, nil },
@@ -20,9 +22,11 @@ func init() {
 	binary("QLinearMul")
 	lookup := func(typ string) {
 		RegisterOp(&Op{
-			Domain:     MSDomain,
-			Type:       typ,
-			Versions:   []Version{{Since: 1, MinIn: 4, MaxIn: 5, MaxOut: 1}},
+			Domain: MSDomain,
+			Type:   typ,
+			// X_zero_point, input 2, is optional: the backends check
+			// that Y_scale (3) is present.
+			Versions:   []Version{{Since: 1, MinIn: 2, MaxIn: 5, MaxOut: 1}},
 			InputNames: []string{"X", "X_scale", "X_zero_point", "Y_scale", "Y_zero_point"},
 			Bind: func(n *Node, _ int64) (Rule, error) {
 				a := &QLinearLookupAttrs{Leaky: typ == "QLinearLeakyRelu"}

@@ -191,6 +191,9 @@ func qmulRow(y, a, b []byte, aOne, bOne, s8 bool, za, zb int32, ratio, zc float3
 
 // buildQLinearBin checks QLinearAdd's or QLinearMul's types.
 func buildQLinearBin(c *buildCtx, mul bool) (kernel, error) {
+	if err := qRequired(c, 3, 4, 6); err != nil {
+		return nil, err
+	}
 	dt := c.inType(0)
 	if !q8(dt) {
 		return nil, c.unsupported("A of element type %s (supported: int8, uint8)", dt)
@@ -207,6 +210,18 @@ func buildQLinearBin(c *buildCtx, mul bool) (kernel, error) {
 		return nil, err
 	}
 	return &qlinearBinKernel{n: c.n, mul: mul}, nil
+}
+
+// qRequired refuses the node unless inputs idx are present: the inputs
+// the op requires after an optional one, which the descriptor's arity
+// cannot require.
+func qRequired(c *buildCtx, idx ...int) error {
+	for _, i := range idx {
+		if c.inType(i) == payload.Undefined {
+			return c.invalid("required input %d (%s) is missing", i, c.op.InputNames[i])
+		}
+	}
+	return nil
 }
 
 // qFloatScales refuses the node unless inputs idx are float32 scales, the

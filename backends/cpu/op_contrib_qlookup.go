@@ -28,9 +28,9 @@ type qParams struct {
 	xz, yz int32
 }
 
-// build fills t for 8-bit values of type int8 (s8) or uint8.
-func (t *qTable) build(p qParams, s8 bool, f qTransform) {
-	var v [256]float32
+// build fills t for 8-bit values of type int8 (s8) or uint8, with v as
+// scratch (the transform keeps it from living on the stack).
+func (t *qTable) build(p qParams, s8 bool, f qTransform, v *[256]float32) {
 	for i := range v {
 		x := int32(i)
 		if s8 {
@@ -39,7 +39,7 @@ func (t *qTable) build(p qParams, s8 bool, f qTransform) {
 		v[i] = p.xs * float32(x-p.xz)
 	}
 	if f != nil {
-		f(&v)
+		f(v)
 	}
 	lo, hi := int32(0), int32(math.MaxUint8)
 	if s8 {
@@ -92,6 +92,7 @@ type qlookupKernel struct {
 	f     qTransform
 	fixed bool
 	tab   qTable
+	v     [256]float32
 }
 
 // qParamsAt reads the scales and zero points of inputs xs, xz (-1 or
@@ -155,7 +156,7 @@ func (k *qlookupKernel) run(in, out []*tensor) error {
 		if err != nil {
 			return err
 		}
-		k.tab.build(p, in[0].dt == payload.Int8, k.f)
+		k.tab.build(p, in[0].dt == payload.Int8, k.f, &k.v)
 	}
 	k.tab.apply(out[0].data, in[0].data[:in[0].numel()])
 	return nil
@@ -165,6 +166,9 @@ func (k *qlookupKernel) run(in, out []*tensor) error {
 // builds the table when the scales and zero points are constants.
 func buildQLookup(c *buildCtx) (kernel, error) {
 	a := c.rule.(*model.QLinearLookupAttrs)
+	if err := qRequired(c, 3); err != nil {
+		return nil, err
+	}
 	dt := c.inType(0)
 	if !q8(dt) {
 		return nil, c.unsupported("X of element type %s (supported: int8, uint8)", dt)
@@ -186,7 +190,7 @@ func buildQLookup(c *buildCtx) (kernel, error) {
 		return nil, err
 	}
 	if ok {
-		k.tab.build(p, dt == payload.Int8, k.f)
+		k.tab.build(p, dt == payload.Int8, k.f, &k.v)
 		k.fixed = true
 	}
 	return k, nil
@@ -200,6 +204,7 @@ type qconcatKernel struct {
 	// per input: fixed (built at load), copy (same parameters as Y), tab.
 	fixed, copy []bool
 	tabs        []qTable
+	v           [256]float32
 }
 
 func (k *qconcatKernel) run(in, out []*tensor) error {
@@ -233,7 +238,7 @@ func (k *qconcatKernel) run(in, out []*tensor) error {
 			}
 			k.copy[j] = p.xs == p.ys && p.xz == p.yz
 			if !k.copy[j] {
-				k.tabs[j].build(p, s8, nil)
+				k.tabs[j].build(p, s8, nil, &k.v)
 			}
 		}
 		pitch := 0
@@ -286,7 +291,7 @@ func buildQConcat(c *buildCtx) (kernel, error) {
 			k.fixed[j] = true
 			k.copy[j] = p.xs == p.ys && p.xz == p.yz
 			if !k.copy[j] {
-				k.tabs[j].build(p, dt == payload.Int8, nil)
+				k.tabs[j].build(p, dt == payload.Int8, nil, &k.v)
 			}
 		}
 	}
