@@ -113,7 +113,7 @@ func qScaleOut(y []float32, acc []int32, mult, bias []float32, n int) {
 			if len(mult) > 1 {
 				m = mult[j]
 			}
-			f := float32(v) * m
+			f := float32(float32(v) * m) // not fused with the bias
 			if bias != nil {
 				f += bias[j]
 			}

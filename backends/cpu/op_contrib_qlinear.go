@@ -83,6 +83,9 @@ type qlinearBinKernel struct {
 	n   *model.Node
 	mul bool
 	it  bcastIter
+	// pa and pb hold each 8-bit value times A's and B's ratio (Add), or
+	// less its zero point (Mul), exact in float64.
+	pa, pb [256]float64
 }
 
 func (k *qlinearBinKernel) run(in, out []*tensor) error {
@@ -112,80 +115,128 @@ func (k *qlinearBinKernel) run(in, out []*tensor) error {
 		return err
 	}
 	s8 := y.dt == payload.Int8
+	q := qRounder{lo: 0, hi: math.MaxUint8}
+	if s8 {
+		q = qRounder{lo: math.MinInt8, hi: math.MaxInt8}
+	}
+	ra, rb := sa/sc, sb/sc
+	if k.mul {
+		ra = sa * sb / sc
+	}
+	for v := range 256 {
+		x := float64(v)
+		if s8 {
+			x = float64(int8(v))
+		}
+		if k.mul {
+			k.pa[v], k.pb[v] = x-float64(za), x-float64(zb)
+		} else {
+			k.pa[v], k.pb[v] = x*float64(ra), x*float64(rb)
+		}
+	}
 	k.it.init(y.shape, a.shape, b.shape)
 	n := k.it.inner
 	d := y.data
 	for r := 0; r < k.it.rows; r++ {
-		row, ra, rb := d[r*n:(r+1)*n], a.data[k.it.off[0]:], b.data[k.it.off[1]:]
+		row, xa, xb := d[r*n:(r+1)*n], a.data[k.it.off[0]:], b.data[k.it.off[1]:]
 		aOne, bOne := k.it.istr[0] == 0, k.it.istr[1] == 0
 		if k.mul {
-			qmulRow(row, ra, rb, aOne, bOne, s8, za, zb, sa*sb/sc, float32(zc))
+			k.mulRow(row, xa, xb, aOne, bOne, ra, float32(zc), q)
 		} else {
-			qaddRow(row, ra, rb, aOne, bOne, s8, sa/sc, float32(za), sb/sc, float32(zb), float32(zc))
+			k.addRow(row, xa, xb, aOne, bOne, ra, float32(za), rb, float32(zb), float32(zc), q)
 		}
 		k.it.next()
 	}
 	return nil
 }
 
-// q8f is the 8-bit value v (int8 when s8) as float32.
-func q8f(v byte, s8 bool) float32 {
-	if s8 {
-		return float32(int8(v))
+// qRounder rounds a float32 half to even and saturates it to [lo, hi] as
+// CVTPS2DQ and the saturating packs do: NaN and values of 2³¹ or more
+// become lo (CVTPS2DQ's "integer indefinite", the most negative int32).
+type qRounder struct{ lo, hi float32 }
+
+// round returns v rounded and saturated, as the output byte.
+func (q qRounder) round(v float32) byte {
+	switch {
+	case !(v >= q.lo) || v >= 1<<31:
+		v = q.lo
+	case v > q.hi:
+		v = q.hi
 	}
-	return float32(v)
+	// Within ±2²² adding and taking away 1.5·2²³ rounds half to even.
+	const magic = 0x1.8p23
+	return byte(int32(float32(v+magic) - magic))
 }
 
-// qaddRow writes one output row of QLinearAdd: a and b hold the row's
-// operands, or one value each when aOne or bOne.
-func qaddRow(y, a, b []byte, aOne, bOne, s8 bool, ra, za, rb, zb, zc float32) {
+// addRow writes one output row of QLinearAdd: xa and xb hold the row's
+// operands, or one value each when aOne or bOne. The products x·ratio
+// are exact in float64, so float32(p + t) is the fused multiply-add
+// rounded once to float32 (but for ratios far below 2⁻²⁰ of the sum,
+// where float64 rounds first). The explicit conversions keep the
+// compiler from fusing the other products.
+func (k *qlinearBinKernel) addRow(y, xa, xb []byte, aOne, bOne bool, ra, za, rb, zb, zc float32, q qRounder) {
+	pa, pb := &k.pa, &k.pb
 	switch {
 	case aOne:
 		// ONNX Runtime passes the varying operand first: B here.
-		f := zc - (rb*zb + ra*za)
-		f += q8f(a[0], s8) * ra
+		f := zc - (float32(rb*zb) + float32(ra*za))
+		f += float32(pa[xa[0]])
 		if bOne {
-			v := sat8(cvtps(fma32(q8f(b[0], s8), rb, f)), s8)
+			v := q.round(float32(pb[xb[0]] + float64(f)))
 			for i := range y {
 				y[i] = v
 			}
 			return
 		}
-		for i := range y {
-			y[i] = sat8(cvtps(fma32(q8f(b[i], s8), rb, f)), s8)
+		xb = xb[:len(y)]
+		for i, b := range xb {
+			y[i] = q.round(float32(pb[b] + float64(f)))
 		}
 	case bOne:
-		f := zc - (ra*za + rb*zb)
-		f += q8f(b[0], s8) * rb
-		for i := range y {
-			y[i] = sat8(cvtps(fma32(q8f(a[i], s8), ra, f)), s8)
+		f := zc - (float32(ra*za) + float32(rb*zb))
+		f += float32(pb[xb[0]])
+		xa = xa[:len(y)]
+		for i, a := range xa {
+			y[i] = q.round(float32(pa[a] + float64(f)))
 		}
 	default:
-		f := zc - (ra*za + rb*zb)
-		for i := range y {
-			y[i] = sat8(cvtps(fma32(q8f(a[i], s8), ra, fma32(q8f(b[i], s8), rb, f))), s8)
+		f := float64(zc - (float32(ra*za) + float32(rb*zb)))
+		xa, xb = xa[:len(y)], xb[:len(y)]
+		for i, a := range xa {
+			t := float32(pb[xb[i]] + f)
+			y[i] = q.round(float32(pa[a] + float64(t)))
 		}
 	}
 }
 
-// qmulRow writes one output row of QLinearMul, as qaddRow.
-func qmulRow(y, a, b []byte, aOne, bOne, s8 bool, za, zb int32, ratio, zc float32) {
-	at := func(x []byte, i int) int32 {
-		if s8 {
-			return int32(int8(x[i]))
+// mulRow writes one output row of QLinearMul, as addRow: the product of
+// the operands less their zero points, exact, times ratio, plus zc, each
+// step rounded to float32.
+func (k *qlinearBinKernel) mulRow(y, xa, xb []byte, aOne, bOne bool, ratio, zc float32, q qRounder) {
+	pa, pb := &k.pa, &k.pb
+	switch {
+	case aOne && bOne:
+		v := q.round(float32(float32(pa[xa[0]]*pb[xb[0]])*ratio) + zc)
+		for i := range y {
+			y[i] = v
 		}
-		return int32(x[i])
-	}
-	sa, sb := 1, 1
-	if aOne {
-		sa = 0
-	}
-	if bOne {
-		sb = 0
-	}
-	for i := range y {
-		p := (at(a, i*sa) - za) * (at(b, i*sb) - zb)
-		y[i] = sat8(cvtps(float32(p)*ratio+zc), s8)
+	case aOne:
+		c := pa[xa[0]]
+		xb = xb[:len(y)]
+		for i, b := range xb {
+			y[i] = q.round(float32(float32(c*pb[b])*ratio) + zc)
+		}
+	case bOne:
+		c := pb[xb[0]]
+		xa = xa[:len(y)]
+		for i, a := range xa {
+			y[i] = q.round(float32(float32(pa[a]*c)*ratio) + zc)
+		}
+	default:
+		xa, xb = xa[:len(y)], xb[:len(y)]
+		for i, a := range xa {
+			y[i] = q.round(float32(float32(pa[a]*pb[xb[i]])*ratio) + zc)
+		}
 	}
 }
 

@@ -334,6 +334,12 @@ func (k *qgapKernel) run(in, out []*tensor) error {
 	acc := growI32(&k.acc, nb*ch)
 	s8 := x.dt == payload.Int8
 	bias := -p.xz * int32(img)
+	// int8 sums are the uint8 sums of the bytes xor 0x80, less 128 each.
+	var flip byte
+	if s8 {
+		flip = 0x80
+		bias -= 128 * int32(img)
+	}
 	if k.last {
 		for b := range nb {
 			a := acc[b*ch : (b+1)*ch]
@@ -342,26 +348,19 @@ func (k *qgapKernel) run(in, out []*tensor) error {
 			}
 			for i := range img {
 				row := x.data[(b*img+i)*ch : (b*img+i+1)*ch]
+				a = a[:len(row)]
 				for c, v := range row {
-					if s8 {
-						a[c] += int32(int8(v))
-					} else {
-						a[c] += int32(v)
-					}
+					a[c] += int32(v ^ flip)
 				}
 			}
 		}
 	} else {
 		for c := range acc {
-			sum := bias
+			var sum uint32
 			for _, v := range x.data[c*img : (c+1)*img] {
-				if s8 {
-					sum += int32(int8(v))
-				} else {
-					sum += int32(v)
-				}
+				sum += uint32(v ^ flip)
 			}
-			acc[c] = sum
+			acc[c] = bias + int32(sum)
 		}
 	}
 	lo8, hi8, _ := quantRange(y.dt)
