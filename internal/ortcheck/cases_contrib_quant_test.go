@@ -42,6 +42,16 @@ var contribQuantCases = []tc{
 	qbin("QLinearMul", "scalar_a_u8", false, []int{1}, []int{7, 9}),
 	qbin("QLinearMul", "column_broadcast_u8", false, []int{2, 5, 1}, []int{2, 5, 8}),
 
+	// Random scales and zero points, drawn anew for each seed.
+	ms("QLinearAdd/random_parameters_u8", "QLinearAdd", nil, typed(U8, 4, 300), rng(0.001, 0.2).c(), typed(U8).c(), typed(U8, 300), rng(0.001, 0.2).c(), typed(U8).c(), rng(0.001, 0.2).c(), typed(U8).c()),
+	ms("QLinearAdd/random_parameters_scalar_b_s8", "QLinearAdd", nil, typed(I8, 4, 300), rng(0.001, 0.2).c(), typed(I8).c(), typed(I8, 4, 1), rng(0.001, 0.2).c(), typed(I8).c(), rng(0.001, 0.2).c(), typed(I8).c()),
+	ms("QLinearMul/random_parameters_s8", "QLinearMul", nil, typed(I8, 4, 300), rng(0.001, 0.2).c(), typed(I8).c(), typed(I8, 300), rng(0.001, 0.2).c(), typed(I8).c(), rng(0.01, 2).c(), typed(I8).c()),
+	ms("QLinearSigmoid/random_parameters_s8", "QLinearSigmoid", nil, typed(I8, 512), rng(0.001, 0.3).c(), typed(I8).c(), rng(0.002, 0.01).c(), typed(I8).c()),
+	ms("QLinearLeakyRelu/random_parameters_u8", "QLinearLeakyRelu", attrs(af("alpha", 0.37)), typed(U8, 512), rng(0.001, 0.3).c(), typed(U8).c(), rng(0.001, 0.3).c(), typed(U8).c()),
+	ms("QLinearGlobalAveragePool/random_parameters_u8", "QLinearGlobalAveragePool", nil, typed(U8, 2, 6, 9, 9), rng(0.01, 0.1).c(), typed(U8).c(), rng(0.01, 0.1).c(), typed(U8).c()),
+	ms("QLinearConcat/random_parameters_s8", "QLinearConcat", attrs(ai("axis", 1)), rng(0.01, 0.1).c(), typed(I8).c(),
+		typed(I8, 2, 50), rng(0.01, 0.1).c(), typed(I8).c(), typed(I8, 2, 70), rng(0.01, 0.1).c(), typed(I8).c()).outs(I8),
+
 	qlut("QLinearSigmoid", "u8", false, nil, 4, 256),
 	qlut("QLinearSigmoid", "s8", true, nil, 2, 3, 300),
 	ms("QLinearSigmoid/fed_scales", "QLinearSigmoid", nil, typed(U8, 600), fs(0.08).fed(), u8z(nil, 128).fed(), fs(1.0/256).fed(), u8z(nil, 0).fed()),
