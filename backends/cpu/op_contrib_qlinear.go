@@ -114,6 +114,9 @@ func (k *qlinearBinKernel) run(in, out []*tensor) error {
 	if err != nil {
 		return err
 	}
+	if y.numel() == 0 {
+		return nil
+	}
 	s8 := y.dt == payload.Int8
 	q := qRounder{lo: 0, hi: math.MaxUint8}
 	if s8 {

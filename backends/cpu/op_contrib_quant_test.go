@@ -59,6 +59,7 @@ func TestQLinearBinary(t *testing.T) {
 			err: errs.InvalidArtifact},
 		{name: "mixed operand types", c: add, ins: []*tensor{qu8([]int{1}, 1), one, qu8(nil, 0), qs8([]int{1}, 1), one, qs8(nil, 0), one, qu8(nil, 0)},
 			err: errs.InvalidArtifact},
+		{name: "empty", c: add, ins: []*tensor{qu8([]int{0, 3}), one, qu8(nil, 0), qu8([]int{1}, 2), one, qu8(nil, 0), one, qu8(nil, 0)}, shapes: [][]int{{0, 3}}, vals: []string{"[]"}},
 		{name: "C_scale missing", c: nodeCase{node: msNode("QLinearAdd", in[:5])}, ins: []*tensor{qu8([]int{1}, 1), one, qu8(nil, 0), qu8([]int{1}, 1), one}, err: errs.InvalidArtifact},
 		{name: "uint16 refused", c: add, ins: []*tensor{mk([]int{1}, []uint16{1}), one, mk(nil, []uint16{0}), mk([]int{1}, []uint16{1}), one, mk(nil, []uint16{0}), one, mk(nil, []uint16{0})},
 			err: errs.Unsupported},
