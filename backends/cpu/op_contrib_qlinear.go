@@ -84,9 +84,24 @@ type qlinearBinKernel struct {
 	mul bool
 	it  bcastIter
 	// pa and pb hold each 8-bit value times A's and B's ratio (Add), or
-	// less its zero point (Mul), exact in float64.
+	// less its zero point (Mul), exact in float64, for the parameters
+	// key; lut, once built for them, the output of every pair of values
+	// (A's the high byte) where both vary along a row.
 	pa, pb [256]float64
+	key    [7]uint32
+	haveP  bool
+	lut    *[1 << 16]byte
+	row    [256]byte
 }
+
+// qLUTMin is the fewest output elements for which QLinearAdd and
+// QLinearMul build their table of 2¹⁶ pairs (kept while the scales and
+// zero points stay the same), and qRowLUTMin the shortest row on which a
+// one-value operand gets a table of 256.
+const (
+	qLUTMin    = 1 << 14
+	qRowLUTMin = 512
+)
 
 func (k *qlinearBinKernel) run(in, out []*tensor) error {
 	a, b, y := in[0], in[3], out[0]
@@ -126,15 +141,39 @@ func (k *qlinearBinKernel) run(in, out []*tensor) error {
 	if k.mul {
 		ra = sa * sb / sc
 	}
-	for v := range 256 {
-		x := float64(v)
-		if s8 {
-			x = float64(int8(v))
+	b2u := func(b bool) uint32 {
+		if b {
+			return 1
 		}
-		if k.mul {
-			k.pa[v], k.pb[v] = x-float64(za), x-float64(zb)
-		} else {
-			k.pa[v], k.pb[v] = x*float64(ra), x*float64(rb)
+		return 0
+	}
+	key := [7]uint32{math.Float32bits(sa), math.Float32bits(sb), math.Float32bits(sc), uint32(za), uint32(zb), uint32(zc), b2u(s8)}
+	if !k.haveP || key != k.key {
+		for v := range 256 {
+			x := float64(v)
+			if s8 {
+				x = float64(int8(v))
+			}
+			if k.mul {
+				k.pa[v], k.pb[v] = x-float64(za), x-float64(zb)
+			} else {
+				k.pa[v], k.pb[v] = x*float64(ra), x*float64(rb)
+			}
+		}
+		k.key, k.haveP = key, true
+		k.lut = nil
+	}
+	fz := float64(float32(zc) - (float32(ra*float32(za)) + float32(rb*float32(zb))))
+	if k.lut == nil && y.numel() >= qLUTMin && a.numel() > 1 && b.numel() > 1 {
+		k.lut = new([1 << 16]byte)
+		for x := range 256 {
+			for w := range 256 {
+				if k.mul {
+					k.lut[x<<8|w] = qmulOne(k.pa[x]*k.pb[w], ra, float32(zc), q)
+				} else {
+					k.lut[x<<8|w] = qaddBoth(k.pa[x], k.pb[w], fz, q)
+				}
+			}
 		}
 	}
 	k.it.init(y.shape, a.shape, b.shape)
@@ -171,12 +210,27 @@ func (q qRounder) round(v float32) byte {
 	return byte(int32(float32(v+magic) - magic))
 }
 
-// addRow writes one output row of QLinearAdd: xa and xb hold the row's
-// operands, or one value each when aOne or bOne. The products x·ratio
+// qaddBoth is QLinearAdd's output where both operands vary: pa and pb
+// are their products with their ratios, fz the fixed part. The products
 // are exact in float64, so float32(p + t) is the fused multiply-add
 // rounded once to float32 (but for ratios far below 2⁻²⁰ of the sum,
-// where float64 rounds first). The explicit conversions keep the
-// compiler from fusing the other products.
+// where float64 rounds first).
+func qaddBoth(pa, pb, fz float64, q qRounder) byte {
+	t := float32(pb + fz)
+	return q.round(float32(pa + float64(t)))
+}
+
+// qmulOne is QLinearMul's output for the exact product p of the operands
+// less their zero points; the explicit conversion keeps the compiler from
+// fusing the multiply with the add.
+func qmulOne(p float64, ratio, zc float32, q qRounder) byte {
+	return q.round(float32(float32(p)*ratio) + zc)
+}
+
+// addRow writes one output row of QLinearAdd: xa and xb hold the row's
+// operands, or one value each when aOne or bOne. One operand of one
+// value joins the fixed part first, as in ONNX Runtime's kernel, which
+// rounds differently from a row where both vary.
 func (k *qlinearBinKernel) addRow(y, xa, xb []byte, aOne, bOne bool, ra, za, rb, zb, zc float32, q qRounder) {
 	pa, pb := &k.pa, &k.pb
 	switch {
@@ -191,24 +245,42 @@ func (k *qlinearBinKernel) addRow(y, xa, xb []byte, aOne, bOne bool, ra, za, rb,
 			}
 			return
 		}
-		xb = xb[:len(y)]
-		for i, b := range xb {
-			y[i] = q.round(float32(pb[b] + float64(f)))
-		}
+		k.oneRow(y, xb, pb, float64(f), q)
 	case bOne:
 		f := zc - (float32(ra*za) + float32(rb*zb))
 		f += float32(pb[xb[0]])
-		xa = xa[:len(y)]
-		for i, a := range xa {
-			y[i] = q.round(float32(pa[a] + float64(f)))
-		}
+		k.oneRow(y, xa, pa, float64(f), q)
 	default:
-		f := float64(zc - (float32(ra*za) + float32(rb*zb)))
 		xa, xb = xa[:len(y)], xb[:len(y)]
-		for i, a := range xa {
-			t := float32(pb[xb[i]] + f)
-			y[i] = q.round(float32(pa[a] + float64(t)))
+		if lut := k.lut; lut != nil {
+			for i, a := range xa {
+				y[i] = lut[uint16(a)<<8|uint16(xb[i])]
+			}
+			return
 		}
+		f := float64(zc - (float32(ra*za) + float32(rb*zb)))
+		for i, a := range xa {
+			y[i] = qaddBoth(pa[a], pb[xb[i]], f, q)
+		}
+	}
+}
+
+// oneRow writes the row of QLinearAdd where x varies and the other
+// operand is in f: round(p[x] + f), through a table of 256 on long rows.
+func (k *qlinearBinKernel) oneRow(y, x []byte, p *[256]float64, f float64, q qRounder) {
+	x = x[:len(y)]
+	if len(y) >= qRowLUTMin {
+		t := &k.row
+		for v := range t {
+			t[v] = q.round(float32(p[v] + f))
+		}
+		for i, v := range x {
+			y[i] = t[v]
+		}
+		return
+	}
+	for i, v := range x {
+		y[i] = q.round(float32(p[v] + f))
 	}
 }
 
@@ -219,26 +291,42 @@ func (k *qlinearBinKernel) mulRow(y, xa, xb []byte, aOne, bOne bool, ratio, zc f
 	pa, pb := &k.pa, &k.pb
 	switch {
 	case aOne && bOne:
-		v := q.round(float32(float32(pa[xa[0]]*pb[xb[0]])*ratio) + zc)
+		v := qmulOne(pa[xa[0]]*pb[xb[0]], ratio, zc, q)
 		for i := range y {
 			y[i] = v
 		}
-	case aOne:
-		c := pa[xa[0]]
-		xb = xb[:len(y)]
-		for i, b := range xb {
-			y[i] = q.round(float32(float32(c*pb[b])*ratio) + zc)
+	case aOne, bOne:
+		var c float64
+		var x []byte
+		var p *[256]float64
+		if bOne {
+			c, x, p = pb[xb[0]], xa[:len(y)], pa
+		} else {
+			c, x, p = pa[xa[0]], xb[:len(y)], pb
 		}
-	case bOne:
-		c := pb[xb[0]]
-		xa = xa[:len(y)]
-		for i, a := range xa {
-			y[i] = q.round(float32(float32(pa[a]*c)*ratio) + zc)
+		if len(y) >= qRowLUTMin {
+			t := &k.row
+			for v := range t {
+				t[v] = qmulOne(p[v]*c, ratio, zc, q)
+			}
+			for i, v := range x {
+				y[i] = t[v]
+			}
+			return
+		}
+		for i, v := range x {
+			y[i] = qmulOne(p[v]*c, ratio, zc, q)
 		}
 	default:
 		xa, xb = xa[:len(y)], xb[:len(y)]
+		if lut := k.lut; lut != nil {
+			for i, a := range xa {
+				y[i] = lut[uint16(a)<<8|uint16(xb[i])]
+			}
+			return
+		}
 		for i, a := range xa {
-			y[i] = q.round(float32(float32(pa[a]*pb[xb[i]])*ratio) + zc)
+			y[i] = qmulOne(pa[a]*pb[xb[i]], ratio, zc, q)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"strings"
 	"math/rand/v2"
 	"testing"
 
@@ -51,6 +52,8 @@ func TestQLinearBinary(t *testing.T) {
 			vals: []string{"[18]"}},
 		{name: "mul int8 broadcast", c: mul, ins: []*tensor{qs8([]int{2, 2}, -1, 2, -3, 4), one, qs8(nil, 0), qs8([]int{2}, 10, -10), one, qs8(nil, 0), qf(nil, 0.5), qs8(nil, 0)},
 			shapes: [][]int{{2, 2}}, vals: []string{"[-20 -40 -60 -80]"}},
+		{name: "mul long row scalar b", c: mul, ins: []*tensor{qu8([]int{1, 600}, make([]uint8, 600)...), one, qu8(nil, 1), qu8([]int{1, 1}, 3), one, qu8(nil, 0), one, qu8(nil, 200)},
+			shapes: [][]int{{1, 600}}, vals: []string{"[" + strings.TrimSuffix(strings.Repeat("197 ", 600), " ") + "]"}},
 		{name: "mul saturates", c: mul, ins: []*tensor{qu8([]int{1}, 200), one, qu8(nil, 0), qu8([]int{1}, 200), one, qu8(nil, 0), one, qu8(nil, 0)},
 			vals: []string{"[255]"}},
 		{name: "per-channel scale refused", c: add, ins: []*tensor{qu8([]int{2}, 1, 2), qf([]int{2}, 1, 1), qu8(nil, 0), qu8([]int{2}, 1, 2), one, qu8(nil, 0), one, qu8(nil, 0)},
@@ -77,6 +80,15 @@ func TestQLinearBinary(t *testing.T) {
 		return []*tensor{qu8([]int{3, 32}, a...), qf(nil, 0.03), qu8(nil, 100), qu8([]int{32}, b...), qf(nil, 0.02), qu8(nil, 90), qf(nil, 0.05), qu8(nil, 128)}
 	}
 	dmNoAllocs(t, "qlinearadd", add, big()...)
+	large := func() []*tensor {
+		v := make([]uint8, 1<<15)
+		for i := range v {
+			v[i] = uint8(i * 5)
+		}
+		return []*tensor{qu8([]int{2, 1 << 14}, v...), qf(nil, 0.03), qu8(nil, 100), qu8([]int{2, 1 << 14}, v...), qf(nil, 0.02), qu8(nil, 90), qf(nil, 0.05), qu8(nil, 128)}
+	}
+	dmNoAllocs(t, "qlinearadd table", add, large()...)
+	dmNoAllocs(t, "qlinearmul table", mul, large()...)
 	dmNoAllocs(t, "qlinearmul", mul, big()...)
 }
 

@@ -52,6 +52,13 @@ var contribQuantCases = []tc{
 	ms("QLinearConcat/random_parameters_s8", "QLinearConcat", attrs(ai("axis", 1)), rng(0.01, 0.1).c(), typed(I8).c(),
 		typed(I8, 2, 50), rng(0.01, 0.1).c(), typed(I8).c(), typed(I8, 2, 70), rng(0.01, 0.1).c(), typed(I8).c()).outs(I8),
 
+	// Large enough for the tables of 2¹⁶ pairs and of 256 values a row.
+	ms("QLinearAdd/table_u8", "QLinearAdd", nil, typed(U8, 2, 64, 130), rng(0.001, 0.2).c(), typed(U8).c(), typed(U8, 2, 64, 130), rng(0.001, 0.2).c(), typed(U8).c(), rng(0.001, 0.2).c(), typed(U8).c()),
+	ms("QLinearAdd/table_scalar_rows_s8", "QLinearAdd", nil, typed(I8, 3, 1), rng(0.001, 0.2).c(), typed(I8).c(), typed(I8, 3, 700), rng(0.001, 0.2).c(), typed(I8).c(), rng(0.001, 0.2).c(), typed(I8).c()),
+	ms("QLinearAdd/table_scalar_b_u8", "QLinearAdd", nil, typed(U8, 40, 600), rng(0.001, 0.2).c(), typed(U8).c(), typed(U8, 40, 1), rng(0.001, 0.2).c(), typed(U8).c(), rng(0.001, 0.2).c(), typed(U8).c()),
+	ms("QLinearMul/table_s8", "QLinearMul", nil, typed(I8, 2, 64, 130), rng(0.001, 0.2).c(), typed(I8).c(), typed(I8, 2, 64, 130), rng(0.001, 0.2).c(), typed(I8).c(), rng(0.01, 2).c(), typed(I8).c()),
+	ms("QLinearMul/table_scalar_rows_u8", "QLinearMul", nil, typed(U8, 5, 600), rng(0.001, 0.2).c(), typed(U8).c(), typed(U8, 5, 1), rng(0.001, 0.2).c(), typed(U8).c(), rng(0.01, 2).c(), typed(U8).c()),
+
 	qlut("QLinearSigmoid", "u8", false, nil, 4, 256),
 	qlut("QLinearSigmoid", "s8", true, nil, 2, 3, 300),
 	ms("QLinearSigmoid/fed_scales", "QLinearSigmoid", nil, typed(U8, 600), fs(0.08).fed(), u8z(nil, 128).fed(), fs(1.0/256).fed(), u8z(nil, 0).fed()),
