@@ -103,21 +103,33 @@ func qColumnParam(nd *model.Node, t, b *tensor, n int, what string) error {
 }
 
 // qScaleOut writes y[i] = float32(acc[i])·mult[j] + bias[j] for column
-// j = i mod n; mult holds one value or n, bias none or n.
+// j = i mod n; mult holds one value or n, bias none or n. The explicit
+// conversions keep the compiler from fusing the multiply with the add.
 func qScaleOut(y []float32, acc []int32, mult, bias []float32, n int) {
 	y = y[:len(acc)]
 	for r := 0; r < len(acc); r += n {
 		row, ya := acc[r:r+n], y[r:r+n]
-		for j, v := range row {
+		switch {
+		case len(mult) == 1 && bias == nil:
 			m := mult[0]
-			if len(mult) > 1 {
-				m = mult[j]
+			for j, v := range row {
+				ya[j] = float32(v) * m
 			}
-			f := float32(float32(v) * m) // not fused with the bias
-			if bias != nil {
-				f += bias[j]
+		case len(mult) == 1:
+			m, bias := mult[0], bias[:n]
+			for j, v := range row {
+				ya[j] = float32(float32(v)*m) + bias[j]
 			}
-			ya[j] = f
+		case bias == nil:
+			mult := mult[:n]
+			for j, v := range row {
+				ya[j] = float32(v) * mult[j]
+			}
+		default:
+			mult, bias := mult[:n], bias[:n]
+			for j, v := range row {
+				ya[j] = float32(float32(v)*mult[j]) + bias[j]
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/lintel-ml/lintel/model"
@@ -356,11 +357,7 @@ func (k *qgapKernel) run(in, out []*tensor) error {
 		}
 	} else {
 		for c := range acc {
-			var sum uint32
-			for _, v := range x.data[c*img : (c+1)*img] {
-				sum += uint32(v ^ flip)
-			}
-			acc[c] = bias + int32(sum)
+			acc[c] = bias + int32(sumBytes(x.data[c*img:(c+1)*img], flip))
 		}
 	}
 	lo8, hi8, _ := quantRange(y.dt)
@@ -388,4 +385,27 @@ func init() {
 		}
 		return &qgapKernel{n: c.n, last: a.ChannelsLast}, nil
 	})
+}
+
+// sumBytes returns the sum of the bytes of x, each xor flip, modulo 2³²:
+// eight at a time, in four 16-bit lanes of a uint64 that each gain at
+// most 510 a word, emptied every 128 words (65280 < 2¹⁶).
+func sumBytes(x []byte, flip byte) uint32 {
+	const lo = 0x00ff00ff00ff00ff
+	f := uint64(flip) * 0x0101010101010101
+	var total uint64
+	for len(x) >= 8 {
+		nw := min(len(x)/8, 128)
+		var acc uint64
+		for i := range nw {
+			w := binary.LittleEndian.Uint64(x[8*i:]) ^ f
+			acc += w&lo + (w>>8)&lo
+		}
+		total += acc&0xffff + (acc>>16)&0xffff + (acc>>32)&0xffff + acc>>48
+		x = x[8*nw:]
+	}
+	for _, v := range x {
+		total += uint64(v ^ flip)
+	}
+	return uint32(total)
 }

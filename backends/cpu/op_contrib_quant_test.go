@@ -2,8 +2,8 @@ package cpu
 
 import (
 	"math"
-	"strings"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -359,4 +359,33 @@ func TestQMatMulToFloat(t *testing.T) {
 	}
 	dmNoAllocs(t, "dynamicquantizematmul", dqm(5, 1), qf([]int{5, 64}, a...), qs8([]int{64, 24}, w...), qf(nil, 0.01), qs8(nil, 0), qf([]int{24}, make([]float32, 24)...))
 	dmNoAllocs(t, "matmulintegertofloat", mif(7), qu8([]int{5, 64}, make([]uint8, 320)...), qs8([]int{64, 24}, w...), qf(nil, 0.5), qf([]int{24}, make([]float32, 24)...), qu8(nil, 3), qs8([]int{24}, make([]int8, 24)...), qf([]int{24}, make([]float32, 24)...))
+}
+
+func TestSumBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{0, 1, 7, 8, 9, 1023, 1024, 1025, 5000, 70000} {
+		x := make([]byte, n)
+		for i := range x {
+			x[i] = byte(r.IntN(256))
+		}
+		if n > 0 {
+			x[0] = 255
+		}
+		for _, flip := range []byte{0, 0x80} {
+			var want uint32
+			for _, v := range x {
+				want += uint32(v ^ flip)
+			}
+			if got := sumBytes(x, flip); got != want {
+				t.Errorf("n=%d flip=%#x: got %d, want %d", n, flip, got, want)
+			}
+		}
+	}
+	all := make([]byte, 4096)
+	for i := range all {
+		all[i] = 255
+	}
+	if got, want := sumBytes(all, 0), uint32(255*4096); got != want {
+		t.Errorf("all 255: got %d, want %d", got, want)
+	}
 }
