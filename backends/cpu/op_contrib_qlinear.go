@@ -274,9 +274,7 @@ func (k *qlinearBinKernel) oneRow(y, x []byte, p *[256]float64, f float64, q qRo
 		for v := range t {
 			t[v] = q.round(float32(p[v] + f))
 		}
-		for i, v := range x {
-			y[i] = t[v]
-		}
+		(*qTable)(t).apply(y, x)
 		return
 	}
 	for i, v := range x {
@@ -309,9 +307,7 @@ func (k *qlinearBinKernel) mulRow(y, xa, xb []byte, aOne, bOne bool, ratio, zc f
 			for v := range t {
 				t[v] = qmulOne(p[v]*c, ratio, zc, q)
 			}
-			for i, v := range x {
-				y[i] = t[v]
-			}
+			(*qTable)(t).apply(y, x)
 			return
 		}
 		for i, v := range x {

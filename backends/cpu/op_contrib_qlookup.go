@@ -60,9 +60,15 @@ func (t *qTable) build(p qParams, s8 bool, f qTransform, v *[256]float32) {
 	}
 }
 
-// apply maps src through t into dst.
+// apply maps src through t into dst, eight bytes a step.
 func (t *qTable) apply(dst, src []byte) {
 	dst = dst[:len(src)]
+	for len(src) >= 8 {
+		s, d := src[:8:8], dst[:8:8]
+		d[0], d[1], d[2], d[3] = t[s[0]], t[s[1]], t[s[2]], t[s[3]]
+		d[4], d[5], d[6], d[7] = t[s[4]], t[s[5]], t[s[6]], t[s[7]]
+		src, dst = src[8:], dst[8:]
+	}
 	for i, x := range src {
 		dst[i] = t[x]
 	}
