@@ -24,6 +24,11 @@ import (
 // as CVTPS2DQ) and saturated through int16 to the 8-bit type. ONNX
 // Runtime's ARM kernels use a fixed-point form for Add and may differ by
 // one in rare cases.
+//
+// The output depends on the two 8-bit values alone, so large tensors go
+// through a table of all 2¹⁶ pairs, built from the same functions and
+// kept while the scales and zero points stay the same, and long rows of
+// a one-value operand through a table of 256.
 
 // qScalarShape reports whether shape is a scalar or a 1-D tensor of one
 // element, the only shapes ONNX Runtime takes for a per-tensor scale or
@@ -67,15 +72,6 @@ func cvtps(x float32) int32 {
 		return math.MinInt32
 	}
 	return int32(r)
-}
-
-// sat8 saturates v to int8 (s8) or uint8 as the packing instructions do,
-// returning the byte.
-func sat8(v int32, s8 bool) byte {
-	if s8 {
-		return byte(int8(min(max(v, math.MinInt8), math.MaxInt8)))
-	}
-	return byte(min(max(v, 0), math.MaxUint8))
 }
 
 // qlinearBinKernel runs QLinearAdd and QLinearMul on int8 or uint8.
