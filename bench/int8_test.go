@@ -33,6 +33,8 @@ type int8Op struct {
 	consts []onnxbuild.Tensor
 	attrs  []onnxbuild.Attr
 	opset  int64
+	// domain is the node's domain, imported at version 1; "" for ONNX's.
+	domain string
 }
 
 // model encodes o as an ONNX model.
@@ -41,9 +43,12 @@ func (o int8Op) model() []byte {
 		Name:         o.name,
 		Inputs:       []onnxbuild.Value{onnxbuild.Input("x", o.x, o.shape...)},
 		Outputs:      []onnxbuild.Value{{Name: "y", DType: o.out, NoShape: true}},
-		Nodes:        []onnxbuild.Node{{Name: "n", Op: o.op, Inputs: append([]string{"x"}, o.inputs...), Outputs: []string{"y"}, Attrs: o.attrs}},
+		Nodes:        []onnxbuild.Node{{Name: "n", Op: o.op, Domain: o.domain, Inputs: append([]string{"x"}, o.inputs...), Outputs: []string{"y"}, Attrs: o.attrs}},
 		Initializers: o.consts,
 	}}
+	if o.domain != "" {
+		m.Opsets = map[string]int64{o.domain: 1}
+	}
 	return m.Encode()
 }
 

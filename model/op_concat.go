@@ -29,9 +29,15 @@ type ConcatAttrs struct {
 // Infer implements Rule.
 func (a *ConcatAttrs) Infer(c *InferCtx) error {
 	c.SetType(0, c.DType(0))
+	return concatDims(c, a.Axis, 0, 1)
+}
+
+// concatDims is Concat's shape rule over the inputs first, first+step...:
+// QLinearConcat's tensors are every third input from the third.
+func concatDims(c *InferCtx, axisAttr int64, first, step int) error {
 	var out []int
 	axis, sum := -1, 0
-	for i := range c.NumIn() {
+	for i := first; i < c.NumIn(); i += step {
 		if !c.Has(i) {
 			continue
 		}
@@ -41,7 +47,7 @@ func (a *ConcatAttrs) Infer(c *InferCtx) error {
 			continue
 		}
 		if out == nil {
-			ax, err := c.Axis(a.Axis, len(s))
+			ax, err := c.Axis(axisAttr, len(s))
 			if err != nil {
 				return err
 			}

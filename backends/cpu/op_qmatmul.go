@@ -100,7 +100,7 @@ func (k *qmatmulKernel) shape(in, out []*tensor) error {
 
 func (k *qmatmulKernel) run(in, out []*tensor) error {
 	a, b := in[k.ia], in[k.ib]
-	m, n, kk := k.mm.m, k.mm.nn, k.mm.k
+	m, n := k.mm.m, k.mm.nn
 	za, err := zeroPoints(k.mm.n, optIn(in, k.ia+2), m, "A's zero point", &k.za)
 	if err != nil {
 		return err
@@ -109,13 +109,25 @@ func (k *qmatmulKernel) run(in, out []*tensor) error {
 	if err != nil {
 		return err
 	}
-	aU8, bS8 := a.dt == payload.Uint8, b.dt == payload.Int8
-	zae := shiftedZeros(&k.zae, za, qShiftA(aU8))
-	zbe := shiftedZeros(&k.zbe, zb, qShiftB(bS8))
 	y := out[0].i32()
 	if k.qlinear {
 		y = growI32(&k.acc, out[0].numel())
 	}
+	k.product(a, b, za, zb, y)
+	if !k.qlinear {
+		return nil
+	}
+	return k.requant(in, out[0], y, n)
+}
+
+// product writes into y the int32 products of every batch of a - za and
+// b - zb (zero points of one value, or one per row of A or column of B;
+// nil: 0), as planned by shape.
+func (k *qmatmulKernel) product(a, b *tensor, za, zb, y []int32) {
+	m, n, kk := k.mm.m, k.mm.nn, k.mm.k
+	aU8, bS8 := a.dt == payload.Uint8, b.dt == payload.Int8
+	zae := shiftedZeros(&k.zae, za, qShiftA(aU8))
+	zbe := shiftedZeros(&k.zbe, zb, qShiftB(bS8))
 	l := k.qg.kern.l
 	if k.mm.fold {
 		rows := k.mm.nb * m
@@ -133,10 +145,6 @@ func (k *qmatmulKernel) run(in, out []*tensor) error {
 				raw: b.data[offB:], ldb: n, mask: qMaskB(bS8), c: y[bi*m*n:], ldc: n})
 		}
 	}
-	if !k.qlinear {
-		return nil
-	}
-	return k.requant(in, out[0], y, n)
 }
 
 // packA packs the rows×kk matrix src as the GEMM's A into the scratch.
