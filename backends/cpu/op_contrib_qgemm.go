@@ -206,9 +206,9 @@ func (k *qgemmOpKernel) shape(in, out []*tensor) error {
 	return nil
 }
 
-// transpose8 writes the c×r transpose of the r×c byte matrix src into
+// transposeBytes writes the c×r transpose of the r×c byte matrix src into
 // *buf and returns it.
-func transpose8(buf *[]byte, src []byte, r, c int) []byte {
+func transposeBytes(buf *[]byte, src []byte, r, c int) []byte {
 	d := growBytes(buf, r*c)
 	for i := range r {
 		row := src[i*c : (i+1)*c]
@@ -260,7 +260,7 @@ func (k *qgemmOpKernel) run(in, out []*tensor) error {
 	}
 	ad := a.data
 	if k.a.TransA {
-		ad = transpose8(&k.at, a.data, kk, m)
+		ad = transposeBytes(&k.at, a.data, kk, m)
 	}
 	aU8, bS8 := a.dt == payload.Uint8, b.dt == payload.Int8
 	l := k.qg.kern.l
@@ -278,7 +278,7 @@ func (k *qgemmOpKernel) run(in, out []*tensor) error {
 	} else {
 		bd := b.data
 		if k.a.TransB {
-			bd = transpose8(&k.bt, b.data, n, kk)
+			bd = transposeBytes(&k.bt, b.data, n, kk)
 		}
 		cl.raw, cl.ldb, cl.mask = bd, n, qMaskB(bS8)
 	}
@@ -371,7 +371,7 @@ func buildQGemm(c *buildCtx) (kernel, error) {
 			src := w.Raw
 			if a.TransB {
 				var buf []byte
-				src = transpose8(&buf, w.Raw, r, cc)
+				src = transposeBytes(&buf, w.Raw, r, cc)
 			}
 			return packQB(l, src, k.pn, k.pk, k.pn, bt == payload.Int8), nil
 		})
