@@ -1,0 +1,43 @@
+package cpu
+
+// q8ToF32Go sets dst[i] = float32(int32(src[i]) − z)·s, src[i] read as
+// int8 when signed, else as uint8. It is q8ToF32's twin.
+func q8ToF32Go(dst []float32, src []byte, z int32, s float32, signed bool) {
+	src = src[:len(dst)]
+	if signed {
+		for i, b := range src {
+			dst[i] = float32(int32(int8(b))-z) * s
+		}
+		return
+	}
+	for i, b := range src {
+		dst[i] = float32(int32(b)-z) * s
+	}
+}
+
+// requantF32RunGo writes dst[i] = acc[i]·m, in float32, rounded half to
+// even, plus zp, saturated to [lo, hi], as a byte (the int8 or uint8
+// value), for finite acc[i]. It is requantF32Run's twin; for integer sums
+// below 2²⁴ it gives requantRunGo's bytes.
+func requantF32RunGo(dst []byte, acc []float32, m float32, zp, lo, hi float64) {
+	dst = dst[:len(acc)]
+	for i, v := range acc {
+		dst[i] = byte(int32(roundClamp(float64(v*m), zp, lo, hi)))
+	}
+}
+
+// maxPool2x2BGo is maxPool2x2B in Go, its twin in tests: the 2×2
+// stride-2 max of 8-bit values (int8 when signed).
+func maxPool2x2BGo(y, x []byte, ow, rows, iw int, signed bool) {
+	for r := range rows {
+		r0, r1, yr := x[2*r*iw:], x[(2*r+1)*iw:], y[r*ow:(r+1)*ow]
+		for i := range yr {
+			a, b, c, d := r0[2*i], r0[2*i+1], r1[2*i], r1[2*i+1]
+			if signed {
+				yr[i] = byte(max(int8(a), int8(b), int8(c), int8(d)))
+			} else {
+				yr[i] = max(a, b, c, d)
+			}
+		}
+	}
+}

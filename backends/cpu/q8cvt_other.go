@@ -1,0 +1,19 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// q8ToF32 is q8ToF32Go: this build has no assembly.
+func q8ToF32(dst []float32, src []byte, z int32, s float32, signed bool) {
+	q8ToF32Go(dst, src, z, s, signed)
+}
+
+// requantF32Run is requantF32RunGo: this build has no assembly.
+func requantF32Run(dst []byte, acc []float32, m float32, zp, lo, hi float64) {
+	requantF32RunGo(dst, acc, m, zp, lo, hi)
+}
+
+// hasAVX512BW is false: this build has no assembly.
+const hasAVX512BW = false
+
+// maxPool2x2B reports false: this build has no assembly.
+func maxPool2x2B(y, x []byte, ow, rows, iw int, signed bool) bool { return false }
