@@ -214,15 +214,15 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 		pad = byte(zx[0])
 	}
 	if k.qlinear {
-		acc := growI32(&k.acc, out[0].numel())
-		if k.dwExact(in, zx, zw, acc) {
-			return k.requant(in, out[0], acc, false)
+		if yf := k.dwExact(in, zx, zw, out[0].numel()); yf != nil {
+			return k.requant(in, out[0], nil, yf, false)
 		}
 		if k.f32 != nil && len(zx) == 1 && in[k.wi].data != nil {
-			if err := k.f32.run(x, zx[0], out[0].shape, acc); err != nil {
+			yf, err := k.f32.run(x, zx[0], out[0].shape, out[0].numel())
+			if err != nil {
 				return err
 			}
-			return k.requant(in, out[0], acc, false)
+			return k.requant(in, out[0], nil, yf, false)
 		}
 	}
 	pw := k.packWeights(w, kk)
@@ -267,7 +267,7 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	if !k.qlinear {
 		return nil
 	}
-	return k.requant(in, y, acc, true)
+	return k.requant(in, y, acc, nil, true)
 }
 
 // buildQConv returns the kernel of ConvInteger or QLinearConv with the
@@ -315,8 +315,10 @@ func addRuns(acc, bias []int32, n int) {
 }
 
 // requant adds QLinearConv's bias to the sums (unless they hold it
-// already: withBias false) and writes its output.
-func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, withBias bool) error {
+// already: withBias false) and writes its output: from the int32 sums
+// acc, or from accF, the exact float32 sums of its float32 twins (bias
+// included), when acc is nil.
+func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, accF []float32, withBias bool) error {
 	sx, sw, sy, zy := in[1], in[4], in[6], in[7]
 	if sx.numel() != 1 || sy.numel() != 1 || zy.numel() != 1 {
 		return shapeErr(k.n, "x_scale %v, y_scale %v and y_zero_point %v: want one value each", sx.shape, sy.shape, zy.shape)
@@ -325,7 +327,7 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, withBias boo
 		return shapeErr(k.n, "w_scale of shape %v: want one value or %d", sw.shape, k.m)
 	}
 	spatial := size3(k.g.out)
-	if b := optIn(in, 8); b != nil && withBias {
+	if b := optIn(in, 8); b != nil && withBias && acc != nil {
 		if b.numel() != k.m {
 			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
 		}
@@ -334,6 +336,10 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, withBias boo
 	mult := requantScales(&k.mult, &k.sc, sx, sw, sy)
 	var z [1]int32
 	readQ8(z[:], zy)
+	if acc == nil {
+		requantizeF32(y, accF, mult, k.m, max(spatial, 1), float64(z[0]))
+		return nil
+	}
 	requantize(y, acc, mult, k.m, max(spatial, 1), float64(z[0]))
 	return nil
 }

@@ -41,3 +41,22 @@ func maxPool2x2BGo(y, x []byte, ow, rows, iw int, signed bool) {
 		}
 	}
 }
+
+// requantizeF32 is requantize of float32 sums (requantF32Run): y's bytes
+// from accF, multiplier mult[blk % period] for each block of inner sums
+// (one multiplier for all when len(mult) is 1).
+func requantizeF32(y *tensor, accF []float32, mult []float32, period, inner int, zp float64) {
+	lo, hi, _ := quantRange(y.dt)
+	if len(mult) == 1 {
+		inner = len(accF)
+	}
+	inner = max(inner, 1)
+	for i0, blk := 0, 0; i0 < len(accF); i0, blk = i0+inner, blk+1 {
+		i1 := min(i0+inner, len(accF))
+		m := mult[0]
+		if len(mult) > 1 {
+			m = mult[blk%period]
+		}
+		requantF32Run(y.data[i0:i1], accF[i0:i1], m, zp, lo, hi)
+	}
+}
