@@ -82,6 +82,9 @@ type qKernel struct {
 	name string
 	l    qLayout
 	run  func(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
+	// run1, when set, computes row 0 of run's tile only (c[:qNR]), for
+	// a tile of one row.
+	run1 func(a []byte, b []byte, kg int, c []int32, q *qCorr)
 	// pack, when set, packs kg whole groups of k of a panel of qNR
 	// columns (row stride ld), each byte xor mask, writing the packed
 	// columns' sums into cs[:qNR]; packQBPanel is its twin.
@@ -392,6 +395,15 @@ func (g *qgemmCtx) runPart(part int) {
 				}
 			}
 			a := cl.a.data[i0*lda:]
+			if nr == 1 && g.kern.run1 != nil {
+				if nc == qNR {
+					g.kern.run1(a, bp, kg, cl.c[i0*cl.ldc+j0:], q)
+					continue
+				}
+				g.kern.run1(a, bp, kg, w.tmp[:], q)
+				copy(cl.c[i0*cl.ldc+j0:i0*cl.ldc+j0+nc], w.tmp[:nc])
+				continue
+			}
 			if nr == qMR && nc == qNR {
 				g.kern.run(a, lda, bp, kg, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
 				continue
