@@ -378,13 +378,7 @@ func (g *qgemmCtx) runPart(part int) {
 		j0 := p * qNR
 		nc := min(qNR, n-j0)
 		q := &w.corr
-		for j := range qNR {
-			q.cb[j], q.zb[j] = 0, 0
-			if j < nc {
-				zb := cl.zbAt(j0 + j)
-				q.cb[j], q.zb[j] = cs[j]-int32(k)*zb, zb
-			}
-		}
+		q.setColumns(cs[:nc], cl.zb, j0, k)
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
@@ -416,12 +410,28 @@ func (g *qgemmCtx) runPart(part int) {
 	}
 }
 
-// zbAt is column j's ZB.
-func (cl *qgemmCall) zbAt(j int) int32 {
-	if len(cl.zb) == 1 {
-		return cl.zb[0]
+// setColumns sets the column half of the correction for the nc =
+// len(cs) columns from j0 (column sums cs, ZB zb: one value or one a
+// column), zero for the rest of the tile.
+func (q *qCorr) setColumns(cs, zb []int32, j0, k int) {
+	nc := len(cs)
+	if len(zb) == 1 {
+		z := zb[0]
+		kz := int32(k) * z
+		for j, c := range cs {
+			q.cb[j] = c - kz
+			q.zb[j] = z
+		}
+	} else {
+		zc := zb[j0 : j0+nc]
+		for j, c := range cs {
+			z := zc[j]
+			q.cb[j] = c - int32(k)*z
+			q.zb[j] = z
+		}
 	}
-	return cl.zb[j]
+	clear(q.cb[nc:])
+	clear(q.zb[nc:])
 }
 
 // qrunGo4 is qkernGo on the 4-group layout.
