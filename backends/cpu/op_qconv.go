@@ -290,12 +290,35 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, err
 	}
 	k.pw, k.pwm, k.pwk = pw, m, kk
-	if qlinear && group == 1 {
+	// A pointwise window reads x as B directly: the VNNI GEMM beats the
+	// float32 twin there.
+	if qlinear && group == 1 && !(k.qg.kern.name == "avx512vnni" && pointwise(win, w.Shape)) {
 		if err := k.buildF32(c, w); err != nil {
 			return nil, err
 		}
 	}
 	return k, nil
+}
+
+// pointwise reports a 1×1 window of unit strides and no padding, of
+// weights of shape wShape.
+func pointwise(win *model.Window, wShape []int) bool {
+	for _, d := range wShape[2:] {
+		if d != 1 {
+			return false
+		}
+	}
+	for _, s := range win.Strides {
+		if s != 1 {
+			return false
+		}
+	}
+	for _, p := range win.Pads {
+		if p != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // addRuns adds bias[c] to each run of n values of acc, run r reading
