@@ -321,22 +321,6 @@ func pointwise(win *model.Window, wShape []int) bool {
 	return true
 }
 
-// addRuns adds bias[c] to each run of n values of acc, run r reading
-// bias[r % len(bias)].
-func addRuns(acc, bias []int32, n int) {
-	c := 0
-	for r := 0; r+n <= len(acc); r += n {
-		v := bias[c]
-		run := acc[r : r+n]
-		for i := range run {
-			run[i] += v
-		}
-		if c++; c == len(bias) {
-			c = 0
-		}
-	}
-}
-
 // requant adds QLinearConv's bias to the sums (unless they hold it
 // already: withBias false) and writes its output: from the int32 sums
 // acc, or from accF, the exact float32 sums of its float32 twins (bias
@@ -350,15 +334,22 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, accF []float
 		return shapeErr(k.n, "w_scale of shape %v: want one value or %d", sw.shape, k.m)
 	}
 	spatial := size3(k.g.out)
+	mult := requantScales(&k.mult, &k.sc, sx, sw, sy)
+	var z [1]int32
+	readQ8(z[:], zy)
 	if b := optIn(in, 8); b != nil && withBias && acc != nil {
 		if b.numel() != k.m {
 			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
 		}
-		addRuns(acc, b.i32(), max(spatial, 1))
+		// The bias joins each channel's run as it is requantized.
+		lo, hi, _ := quantRange(y.dt)
+		bias, n := b.i32(), max(spatial, 1)
+		for r, c := 0, 0; r+n <= len(acc); r, c = r+n, c+1 {
+			ch := c % k.m
+			requantBiasRun(y.data[r:r+n], acc[r:r+n], bias[ch], mult[min(ch, len(mult)-1)], float64(z[0]), lo, hi)
+		}
+		return nil
 	}
-	mult := requantScales(&k.mult, &k.sc, sx, sw, sy)
-	var z [1]int32
-	readQ8(z[:], zy)
 	if acc == nil {
 		requantizeF32(y, accF, mult, k.m, max(spatial, 1), float64(z[0]))
 		return nil

@@ -26,6 +26,16 @@ func requantF32RunGo(dst []byte, acc []float32, m float32, zp, lo, hi float64) {
 	}
 }
 
+// requantBiasRunGo is requantRunGo of acc[i] + bias (int32, wrapping),
+// QLinearConv's sum and bias as ONNX Runtime adds them. It is
+// requantBiasRun's twin.
+func requantBiasRunGo(dst []byte, acc []int32, bias int32, m float32, zp, lo, hi float64) {
+	dst = dst[:len(acc)]
+	for i, v := range acc {
+		dst[i] = byte(int32(roundClamp(float64(float32(v+bias)*m), zp, lo, hi)))
+	}
+}
+
 // maxPool2x2BGo is maxPool2x2B in Go, its twin in tests: the 2×2
 // stride-2 max of 8-bit values (int8 when signed).
 func maxPool2x2BGo(y, x []byte, ow, rows, iw int, signed bool) {

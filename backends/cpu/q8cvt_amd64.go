@@ -19,6 +19,9 @@ func q8ToF32AVX512(dst *float32, src *byte, n int, z int32, s float32, signed bo
 func requantF32AVX512(dst *byte, acc *float32, n int, m, zp, lo, hi float32)
 
 //go:noescape
+func requantBiasAVX512(dst *byte, acc *int32, n int, bias int32, m, zp, lo, hi float32)
+
+//go:noescape
 func maxPool2x2BAVX512(y, x *byte, ow, rows, iw int, inMask uint64, outMask uint32, signed bool)
 
 // q8ToF32 sets dst[i] = float32(int32(src[i]) − z)·s, src[i] read as int8
@@ -45,6 +48,19 @@ func requantF32Run(dst []byte, acc []float32, m float32, zp, lo, hi float64) {
 		dst, acc = dst[n:], acc[n:]
 	}
 	requantF32RunGo(dst, acc, m, zp, lo, hi)
+}
+
+// requantBiasRun is requantRun of acc[i] + bias (int32, wrapping): by
+// AVX-512 sixteen at a time where the CPU has it and m is finite, the
+// same bytes as requantBiasRunGo.
+func requantBiasRun(dst []byte, acc []int32, bias int32, m float32, zp, lo, hi float64) {
+	n := len(acc) &^ 15
+	if hasAVX512 && n > 0 && !math.IsInf(float64(m), 0) && m == m {
+		_ = dst[n-1]
+		requantBiasAVX512(&dst[0], &acc[0], n, bias, m, float32(zp), float32(lo), float32(hi))
+		dst, acc = dst[n:], acc[n:]
+	}
+	requantBiasRunGo(dst, acc, bias, m, zp, lo, hi)
 }
 
 // maxPool2x2B runs the 2×2 stride-2 max pooling of rows output rows of

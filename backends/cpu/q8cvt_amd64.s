@@ -167,3 +167,38 @@ mpb_snext:
 mpb_done:
 	VZEROUPPER
 	RET
+
+// func requantBiasAVX512(dst *byte, acc *int32, n int, bias int32, m, zp, lo, hi float32)
+//
+// requantAVX512 of acc[i] + bias (int32, wrapping): dst[i] = the low
+// byte of int32(clamp(roundeven(float32(acc[i]+bias)·m) + zp, lo, hi))
+// for n a multiple of 16.
+TEXT ·requantBiasAVX512(SB), NOSPLIT, $0-44
+	MOVQ dst+0(FP), DI
+	MOVQ acc+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL bias+24(FP), AX
+	VPBROADCASTD AX, Z5
+	VBROADCASTSS m+28(FP), Z1
+	VBROADCASTSS zp+32(FP), Z2
+	VBROADCASTSS lo+36(FP), Z3
+	VBROADCASTSS hi+40(FP), Z4
+	SHRQ $4, CX
+	JEQ rqb_done
+rqb_loop:
+	VPADDD (SI), Z5, Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS Z1, Z0, Z0
+	VRNDSCALEPS $8, Z0, Z0
+	VADDPS Z2, Z0, Z0
+	VMAXPS Z3, Z0, Z0
+	VMINPS Z4, Z0, Z0
+	VCVTPS2DQ Z0, Z0
+	VPMOVDB Z0, (DI)
+	ADDQ $64, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNE rqb_loop
+rqb_done:
+	VZEROUPPER
+	RET

@@ -124,3 +124,41 @@ func TestMaxPool2x2BMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestRequantBiasMatchesGo checks requantBiasRun against
+// requantBiasRunGo, and against requantRunGo of the sums with the bias
+// added, on random and extreme sums and biases, with guard bytes.
+func TestRequantBiasMatchesGo(t *testing.T) {
+	needAsm(t)
+	if !hasAVX512 {
+		t.Skip("no AVX-512: requantBiasRun is requantBiasRunGo")
+	}
+	r := rand.New(rand.NewPCG(41, 4))
+	const guard = 5
+	for _, m := range []float32{0.5, 1e-3, 3.7e-5, -0.01, 1e30, 0} {
+		for _, rg := range [][3]float64{{0, 255, 0}, {0, 255, 128}, {-128, 127, 0}} {
+			for _, bias := range []int32{0, 7, -1000, math.MaxInt32, math.MinInt32} {
+				for _, n := range []int{1, 16, 17, 64, 333} {
+					acc, sum := make([]int32, n), make([]int32, n)
+					for i := range acc {
+						if i%3 == 0 {
+							acc[i] = r.Int32() - r.Int32()
+						} else {
+							acc[i] = int32(r.IntN(4000) - 2000)
+						}
+						sum[i] = acc[i] + bias
+					}
+					got, want, ref := make([]byte, n+guard), make([]byte, n+guard), make([]byte, n+guard)
+					requantBiasRun(got[:n], acc, bias, m, rg[2], rg[0], rg[1])
+					requantBiasRunGo(want[:n], acc, bias, m, rg[2], rg[0], rg[1])
+					requantRunGo(ref[:n], sum, m, rg[2], rg[0], rg[1])
+					for i := range got {
+						if got[i] != want[i] || want[i] != ref[i] {
+							t.Fatalf("m=%g range %v bias %d n=%d: byte %d is %d, twin %d, summed %d", m, rg, bias, n, i, got[i], want[i], ref[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
