@@ -93,6 +93,8 @@ func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int) {
 							fillPad(ds[b-o2:], pad)
 							if g.s[2] == 1 {
 								copy(ds[a-o2:b-o2], r[a+off:])
+							} else if g.s[2] == 2 {
+								evenBytes(ds[a-o2:b-o2], r[2*a+off:])
 							} else {
 								i2 := a*g.s[2] + off
 								for t := a - o2; t < b-o2; t++ {
@@ -290,35 +292,14 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, err
 	}
 	k.pw, k.pwm, k.pwk = pw, m, kk
-	// A pointwise window reads x as B directly: the VNNI GEMM beats the
-	// float32 twin there.
-	if qlinear && group == 1 && !(k.qg.kern.name == "avx512vnni" && pointwise(win, w.Shape)) {
+	// With AVX-512 VNNI the int8 GEMM (byte im2col, bias added while
+	// requantizing) beats the float32 twin; without it the twin runs.
+	if qlinear && group == 1 && k.qg.kern.name != "avx512vnni" {
 		if err := k.buildF32(c, w); err != nil {
 			return nil, err
 		}
 	}
 	return k, nil
-}
-
-// pointwise reports a 1×1 window of unit strides and no padding, of
-// weights of shape wShape.
-func pointwise(win *model.Window, wShape []int) bool {
-	for _, d := range wShape[2:] {
-		if d != 1 {
-			return false
-		}
-	}
-	for _, s := range win.Strides {
-		if s != 1 {
-			return false
-		}
-	}
-	for _, p := range win.Pads {
-		if p != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // requant adds QLinearConv's bias to the sums (unless they hold it

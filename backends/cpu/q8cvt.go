@@ -70,3 +70,12 @@ func requantizeF32(y *tensor, accF []float32, mult []float32, period, inner int,
 		requantF32Run(y.data[i0:i1], accF[i0:i1], m, zp, lo, hi)
 	}
 }
+
+// evenBytesGo sets dst[i] = src[2i]: the bytes of a stride-2 window
+// row. It is evenBytes's twin.
+func evenBytesGo(dst, src []byte) {
+	src = src[:2*len(dst)-1]
+	for i := range dst {
+		dst[i] = src[2*i]
+	}
+}

@@ -22,6 +22,9 @@ func requantF32AVX512(dst *byte, acc *float32, n int, m, zp, lo, hi float32)
 func requantBiasAVX512(dst *byte, acc *int32, n int, bias int32, m, zp, lo, hi float32)
 
 //go:noescape
+func evenBytesAVX512(dst, src *byte, n int, tailIn uint64, tailOut uint32)
+
+//go:noescape
 func maxPool2x2BAVX512(y, x *byte, ow, rows, iw int, inMask uint64, outMask uint32, signed bool)
 
 // q8ToF32 sets dst[i] = float32(int32(src[i]) − z)·s, src[i] read as int8
@@ -75,4 +78,17 @@ func maxPool2x2B(y, x []byte, ow, rows, iw int, signed bool) bool {
 	tail := ow & 31
 	maxPool2x2BAVX512(&y[0], &x[0], ow, rows, iw, 1<<(2*tail)-1, 1<<tail-1, signed)
 	return true
+}
+
+// evenBytes sets dst[i] = src[2i] (src holds at least 2·len(dst)−1
+// bytes): by AVX-512 where the CPU has it, as evenBytesGo.
+func evenBytes(dst, src []byte) {
+	n := len(dst)
+	if !hasAVX512BW || n < 4 {
+		evenBytesGo(dst, src)
+		return
+	}
+	_ = src[2*n-2]
+	tail := n & 31
+	evenBytesAVX512(&dst[0], &src[0], n, 1<<max(2*tail-1, 0)-1, 1<<tail-1)
 }

@@ -202,3 +202,36 @@ rqb_loop:
 rqb_done:
 	VZEROUPPER
 	RET
+
+// func evenBytesAVX512(dst, src *byte, n int, tailIn uint64, tailOut uint32)
+//
+// dst[i] = src[2i] for i < n, 32 a step (VPMOVWB keeps each word's low
+// byte), reading no byte past src[2n-2]: the loads are masked, the last
+// n mod 32 outputs under tailIn (their 2·tail−1 input bytes) and tailOut.
+TEXT ·evenBytesAVX512(SB), NOSPLIT, $0-36
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x7fffffffffffffff, AX
+	KMOVQ AX, K1
+	MOVQ tailIn+24(FP), AX
+	KMOVQ AX, K2
+	MOVL tailOut+32(FP), AX
+	KMOVD AX, K3
+eb_loop:
+	CMPQ CX, $32
+	JLT eb_tail
+	VMOVDQU8.Z (SI), K1, Z0
+	VPMOVWB Z0, (DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP eb_loop
+eb_tail:
+	TESTQ CX, CX
+	JEQ eb_done
+	VMOVDQU8.Z (SI), K2, Z0
+	VPMOVWB Z0, K3, (DI)
+eb_done:
+	VZEROUPPER
+	RET

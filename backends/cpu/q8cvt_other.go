@@ -22,3 +22,6 @@ func maxPool2x2B(y, x []byte, ow, rows, iw int, signed bool) bool { return false
 func requantBiasRun(dst []byte, acc []int32, bias int32, m float32, zp, lo, hi float64) {
 	requantBiasRunGo(dst, acc, bias, m, zp, lo, hi)
 }
+
+// evenBytes is evenBytesGo: this build has no assembly.
+func evenBytes(dst, src []byte) { evenBytesGo(dst, src) }

@@ -162,3 +162,31 @@ func TestRequantBiasMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestEvenBytesMatchesGo checks evenBytes against evenBytesGo for many
+// lengths, the source cut at its last read byte, with guard bytes.
+func TestEvenBytesMatchesGo(t *testing.T) {
+	needAsm(t)
+	if !hasAVX512BW {
+		t.Skip("no AVX-512BW: evenBytes is evenBytesGo")
+	}
+	r := rand.New(rand.NewPCG(41, 5))
+	const guard = 7
+	for _, n := range []int{1, 3, 4, 5, 16, 31, 32, 33, 63, 64, 65, 100} {
+		src := make([]byte, 2*n-1)
+		for i := range src {
+			src[i] = byte(r.IntN(256))
+		}
+		got, want := make([]byte, n+guard), make([]byte, n+guard)
+		for i := n; i < n+guard; i++ {
+			got[i], want[i] = 0x3c, 0x3c
+		}
+		evenBytes(got[:n], src)
+		evenBytesGo(want[:n], src)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("n=%d: byte %d is %d, want %d", n, i, got[i], want[i])
+			}
+		}
+	}
+}
