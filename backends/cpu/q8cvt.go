@@ -79,3 +79,23 @@ func evenBytesGo(dst, src []byte) {
 		dst[i] = src[2*i]
 	}
 }
+
+// requantColsGo is requantBiasRunGo of a row with a bias and a
+// multiplier a column: dst[j] from acc[j] + bias[j] (int32, wrapping)
+// times mult[j]. It is requantCols's twin.
+func requantColsGo(dst []byte, acc, bias []int32, mult []float32, zp, lo, hi float64) {
+	dst, bias, mult = dst[:len(acc)], bias[:len(acc)], mult[:len(acc)]
+	for j, v := range acc {
+		dst[j] = byte(int32(roundClamp(float64(float32(v+bias[j])*mult[j]), zp, lo, hi)))
+	}
+}
+
+// finiteAll reports every value of v finite.
+func finiteAll(v []float32) bool {
+	for _, x := range v {
+		if x-x != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -25,6 +25,9 @@ func requantBiasAVX512(dst *byte, acc *int32, n int, bias int32, m, zp, lo, hi f
 func evenBytesAVX512(dst, src *byte, n int, tailIn uint64, tailOut uint32)
 
 //go:noescape
+func requantColsAVX512(dst *byte, acc, bias *int32, mult *float32, n int, zp, lo, hi float32)
+
+//go:noescape
 func maxPool2x2BAVX512(y, x *byte, ow, rows, iw int, inMask uint64, outMask uint32, signed bool)
 
 // q8ToF32 sets dst[i] = float32(int32(src[i]) − z)·s, src[i] read as int8
@@ -91,4 +94,16 @@ func evenBytes(dst, src []byte) {
 	_ = src[2*n-2]
 	tail := n & 31
 	evenBytesAVX512(&dst[0], &src[0], n, 1<<max(2*tail-1, 0)-1, 1<<tail-1)
+}
+
+// requantCols is requantColsGo by AVX-512 sixteen at a time where the
+// CPU has it; every mult must be finite (see finiteAll).
+func requantCols(dst []byte, acc, bias []int32, mult []float32, zp, lo, hi float64) {
+	n := len(acc) &^ 15
+	if hasAVX512 && n > 0 {
+		_, _, _ = dst[n-1], bias[n-1], mult[n-1]
+		requantColsAVX512(&dst[0], &acc[0], &bias[0], &mult[0], n, float32(zp), float32(lo), float32(hi))
+		dst, acc, bias, mult = dst[n:], acc[n:], bias[n:], mult[n:]
+	}
+	requantColsGo(dst, acc, bias, mult, zp, lo, hi)
 }

@@ -235,3 +235,40 @@ eb_tail:
 eb_done:
 	VZEROUPPER
 	RET
+
+// func requantColsAVX512(dst *byte, acc, bias *int32, mult *float32, n int, zp, lo, hi float32)
+//
+// requantAVX512 of a row with a bias and a multiplier a column: dst[j] =
+// the low byte of int32(clamp(roundeven(float32(acc[j]+bias[j])·mult[j])
+// + zp, lo, hi)) for n a multiple of 16.
+TEXT ·requantColsAVX512(SB), NOSPLIT, $0-52
+	MOVQ dst+0(FP), DI
+	MOVQ acc+8(FP), SI
+	MOVQ bias+16(FP), BX
+	MOVQ mult+24(FP), R8
+	MOVQ n+32(FP), CX
+	VBROADCASTSS zp+40(FP), Z2
+	VBROADCASTSS lo+44(FP), Z3
+	VBROADCASTSS hi+48(FP), Z4
+	SHRQ $4, CX
+	JEQ rqc_done
+rqc_loop:
+	VMOVDQU32 (SI), Z0
+	VPADDD (BX), Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS (R8), Z0, Z0
+	VRNDSCALEPS $8, Z0, Z0
+	VADDPS Z2, Z0, Z0
+	VMAXPS Z3, Z0, Z0
+	VMINPS Z4, Z0, Z0
+	VCVTPS2DQ Z0, Z0
+	VPMOVDB Z0, (DI)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $64, R8
+	ADDQ $16, DI
+	DECQ CX
+	JNE rqc_loop
+rqc_done:
+	VZEROUPPER
+	RET

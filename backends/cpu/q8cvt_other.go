@@ -25,3 +25,8 @@ func requantBiasRun(dst []byte, acc []int32, bias int32, m float32, zp, lo, hi f
 
 // evenBytes is evenBytesGo: this build has no assembly.
 func evenBytes(dst, src []byte) { evenBytesGo(dst, src) }
+
+// requantCols is requantColsGo: this build has no assembly.
+func requantCols(dst []byte, acc, bias []int32, mult []float32, zp, lo, hi float64) {
+	requantColsGo(dst, acc, bias, mult, zp, lo, hi)
+}

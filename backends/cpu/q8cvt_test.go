@@ -190,3 +190,43 @@ func TestEvenBytesMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestRequantColsMatchesGo checks requantCols against requantColsGo,
+// and against requantRunGo column by column, on random sums, biases and
+// multipliers, with guard bytes.
+func TestRequantColsMatchesGo(t *testing.T) {
+	needAsm(t)
+	if !hasAVX512 {
+		t.Skip("no AVX-512: requantCols is requantColsGo")
+	}
+	r := rand.New(rand.NewPCG(41, 6))
+	const guard = 5
+	ms := []float32{0.5, 1e-3, 3.7e-5, -0.01, 1e30, 0, 0.25}
+	for _, rg := range [][3]float64{{0, 255, 0}, {0, 255, 128}, {-128, 127, 0}} {
+		for _, n := range []int{1, 16, 17, 64, 333} {
+			acc, bias, mult := make([]int32, n), make([]int32, n), make([]float32, n)
+			for j := range acc {
+				acc[j] = int32(r.IntN(40000) - 20000)
+				if j%7 == 0 {
+					acc[j] = r.Int32() - r.Int32()
+				}
+				bias[j] = int32(r.IntN(2000) - 1000)
+				mult[j] = ms[r.IntN(len(ms))]
+			}
+			got, want := make([]byte, n+guard), make([]byte, n+guard)
+			requantCols(got[:n], acc, bias, mult, rg[2], rg[0], rg[1])
+			requantColsGo(want[:n], acc, bias, mult, rg[2], rg[0], rg[1])
+			for j := range got {
+				ref := byte(0)
+				if j < n {
+					var one [1]byte
+					requantRunGo(one[:], []int32{acc[j] + bias[j]}, mult[j], rg[2], rg[0], rg[1])
+					ref = one[0]
+				}
+				if got[j] != want[j] || want[j] != ref {
+					t.Fatalf("range %v n=%d: byte %d is %d, twin %d, per column %d", rg, n, j, got[j], want[j], ref)
+				}
+			}
+		}
+	}
+}
