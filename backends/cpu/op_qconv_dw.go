@@ -88,12 +88,12 @@ func (k *qconvKernel) dwExact(in []*tensor, zx, zw []int32, n int) []float32 {
 // Conv kernel over x − x_zero_point with the constant weights
 // w − w_zero_point and bias as float32.
 type qconvF32 struct {
-	k        *convKernel
-	w, b     *tensor
-	x, y     []float32
-	xt, yt   tensor
-	ins      [3]*tensor
-	outs     [1]*tensor
+	k      *convKernel
+	w, b   *tensor
+	x, y   []float32
+	xt, yt tensor
+	ins    [3]*tensor
+	outs   [1]*tensor
 }
 
 // buildF32 gives QLinearConv k, of constant weights w, a float32 twin
