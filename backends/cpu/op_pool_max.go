@@ -63,6 +63,9 @@ func maxPoolRun[E poolElem](k *poolKernel, planes int, x, y []E, lowest E) {
 // computing nothing, where that kernel does not apply (float64, no AVX,
 // OW not a multiple of 8).
 func maxPool2x2Rows[E poolElem](planes int, x, y []E, inSz, outSz, OH, OW, IH, IW int, lowest E) bool {
+	if unsafe.Sizeof(lowest) == 1 { // int8 or uint8
+		return maxPool2x2BRows(planes, poolBytes(x), poolBytes(y), inSz, outSz, OH, OW, IH, IW, lowest != 0)
+	}
 	if unsafe.Sizeof(lowest) != 4 { // float32 is the only 4-byte poolElem
 		return false
 	}

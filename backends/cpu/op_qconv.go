@@ -93,6 +93,8 @@ func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int) {
 							fillPad(ds[b-o2:], pad)
 							if g.s[2] == 1 {
 								copy(ds[a-o2:b-o2], r[a+off:])
+							} else if g.s[2] == 2 {
+								evenBytes(ds[a-o2:b-o2], r[2*a+off:])
 							} else {
 								i2 := a*g.s[2] + off
 								for t := a - o2; t < b-o2; t++ {
@@ -214,15 +216,15 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 		pad = byte(zx[0])
 	}
 	if k.qlinear {
-		acc := growI32(&k.acc, out[0].numel())
-		if k.dwExact(in, zx, zw, acc) {
-			return k.requant(in, out[0], acc, false)
+		if yf := k.dwExact(in, zx, zw, out[0].numel()); yf != nil {
+			return k.requant(in, out[0], nil, yf, false)
 		}
 		if k.f32 != nil && len(zx) == 1 && in[k.wi].data != nil {
-			if err := k.f32.run(x, zx[0], out[0].shape, acc); err != nil {
+			yf, err := k.f32.run(x, zx[0], out[0].shape, out[0].numel())
+			if err != nil {
 				return err
 			}
-			return k.requant(in, out[0], acc, false)
+			return k.requant(in, out[0], nil, yf, false)
 		}
 	}
 	pw := k.packWeights(w, kk)
@@ -267,7 +269,7 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	if !k.qlinear {
 		return nil
 	}
-	return k.requant(in, y, acc, true)
+	return k.requant(in, y, acc, nil, true)
 }
 
 // buildQConv returns the kernel of ConvInteger or QLinearConv with the
@@ -290,7 +292,9 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, err
 	}
 	k.pw, k.pwm, k.pwk = pw, m, kk
-	if qlinear && group == 1 {
+	// With AVX-512 VNNI the int8 GEMM (byte im2col, bias added while
+	// requantizing) beats the float32 twin; without it the twin runs.
+	if qlinear && group == 1 && k.qg.kern.name != "avx512vnni" {
 		if err := k.buildF32(c, w); err != nil {
 			return nil, err
 		}
@@ -298,25 +302,11 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 	return k, nil
 }
 
-// addRuns adds bias[c] to each run of n values of acc, run r reading
-// bias[r % len(bias)].
-func addRuns(acc, bias []int32, n int) {
-	c := 0
-	for r := 0; r+n <= len(acc); r += n {
-		v := bias[c]
-		run := acc[r : r+n]
-		for i := range run {
-			run[i] += v
-		}
-		if c++; c == len(bias) {
-			c = 0
-		}
-	}
-}
-
 // requant adds QLinearConv's bias to the sums (unless they hold it
-// already: withBias false) and writes its output.
-func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, withBias bool) error {
+// already: withBias false) and writes its output: from the int32 sums
+// acc, or from accF, the exact float32 sums of its float32 twins (bias
+// included), when acc is nil.
+func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, accF []float32, withBias bool) error {
 	sx, sw, sy, zy := in[1], in[4], in[6], in[7]
 	if sx.numel() != 1 || sy.numel() != 1 || zy.numel() != 1 {
 		return shapeErr(k.n, "x_scale %v, y_scale %v and y_zero_point %v: want one value each", sx.shape, sy.shape, zy.shape)
@@ -325,15 +315,26 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, withBias boo
 		return shapeErr(k.n, "w_scale of shape %v: want one value or %d", sw.shape, k.m)
 	}
 	spatial := size3(k.g.out)
-	if b := optIn(in, 8); b != nil && withBias {
-		if b.numel() != k.m {
-			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
-		}
-		addRuns(acc, b.i32(), max(spatial, 1))
-	}
 	mult := requantScales(&k.mult, &k.sc, sx, sw, sy)
 	var z [1]int32
 	readQ8(z[:], zy)
+	if b := optIn(in, 8); b != nil && withBias && acc != nil {
+		if b.numel() != k.m {
+			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
+		}
+		// The bias joins each channel's run as it is requantized.
+		lo, hi, _ := quantRange(y.dt)
+		bias, n := b.i32(), max(spatial, 1)
+		for r, c := 0, 0; r+n <= len(acc); r, c = r+n, c+1 {
+			ch := c % k.m
+			requantBiasRun(y.data[r:r+n], acc[r:r+n], bias[ch], mult[min(ch, len(mult)-1)], float64(z[0]), lo, hi)
+		}
+		return nil
+	}
+	if acc == nil {
+		requantizeF32(y, accF, mult, k.m, max(spatial, 1), float64(z[0]))
+		return nil
+	}
 	requantize(y, acc, mult, k.m, max(spatial, 1), float64(z[0]))
 	return nil
 }

@@ -14,30 +14,29 @@ const qdwExactMax = 1 << 24
 type qconvDW struct {
 	plan       dwPlan
 	x, w, b, y []float32
-	xTable     [256]float32
 }
 
 // dwExact runs a depthwise QLinearConv (one input channel a group, the
 // geometry dwPlan takes) as the float32 depthwise convolution of
-// x − x_zero_point by w − w_zero_point from the int32 bias, into acc. It
-// is exact, the same int32 sums as the integer GEMM: every partial sum
+// x − x_zero_point by w − w_zero_point from the int32 bias, and returns
+// its float32 sums. They are exact, the integer GEMM's int32 sums: every partial sum
 // is an integer of magnitude below 2²⁴, which it checks per output
-// channel (|bias| + Σ|w − zw|·max|x − zx|); it reports false, doing
+// channel (|bias| + Σ|w − zw|·max|x − zx|); it returns nil, doing
 // nothing, when a channel fails the check or the case is another.
-func (k *qconvKernel) dwExact(in []*tensor, zx, zw, acc []int32) bool {
+func (k *qconvKernel) dwExact(in []*tensor, zx, zw []int32, n int) []float32 {
 	x, w := in[0], in[k.wi]
 	g := &k.g
 	if k.group != k.c || k.c == 0 || !dwFits(g) || len(zx) != 1 || k.m%k.c != 0 {
-		return false
+		return nil
 	}
 	taps := size3(g.k)
 	if len(w.data) < k.m*taps {
-		return false
+		return nil
 	}
 	var bias []int32
 	if b := optIn(in, 8); b != nil {
 		if b.dt != payload.Int32 || b.numel() != k.m {
-			return false
+			return nil
 		}
 		bias = b.i32()
 	}
@@ -75,38 +74,26 @@ func (k *qconvKernel) dwExact(in []*tensor, zx, zw, acc []int32) bool {
 			sum += int64(max(q, -q)) * int64(maxX)
 		}
 		if sum >= qdwExactMax {
-			return false
+			return nil
 		}
-	}
-	tab := &d.xTable
-	for b := range tab {
-		v := int32(b)
-		if x.dt == payload.Int8 {
-			v = int32(int8(b))
-		}
-		tab[b] = float32(v - z)
 	}
 	xf := growF32(&d.x, x.numel())
-	bytesToF32(xf, x.data, tab)
-	yf := growF32(&d.y, len(acc))
+	q8ToF32(xf, x.data, z, 1, x.dt == payload.Int8)
+	yf := growF32(&d.y, n)
 	d.plan.conv(k.qg.pool, g, xf, wf, bf, yf, k.nb, k.m, k.m/k.c, nil)
-	f32ToI32(acc, yf)
-	return true
+	return yf
 }
 
 // qconvF32 is a QLinearConv's float32 twin (qconvKernel.buildF32): the
 // Conv kernel over x − x_zero_point with the constant weights
 // w − w_zero_point and bias as float32.
 type qconvF32 struct {
-	k        *convKernel
-	w, b     *tensor
-	x, y     []float32
-	xt, yt   tensor
-	ins      [3]*tensor
-	outs     [1]*tensor
-	xTable   [256]float32
-	tableFor int32 // the x zero point xTable was made for
-	tableOK  bool
+	k      *convKernel
+	w, b   *tensor
+	x, y   []float32
+	xt, yt tensor
+	ins    [3]*tensor
+	outs   [1]*tensor
 }
 
 // buildF32 gives QLinearConv k, of constant weights w, a float32 twin
@@ -194,48 +181,21 @@ func (k *qconvKernel) buildF32(c *buildCtx, w *model.Tensor) error {
 	return nil
 }
 
-// run computes QLinearConv's int32 sums, bias included, into acc by
-// its float32 twin.
-func (f *qconvF32) run(x *tensor, zx int32, yShape []int, acc []int32) error {
-	if !f.tableOK || f.tableFor != zx {
-		for b := range f.xTable {
-			v := int32(b)
-			if x.dt == payload.Int8 {
-				v = int32(int8(b))
-			}
-			f.xTable[b] = float32(v - zx)
-		}
-		f.tableFor, f.tableOK = zx, true
-	}
+// run computes QLinearConv's sums, bias included, by its float32 twin
+// and returns them: n float32 values, exact integers.
+func (f *qconvF32) run(x *tensor, zx int32, yShape []int, n int) ([]float32, error) {
 	xs := growF32(&f.x, x.numel())
-	bytesToF32(xs, x.data, &f.xTable)
-	ys := growF32(&f.y, len(acc))
+	q8ToF32(xs, x.data, zx, 1, x.dt == payload.Int8)
+	ys := growF32(&f.y, n)
 	f.xt = tensor{dt: payload.Float32, shape: x.shape, data: payload.AsBytes(xs)}
 	f.yt = tensor{dt: payload.Float32, shape: yShape, data: payload.AsBytes(ys)}
 	f.ins = [3]*tensor{&f.xt, f.w, f.b}
 	f.outs = [1]*tensor{&f.yt}
 	if err := f.k.shape(f.ins[:], f.outs[:]); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.k.run(f.ins[:], f.outs[:]); err != nil {
-		return err
+		return nil, err
 	}
-	f32ToI32(acc, ys)
-	return nil
-}
-
-// bytesToF32 sets dst[i] = table[src[i]].
-func bytesToF32(dst []float32, src []byte, table *[256]float32) {
-	src = src[:len(dst)]
-	for i, b := range src {
-		dst[i] = table[b]
-	}
-}
-
-// f32ToI32 sets dst[i] = int32(src[i]) (the values are integers).
-func f32ToI32(dst []int32, src []float32) {
-	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = int32(v)
-	}
+	return ys, nil
 }

@@ -70,6 +70,10 @@ type qmatmulKernel struct {
 	rowSum, za, zb, zae, zbe, acc []int32
 	mult                          []float32
 	sc                            []float64
+	// colMult and colBias are requant's multiplier and bias of each
+	// column (zeros without a bias).
+	colMult []float32
+	colBias []int32
 }
 
 // buildQMatMul returns the kernel of MatMulInteger or QLinearMatMul with
@@ -190,16 +194,35 @@ func (k *qmatmulKernel) requant(in []*tensor, y *tensor, acc []int32, n int) err
 	if c := sb.numel(); c != 1 && c != n {
 		return shapeErr(k.mm.n, "b_scale of shape %v: want one value or %d", sb.shape, n)
 	}
-	if b := optIn(in, 8); b != nil {
+	b := optIn(in, 8)
+	if b != nil && (b.dt != payload.Int32 || b.numel() != n) {
 		// FuseQDQ's Gemm bias, one int32 per column.
-		if b.dt != payload.Int32 || b.numel() != n {
-			return shapeErr(k.mm.n, "bias %s of shape %v: want %d int32 values", b.dt, b.shape, n)
-		}
-		addColumns(acc, b.i32(), n)
+		return shapeErr(k.mm.n, "bias %s of shape %v: want %d int32 values", b.dt, b.shape, n)
 	}
 	mult := requantScales(&k.mult, &k.sc, sa, sb, sy)
 	var z [1]int32
 	readQ8(z[:], zy)
+	if n > 0 && finiteAll(mult) {
+		// Row by row, a multiplier and a bias a column.
+		cm := growF32(&k.colMult, n)
+		for j := range cm {
+			cm[j] = mult[min(j, len(mult)-1)]
+		}
+		cb := growI32(&k.colBias, n)
+		if b != nil {
+			copy(cb, b.i32())
+		} else {
+			clear(cb)
+		}
+		lo, hi, _ := quantRange(y.dt)
+		for r := 0; r+n <= len(acc); r += n {
+			requantCols(y.data[r:r+n], acc[r:r+n], cb, cm, float64(z[0]), lo, hi)
+		}
+		return nil
+	}
+	if b != nil {
+		addColumns(acc, b.i32(), n)
+	}
 	requantize(y, acc, mult, n, 1, float64(z[0]))
 	return nil
 }

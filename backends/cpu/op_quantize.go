@@ -244,8 +244,6 @@ type dequantizeKernel struct {
 	n *model.Node
 	a *model.DequantizeLinearAttrs
 	m quantMap
-	// table is run8's: the value of each byte.
-	table [256]float32
 	quantScratch
 }
 
@@ -283,9 +281,8 @@ func (k *dequantizeKernel) run(in, out []*tensor) error {
 }
 
 // run8 is run for int8 or uint8 x per tensor to float32, the
-// DequantizeLinear of QDQ models: the 256 values a byte can give are
-// computed as run computes them, then looked up; it reports false,
-// doing nothing, for any other case.
+// DequantizeLinear of QDQ models, computed as run computes it
+// (q8ToF32); it reports false, doing nothing, for any other case.
 func (k *dequantizeKernel) run8(in, out []*tensor) bool {
 	x, s, z := in[0], in[1], optIn(in, 2)
 	if (x.dt != payload.Uint8 && x.dt != payload.Int8) || s.dt != payload.Float32 || out[0].dt != payload.Float32 ||
@@ -300,20 +297,8 @@ func (k *dequantizeKernel) run8(in, out []*tensor) bool {
 			zp = int32(int8(z.data[0]))
 		}
 	}
-	sc := s.f32()[0]
-	t := &k.table
-	for b := range t {
-		v := int32(b)
-		if signed {
-			v = int32(int8(b))
-		}
-		t[b] = float32(v-zp) * sc
-	}
 	y := out[0].f32()
-	xs := x.data[:len(y)]
-	for i, b := range xs {
-		y[i] = t[b]
-	}
+	q8ToF32(y, x.data, zp, s.f32()[0], signed)
 	return true
 }
 

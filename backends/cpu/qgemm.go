@@ -82,6 +82,9 @@ type qKernel struct {
 	name string
 	l    qLayout
 	run  func(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
+	// run1, when set, computes row 0 of run's tile only (c[:qNR]), for
+	// a tile of one row.
+	run1 func(a []byte, b []byte, kg int, c []int32, q *qCorr)
 	// pack, when set, packs kg whole groups of k of a panel of qNR
 	// columns (row stride ld), each byte xor mask, writing the packed
 	// columns' sums into cs[:qNR]; packQBPanel is its twin.
@@ -375,13 +378,7 @@ func (g *qgemmCtx) runPart(part int) {
 		j0 := p * qNR
 		nc := min(qNR, n-j0)
 		q := &w.corr
-		for j := range qNR {
-			q.cb[j], q.zb[j] = 0, 0
-			if j < nc {
-				zb := cl.zbAt(j0 + j)
-				q.cb[j], q.zb[j] = cs[j]-int32(k)*zb, zb
-			}
-		}
+		q.setColumns(cs[:nc], cl.zb, j0, k)
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
@@ -392,6 +389,15 @@ func (g *qgemmCtx) runPart(part int) {
 				}
 			}
 			a := cl.a.data[i0*lda:]
+			if nr == 1 && g.kern.run1 != nil {
+				if nc == qNR {
+					g.kern.run1(a, bp, kg, cl.c[i0*cl.ldc+j0:], q)
+					continue
+				}
+				g.kern.run1(a, bp, kg, w.tmp[:], q)
+				copy(cl.c[i0*cl.ldc+j0:i0*cl.ldc+j0+nc], w.tmp[:nc])
+				continue
+			}
 			if nr == qMR && nc == qNR {
 				g.kern.run(a, lda, bp, kg, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
 				continue
@@ -404,12 +410,28 @@ func (g *qgemmCtx) runPart(part int) {
 	}
 }
 
-// zbAt is column j's ZB.
-func (cl *qgemmCall) zbAt(j int) int32 {
-	if len(cl.zb) == 1 {
-		return cl.zb[0]
+// setColumns sets the column half of the correction for the nc =
+// len(cs) columns from j0 (column sums cs, ZB zb: one value or one a
+// column), zero for the rest of the tile.
+func (q *qCorr) setColumns(cs, zb []int32, j0, k int) {
+	nc := len(cs)
+	if len(zb) == 1 {
+		z := zb[0]
+		kz := int32(k) * z
+		for j, c := range cs {
+			q.cb[j] = c - kz
+			q.zb[j] = z
+		}
+	} else {
+		zc := zb[j0 : j0+nc]
+		for j, c := range cs {
+			z := zc[j]
+			q.cb[j] = c - int32(k)*z
+			q.zb[j] = z
+		}
 	}
-	return cl.zb[j]
+	clear(q.cb[nc:])
+	clear(q.zb[nc:])
 }
 
 // qrunGo4 is qkernGo on the 4-group layout.

@@ -16,6 +16,9 @@ func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
 func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
 
 //go:noescape
+func qkern1VNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
+
+//go:noescape
 func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
 
 // qLayoutVNNI and qLayoutAVX2 are the layouts the assembly kernels read.
@@ -28,7 +31,7 @@ var (
 var qkernAsm = func() []qKernel {
 	var ks []qKernel
 	if hasAVX512 && cpu.X86.HasAVX512VNNI {
-		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, pack: qpackRunVNNI})
+		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, run1: qrun1VNNI, pack: qpackRunVNNI})
 	}
 	if hasAVX2FMA {
 		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
@@ -73,6 +76,21 @@ func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 	_ = b[kg*128-1]
 	_ = c[7*ldc+qNR-1]
 	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q)
+}
+
+// qrun1VNNI runs the one-row VNNI kernel; the caller checked the
+// operands' sizes.
+func qrun1VNNI(a []byte, b []byte, kg int, c []int32, q *qCorr) {
+	if kg == 0 {
+		var t [qMR * qNR]int32
+		qkernGo(qLayoutVNNI, a, 0, b, kg, t[:], qNR, q)
+		copy(c[:qNR], t[:qNR])
+		return
+	}
+	_ = a[4*kg-1]
+	_ = b[kg*128-1]
+	_ = c[qNR-1]
+	qkern1VNNI(&a[0], &b[0], kg, &c[0], q)
 }
 
 // qrunAVX2 runs the AVX2 half kernel on the four quarters of the tile,

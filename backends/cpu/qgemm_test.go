@@ -129,8 +129,9 @@ func TestQgemmMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 2))
 	pool := newWorkerPool(2)
 	defer pool.close()
-	// The last two split across two threads by rows and by panels.
-	shapes := [][3]int{{1, 1, 1}, {3, 5, 7}, {8, 32, 4}, {9, 33, 5}, {17, 70, 129}, {64, 64, 300}, {2, 200, 1000}, {100, 3, 0}, {300, 20, 200}, {64, 200, 100}}
+	// The last two split across two threads by rows and by panels; the
+	// one-row shapes run the kernels' one-row forms.
+	shapes := [][3]int{{1, 1, 1}, {3, 5, 7}, {8, 32, 4}, {9, 33, 5}, {17, 70, 129}, {64, 64, 300}, {2, 200, 1000}, {100, 3, 0}, {1, 100, 300}, {1, 64, 17}, {1, 40, 16}, {300, 20, 200}, {64, 200, 100}}
 	for _, kern := range kerns {
 		for _, threads := range []*workerPool{nil, pool} {
 			g := newQgemmCtx(threads)
@@ -399,5 +400,53 @@ func TestQgemmSplits(t *testing.T) {
 		if seen.parts != 2 || seen.byRows != tc.byRows {
 			t.Errorf("%dx%dx%d: %d parts, by rows %v; want 2, %v", tc.m, tc.n, tc.k, seen.parts, seen.byRows, tc.byRows)
 		}
+	}
+}
+
+// TestQkern1MatchesGo checks the one-row kernel (run1) of every kernel
+// that has one against row 0 of qkernGo's tile on random packed operands
+// and corrections, many k, with guard cells after the row.
+func TestQkern1MatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 11))
+	ran := false
+	for _, kern := range qkernAsm {
+		if kern.run1 == nil {
+			continue
+		}
+		ran = true
+		l := kern.l
+		for _, kg := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 64, 75} {
+			a := make([]byte, qMR*l.g*max(kg, 1))
+			b := make([]byte, qNR*l.g*max(kg, 1))
+			qFill(r, a, -1)
+			qFill(r, b, -1)
+			var q qCorr
+			for j := range qNR {
+				q.cb[j], q.zb[j] = r.Int32()-r.Int32(), int32(r.IntN(256))-128
+			}
+			for i := range qMR {
+				q.za[i], q.rs[i] = int32(r.IntN(256))-128, r.Int32()-r.Int32()
+			}
+			const guard = 6
+			got := make([]int32, qNR+guard)
+			for i := range got {
+				got[i] = -77
+			}
+			want := make([]int32, qMR*qNR)
+			kern.run1(a, b, kg, got[:qNR], &q)
+			qkernGo(l, a, l.g*max(kg, 1), b, kg, want, qNR, &q)
+			for i := range got {
+				w := int32(-77)
+				if i < qNR {
+					w = want[i]
+				}
+				if got[i] != w {
+					t.Fatalf("%s kg=%d: C[0][%d] is %d, want %d", kern.name, kg, i, got[i], w)
+				}
+			}
+		}
+	}
+	if !ran {
+		t.Skip("no one-row assembly kernel in this build or on this CPU: it would be compared with itself")
 	}
 }

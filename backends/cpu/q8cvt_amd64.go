@@ -1,0 +1,109 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// hasAVX512BW reports the byte and word AVX-512 instructions the 8-bit
+// max pooling takes.
+var hasAVX512BW = hasAVX512 && cpu.X86.HasAVX512BW
+
+//go:noescape
+func q8ToF32AVX512(dst *float32, src *byte, n int, z int32, s float32, signed bool)
+
+//go:noescape
+func requantF32AVX512(dst *byte, acc *float32, n int, m, zp, lo, hi float32)
+
+//go:noescape
+func requantBiasAVX512(dst *byte, acc *int32, n int, bias int32, m, zp, lo, hi float32)
+
+//go:noescape
+func evenBytesAVX512(dst, src *byte, n int, tailIn uint64, tailOut uint32)
+
+//go:noescape
+func requantColsAVX512(dst *byte, acc, bias *int32, mult *float32, n int, zp, lo, hi float32)
+
+//go:noescape
+func maxPool2x2BAVX512(y, x *byte, ow, rows, iw int, inMask uint64, outMask uint32, signed bool)
+
+// q8ToF32 sets dst[i] = float32(int32(src[i]) − z)·s, src[i] read as int8
+// when signed, else as uint8: by AVX-512 sixteen at a time where the CPU
+// has it, the same values as q8ToF32Go.
+func q8ToF32(dst []float32, src []byte, z int32, s float32, signed bool) {
+	src = src[:len(dst)]
+	if n := len(dst) &^ 15; hasAVX512 && n > 0 {
+		q8ToF32AVX512(&dst[0], &src[0], n, z, s, signed)
+		dst, src = dst[n:], src[n:]
+	}
+	q8ToF32Go(dst, src, z, s, signed)
+}
+
+// requantF32Run is requantRun of float32 sums, finite ones (the exact
+// integer sums of QLinearConv's float32 twins): by AVX-512 sixteen at a
+// time where the CPU has it and m is finite, the same bytes as
+// requantF32RunGo.
+func requantF32Run(dst []byte, acc []float32, m float32, zp, lo, hi float64) {
+	n := len(acc) &^ 15
+	if hasAVX512 && n > 0 && !math.IsInf(float64(m), 0) && m == m {
+		_ = dst[n-1]
+		requantF32AVX512(&dst[0], &acc[0], n, m, float32(zp), float32(lo), float32(hi))
+		dst, acc = dst[n:], acc[n:]
+	}
+	requantF32RunGo(dst, acc, m, zp, lo, hi)
+}
+
+// requantBiasRun is requantRun of acc[i] + bias (int32, wrapping): by
+// AVX-512 sixteen at a time where the CPU has it and m is finite, the
+// same bytes as requantBiasRunGo.
+func requantBiasRun(dst []byte, acc []int32, bias int32, m float32, zp, lo, hi float64) {
+	n := len(acc) &^ 15
+	if hasAVX512 && n > 0 && !math.IsInf(float64(m), 0) && m == m {
+		_ = dst[n-1]
+		requantBiasAVX512(&dst[0], &acc[0], n, bias, m, float32(zp), float32(lo), float32(hi))
+		dst, acc = dst[n:], acc[n:]
+	}
+	requantBiasRunGo(dst, acc, bias, m, zp, lo, hi)
+}
+
+// maxPool2x2B runs the 2×2 stride-2 max pooling of rows output rows of
+// ow 8-bit values (int8 when signed), row r at y[r·ow:] from input rows
+// 2r and 2r+1 of width iw (2·ow <= iw) of x, by AVX-512; it reports
+// false, doing nothing, where the CPU lacks it.
+func maxPool2x2B(y, x []byte, ow, rows, iw int, signed bool) bool {
+	if !hasAVX512BW || ow <= 0 || rows <= 0 || 2*ow > iw {
+		return false
+	}
+	_, _ = y[rows*ow-1], x[(2*rows-1)*iw+2*ow-1]
+	tail := ow & 31
+	maxPool2x2BAVX512(&y[0], &x[0], ow, rows, iw, 1<<(2*tail)-1, 1<<tail-1, signed)
+	return true
+}
+
+// evenBytes sets dst[i] = src[2i] (src holds at least 2·len(dst)−1
+// bytes): by AVX-512 where the CPU has it, as evenBytesGo.
+func evenBytes(dst, src []byte) {
+	n := len(dst)
+	if !hasAVX512BW || n < 4 {
+		evenBytesGo(dst, src)
+		return
+	}
+	_ = src[2*n-2]
+	tail := n & 31
+	evenBytesAVX512(&dst[0], &src[0], n, 1<<max(2*tail-1, 0)-1, 1<<tail-1)
+}
+
+// requantCols is requantColsGo by AVX-512 sixteen at a time where the
+// CPU has it; every mult must be finite (see finiteAll).
+func requantCols(dst []byte, acc, bias []int32, mult []float32, zp, lo, hi float64) {
+	n := len(acc) &^ 15
+	if hasAVX512 && n > 0 {
+		_, _, _ = dst[n-1], bias[n-1], mult[n-1]
+		requantColsAVX512(&dst[0], &acc[0], &bias[0], &mult[0], n, float32(zp), float32(lo), float32(hi))
+		dst, acc, bias, mult = dst[n:], acc[n:], bias[n:], mult[n:]
+	}
+	requantColsGo(dst, acc, bias, mult, zp, lo, hi)
+}
