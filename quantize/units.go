@@ -28,7 +28,8 @@ func (e *editor) planOutputs(cands []*cand) {
 	}
 	for _, c := range cands {
 		out := c.n.outputs[0]
-		if c.n.op == "MatMul" && len(c.n.inputs) == 2 {
+		// A subgraph may read the MatMul's output, which the Gemm drops.
+		if c.n.op == "MatMul" && len(c.n.inputs) == 2 && !e.subgraphs {
 			if add := only(out); add != nil && add.op == "Add" && len(add.inputs) == 2 && add.inputs[0] != add.inputs[1] {
 				other := add.inputs[0]
 				if other == out {
