@@ -9,10 +9,13 @@
 //     MatMulInteger or ConvInteger, Cast to float32, Mul by the product
 //     of the activation's and the weights' scales, and the bias Add (the
 //     form of ONNX Runtime's quantize_dynamic).
-//   - Static: QuantizeLinear/DequantizeLinear pairs in front of the same
-//     float ops (QDQ): activations uint8 per tensor with ranges measured
-//     by running the float model on calibration samples, weights int8 per
-//     channel, biases int32 with scale activation scale × weight scale.
+//   - Static: QuantizeLinear/DequantizeLinear pairs on the inputs and
+//     the output of the same float ops (QDQ node units, the form of ONNX
+//     Runtime's quantize_static): activations uint8 per tensor with
+//     ranges measured by running the float model on calibration samples,
+//     weights int8 per channel, biases int32 with scale activation scale
+//     × weight scale; a 2-D MatMul and its bias Add become a Gemm, and a
+//     Relu or Clip after the op joins its unit.
 //
 // Rules:
 //   - Everything else in the file is kept as it stands: other nodes,

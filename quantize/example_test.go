@@ -34,5 +34,5 @@ func ExampleModel() {
 	fmt.Printf("static: %d nodes quantized, opset %d, %d bytes\n", len(report.Quantized), report.OpsetTo, len(static))
 	// Output:
 	// dynamic: 3 nodes quantized, 2679193 → 678447 bytes
-	// static: 3 nodes quantized, opset 17, 679772 bytes
+	// static: 3 nodes quantized, opset 17, 688746 bytes
 }

@@ -133,9 +133,11 @@ func Model(data []byte, o Options) ([]byte, *Report, error) {
 	}
 	var ranges map[string][2]float32
 	if o.Mode == Static {
+		e.planOutputs(cands)
 		acts := map[string]bool{}
 		for _, c := range cands {
 			acts[c.x] = true
+			acts[c.out] = true
 		}
 		ranges, err = calibrate(e, data, art, sortedSet(acts), o)
 		if err != nil {
@@ -193,6 +195,11 @@ type cand struct {
 	bias   *model.Tensor
 	bName  string
 	transB bool
+	// Static mode: add is the Add of a MatMul's bias that the MatMul
+	// becomes a Gemm with, act the Relu or Clip after the op, and out
+	// the tensor whose QuantizeLinear ends the unit.
+	add, act *node
+	out      string
 }
 
 func (c *cand) label() string {

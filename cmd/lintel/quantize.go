@@ -84,8 +84,9 @@ func runQuantize(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "MatMul, Gemm and Conv become int8, symmetric per output channel. Dynamic mode")
 		fmt.Fprintln(stderr, "quantizes their activations as the model runs (DynamicQuantizeLinear,")
 		fmt.Fprintln(stderr, "MatMulInteger, ConvInteger); static mode puts QuantizeLinear/DequantizeLinear")
-		fmt.Fprintln(stderr, "pairs in front of them, uint8 activations with ranges measured by running the")
-		fmt.Fprintln(stderr, "float model on the calibration inputs, int32 biases. See docs/quantize.md.")
+		fmt.Fprintln(stderr, "pairs on their inputs and outputs, uint8 activations with ranges measured by")
+		fmt.Fprintln(stderr, "running the float model on the calibration inputs, int32 biases. See")
+		fmt.Fprintln(stderr, "docs/quantize.md.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
