@@ -104,8 +104,8 @@ func TestEwMathAccuracy(t *testing.T) {
 
 // TestEwMathTwin compares the assembly with its Go twin, in place too,
 // with guard cells around the output: bit for bit but where exp runs
-// (exp, tanh, softplus), whose fused multiply-adds the twin rounds
-// through float64, there within 1 unit.
+// (exp, softplus), whose fused multiply-adds the twin rounds through
+// float64, there within 1 unit; tanh's rational function is bit for bit.
 func TestEwMathTwin(t *testing.T) {
 	if !asmRuns() {
 		t.Skip("no assembly here: ewMath32 is ewMathGo, compared with itself")
@@ -124,7 +124,7 @@ func TestEwMathTwin(t *testing.T) {
 		for i, w := range want {
 			g := got[i+1]
 			same := math.Float32bits(g) == math.Float32bits(w) || g != g && w != w
-			if !same && (op == ewmExp || op == ewmTanh || op == ewmSoftplus) {
+			if !same && (op == ewmExp || op == ewmSoftplus) {
 				same = ewmClose(g, float64(w), 1)
 			}
 			if !same {
