@@ -414,7 +414,23 @@ DATA ·ewmC+1616(SB)/4, $0x3ba059dd
 DATA ·ewmC+1620(SB)/4, $0x3ba059dd
 DATA ·ewmC+1624(SB)/4, $0x3ba059dd
 DATA ·ewmC+1628(SB)/4, $0x3ba059dd
-GLOBL ·ewmC(SB), RODATA|NOPTR, $1632
+DATA ·ewmC+1632(SB)/4, $0xc2ac0000 // elo
+DATA ·ewmC+1636(SB)/4, $0xc2ac0000
+DATA ·ewmC+1640(SB)/4, $0xc2ac0000
+DATA ·ewmC+1644(SB)/4, $0xc2ac0000
+DATA ·ewmC+1648(SB)/4, $0xc2ac0000
+DATA ·ewmC+1652(SB)/4, $0xc2ac0000
+DATA ·ewmC+1656(SB)/4, $0xc2ac0000
+DATA ·ewmC+1660(SB)/4, $0xc2ac0000
+DATA ·ewmC+1664(SB)/4, $0x42b00000 // ehi
+DATA ·ewmC+1668(SB)/4, $0x42b00000
+DATA ·ewmC+1672(SB)/4, $0x42b00000
+DATA ·ewmC+1676(SB)/4, $0x42b00000
+DATA ·ewmC+1680(SB)/4, $0x42b00000
+DATA ·ewmC+1684(SB)/4, $0x42b00000
+DATA ·ewmC+1688(SB)/4, $0x42b00000
+DATA ·ewmC+1692(SB)/4, $0x42b00000
+GLOBL ·ewmC(SB), RODATA|NOPTR, $1696
 
 #define C_log2e ·ewmC+0(SB)
 #define C_negln2hi ·ewmC+32(SB)
@@ -467,6 +483,8 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1632
 #define C_tb4 ·ewmC+1536(SB)
 #define C_tb2 ·ewmC+1568(SB)
 #define C_tb0 ·ewmC+1600(SB)
+#define C_elo ·ewmC+1632(SB)
+#define C_ehi ·ewmC+1664(SB)
 
 // EXPV sets Y2 = exp(Y0), as expGo computes it, clobbering Y0, Y1 and
 // Y3; Y13 and Y14 hold the clamps. The reduction and the polynomial use
@@ -499,6 +517,44 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1632
 	VPSLLD $23, Y1, Y1; \
 	VMULPS Y3, Y2, Y2; \
 	VMULPS Y1, Y2, Y2
+
+// EXPN2 sets p = exp(x) and p2 = exp(x2) for x and x2 in [-86, 88],
+// where the result is normal, clobbering x, k and t (and x2, k2, t2):
+// EXPV's reduction and polynomial, with 2^k applied by adding k to the
+// exponent field, which is EXPV's two exact products on that range.
+#define EXPN2(x, k, p, t, x2, k2, p2, t2) \
+	VMULPS C_log2e, x, k; \
+	VMULPS C_log2e, x2, k2; \
+	VROUNDPS $0, k, k; \
+	VROUNDPS $0, k2, k2; \
+	VFMADD231PS C_negln2hi, k, x; \
+	VFMADD231PS C_negln2hi, k2, x2; \
+	VFMADD231PS C_negln2lo, k, x; \
+	VFMADD231PS C_negln2lo, k2, x2; \
+	VMOVUPS C_p0, p; \
+	VMOVUPS p, p2; \
+	VFMADD213PS C_p1, x, p; \
+	VFMADD213PS C_p1, x2, p2; \
+	VFMADD213PS C_p2, x, p; \
+	VFMADD213PS C_p2, x2, p2; \
+	VFMADD213PS C_p3, x, p; \
+	VFMADD213PS C_p3, x2, p2; \
+	VFMADD213PS C_p4, x, p; \
+	VFMADD213PS C_p4, x2, p2; \
+	VFMADD213PS C_p5, x, p; \
+	VFMADD213PS C_p5, x2, p2; \
+	VMULPS x, x, t; \
+	VMULPS x2, x2, t2; \
+	VFMADD213PS x, t, p; \
+	VFMADD213PS x2, t2, p2; \
+	VADDPS C_one, p, p; \
+	VADDPS C_one, p2, p2; \
+	VCVTPS2DQ k, k; \
+	VCVTPS2DQ k2, k2; \
+	VPSLLD $23, k, k; \
+	VPSLLD $23, k2, k2; \
+	VPADDD k, p, p; \
+	VPADDD k2, p2, p2
 
 // TANHV sets p = tanh(x) as tanhGo computes it, clobbering x, s and q;
 // Y13 and Y14 hold the clamps -9 and 9 (a NaN survives them, being
@@ -583,14 +639,51 @@ TEXT ·ewMathAVX(SB), NOSPLIT, $0-32
 	JEQ ewm_softplus
 
 ewm_exp:
+	TESTQ $1, CX
+	JEQ ewm_exp_pairs
 	VMOVUPS (SI), Y0
 	EXPV
 	VMOVUPS Y2, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	DECQ CX
-	JNE ewm_exp
+
+ewm_exp_pairs:
+	SHRQ $1, CX
+	JEQ ewm_done
+
+ewm_exp_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y4
+	VCMPPS $1, C_elo, Y0, Y8  // x < -86
+	VCMPPS $6, C_ehi, Y0, Y9  // not x <= 88, or NaN
+	VCMPPS $1, C_elo, Y4, Y10
+	VCMPPS $6, C_ehi, Y4, Y11
+	VORPS Y9, Y8, Y8
+	VORPS Y11, Y10, Y10
+	VORPS Y10, Y8, Y8
+	VMOVMSKPS Y8, DX
+	TESTL DX, DX
+	JNE ewm_exp_slow
+	EXPN2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y6, 32(DI)
+
+ewm_exp_next:
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE ewm_exp_loop
 	JMP ewm_done
+
+ewm_exp_slow:
+	VMOVUPS (SI), Y0
+	EXPV
+	VMOVUPS Y2, (DI)
+	VMOVUPS 32(SI), Y0
+	EXPV
+	VMOVUPS Y2, 32(DI)
+	JMP ewm_exp_next
 
 ewm_tanh:
 	VMOVUPS C_tneg9, Y13
