@@ -414,23 +414,15 @@ DATA ·ewmC+1616(SB)/4, $0x3ba059dd
 DATA ·ewmC+1620(SB)/4, $0x3ba059dd
 DATA ·ewmC+1624(SB)/4, $0x3ba059dd
 DATA ·ewmC+1628(SB)/4, $0x3ba059dd
-DATA ·ewmC+1632(SB)/4, $0xc2ac0000 // elo
-DATA ·ewmC+1636(SB)/4, $0xc2ac0000
-DATA ·ewmC+1640(SB)/4, $0xc2ac0000
-DATA ·ewmC+1644(SB)/4, $0xc2ac0000
-DATA ·ewmC+1648(SB)/4, $0xc2ac0000
-DATA ·ewmC+1652(SB)/4, $0xc2ac0000
-DATA ·ewmC+1656(SB)/4, $0xc2ac0000
-DATA ·ewmC+1660(SB)/4, $0xc2ac0000
-DATA ·ewmC+1664(SB)/4, $0x42b00000 // ehi
-DATA ·ewmC+1668(SB)/4, $0x42b00000
-DATA ·ewmC+1672(SB)/4, $0x42b00000
-DATA ·ewmC+1676(SB)/4, $0x42b00000
-DATA ·ewmC+1680(SB)/4, $0x42b00000
-DATA ·ewmC+1684(SB)/4, $0x42b00000
-DATA ·ewmC+1688(SB)/4, $0x42b00000
-DATA ·ewmC+1692(SB)/4, $0x42b00000
-GLOBL ·ewmC(SB), RODATA|NOPTR, $1696
+DATA ·ewmC+1632(SB)/4, $0x42ac0000 // ehi: 86, the bound of EXPN2's range |x| <= 86
+DATA ·ewmC+1636(SB)/4, $0x42ac0000
+DATA ·ewmC+1640(SB)/4, $0x42ac0000
+DATA ·ewmC+1644(SB)/4, $0x42ac0000
+DATA ·ewmC+1648(SB)/4, $0x42ac0000
+DATA ·ewmC+1652(SB)/4, $0x42ac0000
+DATA ·ewmC+1656(SB)/4, $0x42ac0000
+DATA ·ewmC+1660(SB)/4, $0x42ac0000
+GLOBL ·ewmC(SB), RODATA|NOPTR, $1664
 
 #define C_log2e ·ewmC+0(SB)
 #define C_negln2hi ·ewmC+32(SB)
@@ -483,8 +475,7 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1696
 #define C_tb4 ·ewmC+1536(SB)
 #define C_tb2 ·ewmC+1568(SB)
 #define C_tb0 ·ewmC+1600(SB)
-#define C_elo ·ewmC+1632(SB)
-#define C_ehi ·ewmC+1664(SB)
+#define C_ehi ·ewmC+1632(SB)
 
 // EXPV sets Y2 = exp(Y0), as expGo computes it, clobbering Y0, Y1 and
 // Y3; Y13 and Y14 hold the clamps. The reduction and the polynomial use
@@ -518,7 +509,7 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1696
 	VMULPS Y3, Y2, Y2; \
 	VMULPS Y1, Y2, Y2
 
-// EXPN2 sets p = exp(x) and p2 = exp(x2) for x and x2 in [-86, 88],
+// EXPN2 sets p = exp(x) and p2 = exp(x2) for |x|, |x2| <= 86,
 // where the result is normal, clobbering x, k and t (and x2, k2, t2):
 // EXPV's reduction and polynomial, with 2^k applied by adding k to the
 // exponent field, which is EXPV's two exact products on that range.
@@ -655,13 +646,11 @@ ewm_exp_pairs:
 ewm_exp_loop:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y4
-	VCMPPS $1, C_elo, Y0, Y8  // x < -86
-	VCMPPS $6, C_ehi, Y0, Y9  // not x <= 88, or NaN
-	VCMPPS $1, C_elo, Y4, Y10
-	VCMPPS $6, C_ehi, Y4, Y11
-	VORPS Y9, Y8, Y8
-	VORPS Y11, Y10, Y10
-	VORPS Y10, Y8, Y8
+	VPAND C_abs, Y0, Y8
+	VPAND C_abs, Y4, Y10
+	VPCMPGTD C_ehi, Y8, Y8    // |x| > 86 or NaN, as integers
+	VPCMPGTD C_ehi, Y10, Y10
+	VPOR Y10, Y8, Y8
 	VMOVMSKPS Y8, DX
 	TESTL DX, DX
 	JNE ewm_exp_slow
