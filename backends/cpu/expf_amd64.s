@@ -118,6 +118,46 @@ GLOBL ·expVec(SB), RODATA|NOPTR, $352
 	VPSLLD $23, k, k; \
 	VPADDD k, p, p
 
+// EXPSUB2 is EXPSUB on two vectors, interleaved instruction by
+// instruction so that the scheduler sees both chains.
+#define EXPSUB2(x, k, p, t, x2, k2, p2, t2) \
+	VSUBPS Y15, x, x; \
+	VSUBPS Y15, x2, x2; \
+	VMAXPS ·expVec+96(SB), x, x; \
+	VMAXPS ·expVec+96(SB), x2, x2; \
+	VMULPS ·expVec+0(SB), x, k; \
+	VMULPS ·expVec+0(SB), x2, k2; \
+	VROUNDPS $0, k, k; \
+	VROUNDPS $0, k2, k2; \
+	VFMADD231PS ·expVec+32(SB), k, x; \
+	VFMADD231PS ·expVec+32(SB), k2, x2; \
+	VFMADD231PS ·expVec+64(SB), k, x; \
+	VFMADD231PS ·expVec+64(SB), k2, x2; \
+	VMOVUPS ·expVec+128(SB), p; \
+	VMOVUPS ·expVec+128(SB), p2; \
+	VFMADD213PS ·expVec+160(SB), x, p; \
+	VFMADD213PS ·expVec+160(SB), x2, p2; \
+	VFMADD213PS ·expVec+192(SB), x, p; \
+	VFMADD213PS ·expVec+192(SB), x2, p2; \
+	VFMADD213PS ·expVec+224(SB), x, p; \
+	VFMADD213PS ·expVec+224(SB), x2, p2; \
+	VFMADD213PS ·expVec+256(SB), x, p; \
+	VFMADD213PS ·expVec+256(SB), x2, p2; \
+	VFMADD213PS ·expVec+288(SB), x, p; \
+	VFMADD213PS ·expVec+288(SB), x2, p2; \
+	VMULPS x, x, t; \
+	VMULPS x2, x2, t2; \
+	VFMADD213PS x, t, p; \
+	VFMADD213PS x2, t2, p2; \
+	VADDPS ·expVec+320(SB), p, p; \
+	VADDPS ·expVec+320(SB), p2, p2; \
+	VCVTPS2DQ k, k; \
+	VCVTPS2DQ k2, k2; \
+	VPSLLD $23, k, k; \
+	VPSLLD $23, k2, k2; \
+	VPADDD k, p, p; \
+	VPADDD k2, p2, p2
+
 // func expSubAVX(d, x *float32, n int, m float32) float32
 //
 // d[i] = exp(x[i] - m) for i < n (n a multiple of 8), x[i] <= m and no
@@ -149,8 +189,7 @@ exp_pairs:
 exp_loop:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y4
-	EXPSUB(Y0, Y1, Y2, Y3)
-	EXPSUB(Y4, Y5, Y6, Y7)
+	EXPSUB2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	VMOVUPS Y2, (DI)
 	VMOVUPS Y6, 32(DI)
 	VADDPS Y2, Y9, Y9
