@@ -59,24 +59,38 @@ func expGo(x float32) float32 {
 	return float32(p*s1) * s2
 }
 
-// tanhGo is tanh(x) from u = e^-2|x|: ±(1-u)/(1+u), or below |x| = 1/4,
-// where 1-u would lose digits, tanh's Taylor series to x⁹ (its remainder
-// is below 1e-8 relative there).
+// tanhGo is tanh(x) as a rational function, the one ONNX Runtime's MLAS
+// evaluates: x clamped to [-9, 9] (where tanh rounds to ±1), s = x²,
+// tanh(x) = x·P(s)/Q(s) with P of degree 6 and Q of degree 3, in fused
+// multiply-adds (fma32, as in the assembly). The quotient is taken
+// before the product with x so that tiny x keep their digits. It is
+// within 3 float32 units of tanh; NaN gives NaN.
 func tanhGo(x float32) float32 {
-	b := math.Float32bits(x)
-	a := math.Float32frombits(b &^ (1 << 31))
-	var t float32
-	if a < 0.25 {
-		a2 := a * a
-		q := float32(float32(62.0/2835)*a2) + float32(-17.0/315)
-		q = float32(q*a2) + float32(2.0/15)
-		q = float32(q*a2) + float32(-1.0/3)
-		t = float32(a*float32(q*a2)) + a
-	} else {
-		u := expGo(-2 * a)
-		t = (1 - u) / (1 + u)
-	}
-	return math.Float32frombits(math.Float32bits(t) | b&(1<<31))
+	const (
+		a13 = -2.76076847742355e-16
+		a11 = 2.00018790482477e-13
+		a9  = -8.60467152213735e-11
+		a7  = 5.12229709037114e-08
+		a5  = 1.48572235717979e-05
+		a3  = 6.37261928875436e-04
+		a1  = 4.89352455891786e-03
+		b6  = 1.19825839466702e-06
+		b4  = 1.18534705686654e-04
+		b2  = 2.26843463243900e-03
+		b0  = 4.89352518554385e-03
+	)
+	x = min(max(x, -9), 9)
+	s := float32(x * x)
+	p := fma32(a13, s, a11)
+	p = fma32(p, s, a9)
+	p = fma32(p, s, a7)
+	p = fma32(p, s, a5)
+	p = fma32(p, s, a3)
+	p = fma32(p, s, a1)
+	q := fma32(b6, s, b4)
+	q = fma32(q, s, b2)
+	q = fma32(q, s, b0)
+	return float32(float32(p/q) * x)
 }
 
 // ewMathGo sets d[i] = f(x[i]) for op's f; d may be x.

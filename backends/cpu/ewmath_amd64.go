@@ -52,10 +52,9 @@ func maxNaN32(x []float32) (float32, bool) {
 		if n == len(x) {
 			return m, nan
 		}
-		// The tail as one vector, padded with the first element.
-		t := [8]float32{x[0], x[0], x[0], x[0], x[0], x[0], x[0], x[0]}
-		copy(t[:], x[n:])
-		m2, nan2 := maxNaNAVX(&t[0], len(t))
+		// The tail as the last 8 elements, overlapping the vectors
+		// already seen.
+		m2, nan2 := maxNaNAVX(&x[len(x)-8], 8)
 		return max(m, m2), nan || nan2
 	}
 	return maxNaNGo(x)

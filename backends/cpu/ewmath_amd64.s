@@ -4,8 +4,8 @@
 
 // Constants of ewmath_amd64.s, each repeated in a 32-byte vector: the
 // exp of expf.go's Cephes scheme with its clamps [-104, 89] and the
-// exponent bias, the sign and magnitude masks, tanh's Taylor terms and
-// and the breakpoint 1/4.
+// exponent bias, the sign and magnitude masks, softplus's log terms and
+// tanh's clamps ±9 and rational coefficients.
 DATA ·ewmC+0(SB)/4, $0x3fb8aa3b // log2e
 DATA ·ewmC+4(SB)/4, $0x3fb8aa3b
 DATA ·ewmC+8(SB)/4, $0x3fb8aa3b
@@ -310,7 +310,119 @@ DATA ·ewmC+1200(SB)/4, $0x00000000
 DATA ·ewmC+1204(SB)/4, $0x00000000
 DATA ·ewmC+1208(SB)/4, $0x00000000
 DATA ·ewmC+1212(SB)/4, $0x00000000
-GLOBL ·ewmC(SB), RODATA|NOPTR, $1216
+DATA ·ewmC+1216(SB)/4, $0xc1100000 // tneg9
+DATA ·ewmC+1220(SB)/4, $0xc1100000
+DATA ·ewmC+1224(SB)/4, $0xc1100000
+DATA ·ewmC+1228(SB)/4, $0xc1100000
+DATA ·ewmC+1232(SB)/4, $0xc1100000
+DATA ·ewmC+1236(SB)/4, $0xc1100000
+DATA ·ewmC+1240(SB)/4, $0xc1100000
+DATA ·ewmC+1244(SB)/4, $0xc1100000
+DATA ·ewmC+1248(SB)/4, $0x41100000 // tpos9
+DATA ·ewmC+1252(SB)/4, $0x41100000
+DATA ·ewmC+1256(SB)/4, $0x41100000
+DATA ·ewmC+1260(SB)/4, $0x41100000
+DATA ·ewmC+1264(SB)/4, $0x41100000
+DATA ·ewmC+1268(SB)/4, $0x41100000
+DATA ·ewmC+1272(SB)/4, $0x41100000
+DATA ·ewmC+1276(SB)/4, $0x41100000
+DATA ·ewmC+1280(SB)/4, $0xa59f25c0 // ta13
+DATA ·ewmC+1284(SB)/4, $0xa59f25c0
+DATA ·ewmC+1288(SB)/4, $0xa59f25c0
+DATA ·ewmC+1292(SB)/4, $0xa59f25c0
+DATA ·ewmC+1296(SB)/4, $0xa59f25c0
+DATA ·ewmC+1300(SB)/4, $0xa59f25c0
+DATA ·ewmC+1304(SB)/4, $0xa59f25c0
+DATA ·ewmC+1308(SB)/4, $0xa59f25c0
+DATA ·ewmC+1312(SB)/4, $0x2a61337e // ta11
+DATA ·ewmC+1316(SB)/4, $0x2a61337e
+DATA ·ewmC+1320(SB)/4, $0x2a61337e
+DATA ·ewmC+1324(SB)/4, $0x2a61337e
+DATA ·ewmC+1328(SB)/4, $0x2a61337e
+DATA ·ewmC+1332(SB)/4, $0x2a61337e
+DATA ·ewmC+1336(SB)/4, $0x2a61337e
+DATA ·ewmC+1340(SB)/4, $0x2a61337e
+DATA ·ewmC+1344(SB)/4, $0xaebd37ff // ta9
+DATA ·ewmC+1348(SB)/4, $0xaebd37ff
+DATA ·ewmC+1352(SB)/4, $0xaebd37ff
+DATA ·ewmC+1356(SB)/4, $0xaebd37ff
+DATA ·ewmC+1360(SB)/4, $0xaebd37ff
+DATA ·ewmC+1364(SB)/4, $0xaebd37ff
+DATA ·ewmC+1368(SB)/4, $0xaebd37ff
+DATA ·ewmC+1372(SB)/4, $0xaebd37ff
+DATA ·ewmC+1376(SB)/4, $0x335c0041 // ta7
+DATA ·ewmC+1380(SB)/4, $0x335c0041
+DATA ·ewmC+1384(SB)/4, $0x335c0041
+DATA ·ewmC+1388(SB)/4, $0x335c0041
+DATA ·ewmC+1392(SB)/4, $0x335c0041
+DATA ·ewmC+1396(SB)/4, $0x335c0041
+DATA ·ewmC+1400(SB)/4, $0x335c0041
+DATA ·ewmC+1404(SB)/4, $0x335c0041
+DATA ·ewmC+1408(SB)/4, $0x3779434a // ta5
+DATA ·ewmC+1412(SB)/4, $0x3779434a
+DATA ·ewmC+1416(SB)/4, $0x3779434a
+DATA ·ewmC+1420(SB)/4, $0x3779434a
+DATA ·ewmC+1424(SB)/4, $0x3779434a
+DATA ·ewmC+1428(SB)/4, $0x3779434a
+DATA ·ewmC+1432(SB)/4, $0x3779434a
+DATA ·ewmC+1436(SB)/4, $0x3779434a
+DATA ·ewmC+1440(SB)/4, $0x3a270ded // ta3
+DATA ·ewmC+1444(SB)/4, $0x3a270ded
+DATA ·ewmC+1448(SB)/4, $0x3a270ded
+DATA ·ewmC+1452(SB)/4, $0x3a270ded
+DATA ·ewmC+1456(SB)/4, $0x3a270ded
+DATA ·ewmC+1460(SB)/4, $0x3a270ded
+DATA ·ewmC+1464(SB)/4, $0x3a270ded
+DATA ·ewmC+1468(SB)/4, $0x3a270ded
+DATA ·ewmC+1472(SB)/4, $0x3ba059dc // ta1
+DATA ·ewmC+1476(SB)/4, $0x3ba059dc
+DATA ·ewmC+1480(SB)/4, $0x3ba059dc
+DATA ·ewmC+1484(SB)/4, $0x3ba059dc
+DATA ·ewmC+1488(SB)/4, $0x3ba059dc
+DATA ·ewmC+1492(SB)/4, $0x3ba059dc
+DATA ·ewmC+1496(SB)/4, $0x3ba059dc
+DATA ·ewmC+1500(SB)/4, $0x3ba059dc
+DATA ·ewmC+1504(SB)/4, $0x35a0d3d8 // tb6
+DATA ·ewmC+1508(SB)/4, $0x35a0d3d8
+DATA ·ewmC+1512(SB)/4, $0x35a0d3d8
+DATA ·ewmC+1516(SB)/4, $0x35a0d3d8
+DATA ·ewmC+1520(SB)/4, $0x35a0d3d8
+DATA ·ewmC+1524(SB)/4, $0x35a0d3d8
+DATA ·ewmC+1528(SB)/4, $0x35a0d3d8
+DATA ·ewmC+1532(SB)/4, $0x35a0d3d8
+DATA ·ewmC+1536(SB)/4, $0x38f895d6 // tb4
+DATA ·ewmC+1540(SB)/4, $0x38f895d6
+DATA ·ewmC+1544(SB)/4, $0x38f895d6
+DATA ·ewmC+1548(SB)/4, $0x38f895d6
+DATA ·ewmC+1552(SB)/4, $0x38f895d6
+DATA ·ewmC+1556(SB)/4, $0x38f895d6
+DATA ·ewmC+1560(SB)/4, $0x38f895d6
+DATA ·ewmC+1564(SB)/4, $0x38f895d6
+DATA ·ewmC+1568(SB)/4, $0x3b14aa05 // tb2
+DATA ·ewmC+1572(SB)/4, $0x3b14aa05
+DATA ·ewmC+1576(SB)/4, $0x3b14aa05
+DATA ·ewmC+1580(SB)/4, $0x3b14aa05
+DATA ·ewmC+1584(SB)/4, $0x3b14aa05
+DATA ·ewmC+1588(SB)/4, $0x3b14aa05
+DATA ·ewmC+1592(SB)/4, $0x3b14aa05
+DATA ·ewmC+1596(SB)/4, $0x3b14aa05
+DATA ·ewmC+1600(SB)/4, $0x3ba059dd // tb0
+DATA ·ewmC+1604(SB)/4, $0x3ba059dd
+DATA ·ewmC+1608(SB)/4, $0x3ba059dd
+DATA ·ewmC+1612(SB)/4, $0x3ba059dd
+DATA ·ewmC+1616(SB)/4, $0x3ba059dd
+DATA ·ewmC+1620(SB)/4, $0x3ba059dd
+DATA ·ewmC+1624(SB)/4, $0x3ba059dd
+DATA ·ewmC+1628(SB)/4, $0x3ba059dd
+DATA ·ewmC+1632(SB)/4, $0x42ac0000 // ehi: 86, the bound of EXPN2's range |x| <= 86
+DATA ·ewmC+1636(SB)/4, $0x42ac0000
+DATA ·ewmC+1640(SB)/4, $0x42ac0000
+DATA ·ewmC+1644(SB)/4, $0x42ac0000
+DATA ·ewmC+1648(SB)/4, $0x42ac0000
+DATA ·ewmC+1652(SB)/4, $0x42ac0000
+DATA ·ewmC+1656(SB)/4, $0x42ac0000
+DATA ·ewmC+1660(SB)/4, $0x42ac0000
+GLOBL ·ewmC(SB), RODATA|NOPTR, $1664
 
 #define C_log2e ·ewmC+0(SB)
 #define C_negln2hi ·ewmC+32(SB)
@@ -350,6 +462,20 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1216
 #define C_ln2hi ·ewmC+1152(SB)
 #define C_zero ·ewmC+1184(SB)
 #define C_neginf ·ewmC+672(SB)
+#define C_tneg9 ·ewmC+1216(SB)
+#define C_tpos9 ·ewmC+1248(SB)
+#define C_ta13 ·ewmC+1280(SB)
+#define C_ta11 ·ewmC+1312(SB)
+#define C_ta9 ·ewmC+1344(SB)
+#define C_ta7 ·ewmC+1376(SB)
+#define C_ta5 ·ewmC+1408(SB)
+#define C_ta3 ·ewmC+1440(SB)
+#define C_ta1 ·ewmC+1472(SB)
+#define C_tb6 ·ewmC+1504(SB)
+#define C_tb4 ·ewmC+1536(SB)
+#define C_tb2 ·ewmC+1568(SB)
+#define C_tb0 ·ewmC+1600(SB)
+#define C_ehi ·ewmC+1632(SB)
 
 // EXPV sets Y2 = exp(Y0), as expGo computes it, clobbering Y0, Y1 and
 // Y3; Y13 and Y14 hold the clamps. The reduction and the polynomial use
@@ -383,6 +509,101 @@ GLOBL ·ewmC(SB), RODATA|NOPTR, $1216
 	VMULPS Y3, Y2, Y2; \
 	VMULPS Y1, Y2, Y2
 
+// EXPN2 sets p = exp(x) and p2 = exp(x2) for |x|, |x2| <= 86,
+// where the result is normal, clobbering x, k and t (and x2, k2, t2):
+// EXPV's reduction and polynomial, with 2^k applied by adding k to the
+// exponent field, which is EXPV's two exact products on that range.
+#define EXPN2(x, k, p, t, x2, k2, p2, t2) \
+	VMULPS C_log2e, x, k; \
+	VMULPS C_log2e, x2, k2; \
+	VROUNDPS $0, k, k; \
+	VROUNDPS $0, k2, k2; \
+	VFMADD231PS C_negln2hi, k, x; \
+	VFMADD231PS C_negln2hi, k2, x2; \
+	VFMADD231PS C_negln2lo, k, x; \
+	VFMADD231PS C_negln2lo, k2, x2; \
+	VMOVUPS C_p0, p; \
+	VMOVUPS p, p2; \
+	VFMADD213PS C_p1, x, p; \
+	VFMADD213PS C_p1, x2, p2; \
+	VFMADD213PS C_p2, x, p; \
+	VFMADD213PS C_p2, x2, p2; \
+	VFMADD213PS C_p3, x, p; \
+	VFMADD213PS C_p3, x2, p2; \
+	VFMADD213PS C_p4, x, p; \
+	VFMADD213PS C_p4, x2, p2; \
+	VFMADD213PS C_p5, x, p; \
+	VFMADD213PS C_p5, x2, p2; \
+	VMULPS x, x, t; \
+	VMULPS x2, x2, t2; \
+	VFMADD213PS x, t, p; \
+	VFMADD213PS x2, t2, p2; \
+	VADDPS C_one, p, p; \
+	VADDPS C_one, p2, p2; \
+	VCVTPS2DQ k, k; \
+	VCVTPS2DQ k2, k2; \
+	VPSLLD $23, k, k; \
+	VPSLLD $23, k2, k2; \
+	VPADDD k, p, p; \
+	VPADDD k2, p2, p2
+
+// TANHV sets p = tanh(x) as tanhGo computes it, clobbering x, s and q;
+// Y13 and Y14 hold the clamps -9 and 9 (a NaN survives them, being
+// their second source). s = x², p = x·P(s)/Q(s), P of degree 6 and Q
+// of degree 3 by Horner's rule in fused multiply-adds.
+#define TANHV(x, s, p, q) \
+	VMAXPS x, Y13, x; \
+	VMINPS x, Y14, x; \
+	VMULPS x, x, s; \
+	VMOVUPS C_ta13, p; \
+	VMOVUPS C_tb6, q; \
+	VFMADD213PS C_ta11, s, p; \
+	VFMADD213PS C_tb4, s, q; \
+	VFMADD213PS C_ta9, s, p; \
+	VFMADD213PS C_tb2, s, q; \
+	VFMADD213PS C_ta7, s, p; \
+	VFMADD213PS C_tb0, s, q; \
+	VFMADD213PS C_ta5, s, p; \
+	VFMADD213PS C_ta3, s, p; \
+	VFMADD213PS C_ta1, s, p; \
+	VDIVPS q, p, p; \
+	VMULPS x, p, p
+
+// TANHV2 is TANHV on two vectors, interleaved.
+#define TANHV2(x, s, p, q, x2, s2, p2, q2) \
+	VMAXPS x, Y13, x; \
+	VMAXPS x2, Y13, x2; \
+	VMINPS x, Y14, x; \
+	VMINPS x2, Y14, x2; \
+	VMULPS x, x, s; \
+	VMULPS x2, x2, s2; \
+	VMOVUPS C_ta13, p; \
+	VMOVUPS C_tb6, q; \
+	VMOVUPS p, p2; \
+	VMOVUPS q, q2; \
+	VFMADD213PS C_ta11, s, p; \
+	VFMADD213PS C_ta11, s2, p2; \
+	VFMADD213PS C_tb4, s, q; \
+	VFMADD213PS C_tb4, s2, q2; \
+	VFMADD213PS C_ta9, s, p; \
+	VFMADD213PS C_ta9, s2, p2; \
+	VFMADD213PS C_tb2, s, q; \
+	VFMADD213PS C_tb2, s2, q2; \
+	VFMADD213PS C_ta7, s, p; \
+	VFMADD213PS C_ta7, s2, p2; \
+	VFMADD213PS C_tb0, s, q; \
+	VFMADD213PS C_tb0, s2, q2; \
+	VFMADD213PS C_ta5, s, p; \
+	VFMADD213PS C_ta5, s2, p2; \
+	VFMADD213PS C_ta3, s, p; \
+	VFMADD213PS C_ta3, s2, p2; \
+	VFMADD213PS C_ta1, s, p; \
+	VFMADD213PS C_ta1, s2, p2; \
+	VDIVPS q, p, p; \
+	VDIVPS q2, p2, p2; \
+	VMULPS x, p, p; \
+	VMULPS x2, p2, p2
+
 // func ewMathAVX(op int, d, x *float32, n int)
 //
 // d[i] = f(x[i]) for i < n, n a multiple of 8, f by op: ewmExp, ewmTanh,
@@ -409,44 +630,76 @@ TEXT ·ewMathAVX(SB), NOSPLIT, $0-32
 	JEQ ewm_softplus
 
 ewm_exp:
+	TESTQ $1, CX
+	JEQ ewm_exp_pairs
 	VMOVUPS (SI), Y0
 	EXPV
 	VMOVUPS Y2, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	DECQ CX
-	JNE ewm_exp
+
+ewm_exp_pairs:
+	SHRQ $1, CX
+	JEQ ewm_done
+
+ewm_exp_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y4
+	VPAND C_abs, Y0, Y8
+	VPAND C_abs, Y4, Y10
+	VPCMPGTD C_ehi, Y8, Y8    // |x| > 86 or NaN, as integers
+	VPCMPGTD C_ehi, Y10, Y10
+	VPOR Y10, Y8, Y8
+	VMOVMSKPS Y8, DX
+	TESTL DX, DX
+	JNE ewm_exp_slow
+	EXPN2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y6, 32(DI)
+
+ewm_exp_next:
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE ewm_exp_loop
 	JMP ewm_done
 
+ewm_exp_slow:
+	VMOVUPS (SI), Y0
+	EXPV
+	VMOVUPS Y2, (DI)
+	VMOVUPS 32(SI), Y0
+	EXPV
+	VMOVUPS Y2, 32(DI)
+	JMP ewm_exp_next
+
 ewm_tanh:
-	VMOVUPS (SI), Y5
-	VANDPS C_abs, Y5, Y6      // a = |x|
-	VANDPS C_sign, Y5, Y7     // the sign
-	VMULPS C_negtwo, Y6, Y0
-	EXPV                      // u = e^-2a
-	VMOVUPS C_one, Y3
-	VSUBPS Y2, Y3, Y4         // 1 - u
-	VADDPS Y2, Y3, Y3         // 1 + u
-	VDIVPS Y3, Y4, Y4
-	VMULPS Y6, Y6, Y8         // a², for the series below 1/4
-	VMOVUPS C_t9, Y9
-	VMULPS Y8, Y9, Y9
-	VADDPS C_t7, Y9, Y9
-	VMULPS Y8, Y9, Y9
-	VADDPS C_t5, Y9, Y9
-	VMULPS Y8, Y9, Y9
-	VADDPS C_t3, Y9, Y9
-	VMULPS Y8, Y9, Y9
-	VMULPS Y6, Y9, Y9
-	VADDPS Y6, Y9, Y9    // a + a·a²·(...)
-	VCMPPS $1, C_quarter, Y6, Y10 // a < 1/4
-	VBLENDVPS Y10, Y9, Y4, Y4
-	VORPS Y7, Y4, Y4
+	VMOVUPS C_tneg9, Y13
+	VMOVUPS C_tpos9, Y14
+	TESTQ $1, CX
+	JEQ ewm_tanh_pairs
+	VMOVUPS (SI), Y0
+	TANHV(Y0, Y2, Y4, Y6)
 	VMOVUPS Y4, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	DECQ CX
-	JNE ewm_tanh
+
+ewm_tanh_pairs:
+	SHRQ $1, CX
+	JEQ ewm_done
+
+ewm_tanh_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	TANHV2(Y0, Y2, Y4, Y6, Y1, Y3, Y5, Y7)
+	VMOVUPS Y4, (DI)
+	VMOVUPS Y5, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE ewm_tanh_loop
 	JMP ewm_done
 
 ewm_abs:

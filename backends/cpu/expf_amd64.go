@@ -8,26 +8,39 @@ package cpu
 func expSubAVX(d, x *float32, n int, m float32) float32
 
 // expSub32 sets d[i] = exp(x[i]-m) and returns their sum; see expSubGo.
-// A tail of fewer than 8 elements runs as one vector through a padded
-// stack block (its padding is not summed), rather than element by
-// element.
+// A tail of fewer than 8 elements runs as one vector: the last 8
+// elements again (recomputing the same values) where the slice has 8
+// and d is not x, else through a padded stack block; only the tail's
+// own lanes are summed.
 func expSub32(d, x []float32, m float32) float32 {
 	x = x[:len(d)]
 	var s float32
-	if n := avxSplit(d); n > 0 {
+	n := avxSplit(d)
+	if n > 0 {
 		s = expSubAVX(&d[0], &x[0], n, m)
-		d, x = d[n:], x[n:]
 	}
-	if len(d) == 0 || !hasAVX {
-		return s + expSubGo(d, x, m)
+	if n == len(d) {
+		return s
 	}
+	if !hasAVX {
+		return s + expSubGo(d[n:], x[n:], m)
+	}
+	var ts float32
+	if n > 0 && &d[0] != &x[0] {
+		l := len(d) - 8
+		expSubAVX(&d[l], &x[l], 8, m)
+		for _, v := range d[n:] {
+			ts += v
+		}
+		return s + ts
+	}
+	d, x = d[n:], x[n:]
 	var t [8]float32
 	copy(t[:], x)
 	for i := len(x); i < len(t); i++ {
 		t[i] = m
 	}
 	expSubAVX(&t[0], &t[0], len(t), m)
-	var ts float32
 	for i := range d {
 		d[i] = t[i]
 		ts += t[i]

@@ -95,49 +95,112 @@ DATA ·expVec+344(SB)/4, $0x3f800000
 DATA ·expVec+348(SB)/4, $0x3f800000
 GLOBL ·expVec(SB), RODATA|NOPTR, $352
 
+// EXPSUB sets p = exp(x - m) for x - m <= 0, m in Y15, clobbering x, k
+// and t: x - m clamped at -86 so 2^k stays normal, exp(r + k*ln2) = 2^k *
+// (1 + r + r^2*P(r)), the Cephes expf scheme, 2^k added to the exponent.
+#define EXPSUB(x, k, p, t) \
+	VSUBPS Y15, x, x; \
+	VMAXPS ·expVec+96(SB), x, x; \
+	VMULPS ·expVec+0(SB), x, k; \
+	VROUNDPS $0, k, k; \
+	VFMADD231PS ·expVec+32(SB), k, x; \
+	VFMADD231PS ·expVec+64(SB), k, x; \
+	VMOVUPS ·expVec+128(SB), p; \
+	VFMADD213PS ·expVec+160(SB), x, p; \
+	VFMADD213PS ·expVec+192(SB), x, p; \
+	VFMADD213PS ·expVec+224(SB), x, p; \
+	VFMADD213PS ·expVec+256(SB), x, p; \
+	VFMADD213PS ·expVec+288(SB), x, p; \
+	VMULPS x, x, t; \
+	VFMADD213PS x, t, p; \
+	VADDPS ·expVec+320(SB), p, p; \
+	VCVTPS2DQ k, k; \
+	VPSLLD $23, k, k; \
+	VPADDD k, p, p
+
+// EXPSUB2 is EXPSUB on two vectors, interleaved instruction by
+// instruction so that the scheduler sees both chains.
+#define EXPSUB2(x, k, p, t, x2, k2, p2, t2) \
+	VSUBPS Y15, x, x; \
+	VSUBPS Y15, x2, x2; \
+	VMAXPS ·expVec+96(SB), x, x; \
+	VMAXPS ·expVec+96(SB), x2, x2; \
+	VMULPS ·expVec+0(SB), x, k; \
+	VMULPS ·expVec+0(SB), x2, k2; \
+	VROUNDPS $0, k, k; \
+	VROUNDPS $0, k2, k2; \
+	VFMADD231PS ·expVec+32(SB), k, x; \
+	VFMADD231PS ·expVec+32(SB), k2, x2; \
+	VFMADD231PS ·expVec+64(SB), k, x; \
+	VFMADD231PS ·expVec+64(SB), k2, x2; \
+	VMOVUPS ·expVec+128(SB), p; \
+	VMOVUPS ·expVec+128(SB), p2; \
+	VFMADD213PS ·expVec+160(SB), x, p; \
+	VFMADD213PS ·expVec+160(SB), x2, p2; \
+	VFMADD213PS ·expVec+192(SB), x, p; \
+	VFMADD213PS ·expVec+192(SB), x2, p2; \
+	VFMADD213PS ·expVec+224(SB), x, p; \
+	VFMADD213PS ·expVec+224(SB), x2, p2; \
+	VFMADD213PS ·expVec+256(SB), x, p; \
+	VFMADD213PS ·expVec+256(SB), x2, p2; \
+	VFMADD213PS ·expVec+288(SB), x, p; \
+	VFMADD213PS ·expVec+288(SB), x2, p2; \
+	VMULPS x, x, t; \
+	VMULPS x2, x2, t2; \
+	VFMADD213PS x, t, p; \
+	VFMADD213PS x2, t2, p2; \
+	VADDPS ·expVec+320(SB), p, p; \
+	VADDPS ·expVec+320(SB), p2, p2; \
+	VCVTPS2DQ k, k; \
+	VCVTPS2DQ k2, k2; \
+	VPSLLD $23, k, k; \
+	VPSLLD $23, k2, k2; \
+	VPADDD k, p, p; \
+	VPADDD k2, p2, p2
+
 // func expSubAVX(d, x *float32, n int, m float32) float32
 //
 // d[i] = exp(x[i] - m) for i < n (n a multiple of 8), x[i] <= m and no
-// NaN, and returns their sum (eight lanes, then lanes added pairwise).
-// exp(r + k*ln2) = 2^k * (1 + r + r^2*P(r)), the Cephes expf scheme, with
-// x - m clamped at -86 so 2^k stays normal.
+// NaN (EXPSUB), and returns their sum: an odd first vector, then pairs
+// of vectors into two accumulators, whose lanes are added pairwise.
 TEXT ·expSubAVX(SB), NOSPLIT, $0-36
 	MOVQ d+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
 	VBROADCASTSS m+24(FP), Y15
 	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
 	SHRQ $3, CX
+	JEQ exp_sum
+	TESTQ $1, CX
+	JEQ exp_pairs
+	VMOVUPS (SI), Y0
+	EXPSUB(Y0, Y1, Y2, Y3)
+	VMOVUPS Y2, (DI)
+	VMOVAPS Y2, Y9
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+
+exp_pairs:
+	SHRQ $1, CX
 	JEQ exp_sum
 
 exp_loop:
 	VMOVUPS (SI), Y0
-	VSUBPS Y15, Y0, Y0
-	VMAXPS ·expVec+96(SB), Y0, Y0 // x > lo ? x : lo
-	VMULPS ·expVec+0(SB), Y0, Y1
-	VROUNDPS $0, Y1, Y1            // k, to nearest
-	VFMADD231PS ·expVec+32(SB), Y1, Y0
-	VFMADD231PS ·expVec+64(SB), Y1, Y0 // r = x - k*ln2
-	VMOVUPS ·expVec+128(SB), Y2
-	VFMADD213PS ·expVec+160(SB), Y0, Y2
-	VFMADD213PS ·expVec+192(SB), Y0, Y2
-	VFMADD213PS ·expVec+224(SB), Y0, Y2
-	VFMADD213PS ·expVec+256(SB), Y0, Y2
-	VFMADD213PS ·expVec+288(SB), Y0, Y2
-	VMULPS Y0, Y0, Y3
-	VFMADD213PS Y0, Y3, Y2         // P*r^2 + r
-	VADDPS ·expVec+320(SB), Y2, Y2  // + 1
-	VCVTPS2DQ Y1, Y1
-	VPSLLD $23, Y1, Y1
-	VPADDD Y1, Y2, Y2              // * 2^k
+	VMOVUPS 32(SI), Y4
+	EXPSUB2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	VMOVUPS Y2, (DI)
+	VMOVUPS Y6, 32(DI)
 	VADDPS Y2, Y9, Y9
-	ADDQ $32, SI
-	ADDQ $32, DI
+	VADDPS Y6, Y10, Y10
+	ADDQ $64, SI
+	ADDQ $64, DI
 	DECQ CX
 	JNE exp_loop
 
 exp_sum:
+	VADDPS Y10, Y9, Y9
 	VEXTRACTF128 $1, Y9, X1
 	VADDPS X1, X9, X9
 	VHADDPS X9, X9, X9
