@@ -61,8 +61,28 @@ func TestReport(t *testing.T) {
 }
 
 // After Load's Warm, the first call at the warmed shape allocates
-// nothing once its output is sized.
+// nothing once its output is sized. The count is the process's, so a
+// goroutine of the runtime or of the test framework that allocates
+// while the call runs (on a loaded machine the call can be preempted)
+// adds to it: the test loads a fresh model up to three times and
+// passes if one first call counted none; an allocation of the call's
+// own shows in every attempt.
 func TestWarmFirstCallAllocatesNothing(t *testing.T) {
+	var counts []uint64
+	for range 3 {
+		n := firstCallMallocs(t)
+		if n == 0 {
+			return
+		}
+		counts = append(counts, n)
+	}
+	t.Errorf("first call after Warm made %v allocations in three fresh models, want 0", counts)
+}
+
+// firstCallMallocs loads the model, warmed, and returns the heap
+// allocations the process made during its first call.
+func firstCallMallocs(t *testing.T) uint64 {
+	t.Helper()
 	m, err := Load(model, shape, false)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
@@ -79,9 +99,7 @@ func TestWarmFirstCallAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("InferOne: %v", err)
 	}
-	if n := after.Mallocs - before.Mallocs; n != 0 {
-		t.Errorf("first call after Warm made %d allocations, want 0", n)
-	}
+	return after.Mallocs - before.Mallocs
 }
 
 func TestInferWithin(t *testing.T) {
