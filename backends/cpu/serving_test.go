@@ -148,29 +148,39 @@ func TestWarm(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cold := loadMLPWith(t, compute.Options{})
-			m := loadMLPWith(t, compute.Options{})
-			if err := m.Warm([][]int{{tc.items, 784}}); err != nil {
-				t.Fatal(err)
-			}
 			ins := make([]f32, tc.items)
 			outs := make([]f32, tc.items)
 			for i := range ins {
 				ins[i] = f32{Shape: []int{1, 784}, Data: make([]float32, 784)}
 				outs[i] = f32{Shape: []int{1, 10}, Data: make([]float32, 10)}
 			}
-			call := func() error { return m.InferOne(&ins[0], &outs[0]) }
-			if tc.batch {
-				call = func() error { return m.InferBatch(batch.Of(ins), outs) }
-			}
 			// Without Warm, the first call grows buffers: the check below
 			// would catch a Warm that did nothing.
+			cold := loadMLPWith(t, compute.Options{})
 			if got := firstCallAllocs(t, func() error { return cold.InferBatch(batch.Of(ins), outs) }); got == 0 {
 				t.Errorf("first call without Warm allocates nothing; the test cannot tell Warm's effect")
 			}
-			if got := firstCallAllocs(t, call); got != 0 {
-				t.Errorf("first call after Warm allocates %v times, want 0", got)
+			// The count is the process's: a goroutine of the runtime or of
+			// the test framework that allocates while the call runs adds
+			// to it. Up to three fresh models: one first call counting
+			// none passes; the call's own allocation shows in every one.
+			var counts []uint64
+			for range 3 {
+				m := loadMLPWith(t, compute.Options{})
+				if err := m.Warm([][]int{{tc.items, 784}}); err != nil {
+					t.Fatal(err)
+				}
+				call := func() error { return m.InferOne(&ins[0], &outs[0]) }
+				if tc.batch {
+					call = func() error { return m.InferBatch(batch.Of(ins), outs) }
+				}
+				got := firstCallAllocs(t, call)
+				if got == 0 {
+					return
+				}
+				counts = append(counts, got)
 			}
+			t.Errorf("first call after Warm allocates %v times in three fresh models, want 0", counts)
 		})
 	}
 	m := loadMLPWith(t, compute.Options{})
