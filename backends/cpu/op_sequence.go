@@ -215,6 +215,7 @@ func (k *seqKernel) split(in []*tensor, o *tensor) error {
 	}
 	var sizes []int64
 	var chunk int64
+	bySizes := false // a 1-D split (sizes may be empty, for an empty axis)
 	squeeze := false
 	if s := optIn(in, 1); s == nil {
 		chunk, squeeze = 1, !k.keep
@@ -229,7 +230,7 @@ func (k *seqKernel) split(in []*tensor, o *tensor) error {
 			}
 			chunk = v[0]
 		} else {
-			sizes = v
+			sizes, bySizes = v, true
 			sum := int64(0)
 			for _, l := range v {
 				if l < 0 {
@@ -243,14 +244,14 @@ func (k *seqKernel) split(in []*tensor, o *tensor) error {
 		}
 	}
 	n := len(sizes)
-	if sizes == nil {
+	if !bySizes {
 		n = int((int64(dim) + chunk - 1) / chunk)
 	}
 	o.setLen(n)
 	start := 0
 	for i := range n {
 		l := int(chunk)
-		if sizes != nil {
+		if bySizes {
 			l = int(sizes[i])
 		}
 		l = min(l, dim-start)
