@@ -43,7 +43,8 @@ type Version struct {
 	// MinIn leading inputs are required; at most MaxIn are allowed (Many:
 	// any number, none of them absent).
 	MinIn, MaxIn int
-	// MaxOut bounds the outputs; the first is always required.
+	// MaxOut bounds the outputs. A node may name fewer, or none: a rule
+	// sets outputs the node leaves out on a sink (InferCtx.Out).
 	MaxOut int
 	// Values lists the inputs whose contents, not only their shapes, the
 	// shape rule reads (Reshape's shape, Slice's starts...). A backend

@@ -41,6 +41,10 @@ type InferCtx struct {
 	in      []Value
 	out     []Value
 	scratch []int
+	// sink stands in for an output the node does not name, so that a
+	// rule may set every output its op has on a node that lists fewer
+	// (or none).
+	sink Value
 }
 
 // NewInferCtx returns a context for n at opset, with room for its inputs
@@ -96,7 +100,7 @@ func (c *InferCtx) SetInputKind(i int, k ValueKind) { c.in[i].Kind = k }
 func (c *InferCtx) Kind(i int) ValueKind { return c.In(i).Kind }
 
 // SetKind sets output j's kind of value.
-func (c *InferCtx) SetKind(j int, k ValueKind) { c.out[j].Kind = k }
+func (c *InferCtx) SetKind(j int, k ValueKind) { c.Out(j).Kind = k }
 
 // SetAbsent marks input i as not given.
 func (c *InferCtx) SetAbsent(i int) { c.in[i] = Value{} }
@@ -113,8 +117,14 @@ func (c *InferCtx) SetFloats(i int, vals []float64) {
 	c.in[i].floats, c.in[i].hasFlts = vals, true
 }
 
-// Out returns output j as the rule left it.
-func (c *InferCtx) Out(j int) *Value { return &c.out[j] }
+// Out returns output j as the rule left it. For an output the node does
+// not name it returns a scratch value that nothing reads.
+func (c *InferCtx) Out(j int) *Value {
+	if j < len(c.out) {
+		return &c.out[j]
+	}
+	return &c.sink
+}
 
 // --- Reading inputs (rules) ---
 
@@ -185,10 +195,7 @@ func (c *InferCtx) SetType(j int, dt payload.DType) {
 // OutDims sets output j's rank to r and returns its dims to fill in. The
 // buffer is the context's and is reused: it is not cleared.
 func (c *InferCtx) OutDims(j, r int) []int {
-	if j >= len(c.out) {
-		return c.growScratch(r) // an output the node does not name
-	}
-	o := &c.out[j]
+	o := c.Out(j) // the sink for an output the node does not name
 	if cap(o.buf) < r {
 		o.buf = make([]int, r, r+4)
 	}
@@ -218,7 +225,7 @@ func (c *InferCtx) SetUnknownDims(j, r int) {
 // shape.
 func (c *InferCtx) Same(j, i int) {
 	c.SetType(j, c.DType(i))
-	c.out[j].Kind = c.In(i).Kind
+	c.Out(j).Kind = c.In(i).Kind
 	if d, ok := c.Dims(i); ok {
 		c.SetDims(j, d)
 	} else {

@@ -57,6 +57,9 @@ type SplitAttrs struct {
 // Infer implements Rule.
 func (a *SplitAttrs) Infer(c *InferCtx) error {
 	k := c.NumOut()
+	if k == 0 {
+		return c.Errorf("no outputs to split into")
+	}
 	dt := c.DType(0)
 	for j := range k {
 		c.SetType(j, dt)
