@@ -25,13 +25,57 @@ func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int,
 //go:noescape
 func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
+// The AVX-512 twins (convDirZR<r>): the same tiles and bits, one ZMM
+// register per channel and tile, two tiles at a time.
+
+//go:noescape
+func convDirZR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+
+//go:noescape
+func convDirZR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+
+//go:noescape
+func convDirZR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+
+//go:noescape
+func convDirZR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+
+//go:noescape
+func convDirZR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+
+//go:noescape
+func convDirZR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+
+// directAVX512 selects the AVX-512 direct kernels: where the CPU has
+// AVX-512 (decided once at init; tests switch it to compare both).
+var directAVX512 = hasAVX512
+
 // directKernel computes r channels by rows×tiles tiles of directNR
-// outputs (see directGo): the assembly
-// kernel where the CPU has AVX2 and FMA (decided once at init in
-// hasAVX2FMA), directGo otherwise. The caller checks every address.
+// outputs (see directGo): the AVX-512 kernel where the CPU has it
+// (directAVX512), else the AVX2 one where the CPU has AVX2 and FMA
+// (hasAVX2FMA), directGo otherwise. The caller checks every address.
 func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow int) {
 	if !hasAVX2FMA {
 		directGo(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+		return
+	}
+	if directAVX512 {
+		switch r {
+		case 1:
+			convDirZR1(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+		case 2:
+			convDirZR2(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+		case 3:
+			convDirZR3(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+		case 4:
+			convDirZR4(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+		case 5:
+			convDirZR5(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+		case 6:
+			convDirZR6(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
+		default:
+			panic("direct conv: channel block out of range")
+		}
 		return
 	}
 	switch r {

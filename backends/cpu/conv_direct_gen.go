@@ -32,6 +32,9 @@ func main() {
 	for r := 1; r <= 6; r++ {
 		kernel(&w, r)
 	}
+	for r := 1; r <= 6; r++ {
+		kernelZ(&w, r)
+	}
 	w.WriteString(copyRows)
 	if err := os.WriteFile("conv_direct_amd64.s", w.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -156,6 +159,127 @@ func kernel(w *bytes.Buffer, r int) {
 	p("ADDQ $64, DX")
 	p("DECQ R12")
 	p("JNE %s_tile", name)
+	label("next")
+	p("MOVQ xrow+80(FP), BX")
+	p("SHLQ $2, BX")
+	p("MOVQ xr-8(SP), DI")
+	p("ADDQ BX, DI")
+	p("MOVQ DI, xr-8(SP)")
+	p("MOVQ crow+88(FP), BX")
+	p("SHLQ $2, BX")
+	p("MOVQ cr-16(SP), DX")
+	p("ADDQ BX, DX")
+	p("MOVQ DX, cr-16(SP)")
+	p("DECQ R13")
+	p("JNE %s_row", name)
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// kernelZ writes convDirZR<r>, the AVX-512 twin of convDirR<r>: the
+// same tiles, arguments and sums, one ZMM register per channel and tile.
+// It computes two tiles (32 outputs, 2r accumulators) at a time while a
+// row has two left, then the last one alone. Each element's FMAs, adds
+// and max are the ones the AVX2 kernel issues, in the same order, so
+// both give the same bits.
+func kernelZ(w *bytes.Buffer, r int) {
+	name := fmt.Sprintf("convDirZR%d", r)
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	label := func(l string) { fmt.Fprintf(w, "%s_%s:\n", name, l) }
+	acc := func(i, h int) string { return fmt.Sprintf("Z%d", 2*i+h) }
+	fmt.Fprintf(w, "\n// func %s(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $16-96\n", name)
+	p("MOVQ x+16(FP), DI")
+	p("MOVQ c+32(FP), DX")
+	p("MOVQ DI, xr-8(SP)")
+	p("MOVQ DX, cr-16(SP)")
+	p("MOVQ ldc+40(FP), R9")
+	p("SHLQ $2, R9")
+	p("LEAQ (R9)(R9*2), R10")
+	p("LEAQ (R9)(R9*4), R11")
+	p("MOVQ rows+64(FP), R13")
+	p("TESTQ R13, R13")
+	p("JEQ %s_done", name)
+	label("row")
+	p("MOVQ tiles+72(FP), R12")
+	p("TESTQ R12, R12")
+	p("JEQ %s_next", name)
+	label("tile")
+	// body emits the loop and tail for h tiles (1 or 2) at once.
+	body := func(tag string, h int) {
+		p("MOVQ kc+0(FP), CX")
+		p("MOVQ a+8(FP), SI")
+		p("MOVQ offs+24(FP), R8")
+		for i := range r {
+			for k := range h {
+				p("VPXORD %s, %s, %s", acc(i, k), acc(i, k), acc(i, k))
+			}
+		}
+		p("TESTQ CX, CX")
+		p("JEQ %s_%stail", name, tag)
+		label(tag + "loop")
+		p("MOVQ (R8), BX")
+		for k := range h {
+			p("VMOVUPS %d(DI)(BX*4), Z%d", 64*k, 24+k)
+		}
+		for i := range r {
+			p("VBROADCASTSS %d(SI), Z%d", 4*i, 26+i)
+		}
+		for i := range r {
+			for k := range h {
+				p("VFMADD231PS Z%d, Z%d, %s", 24+k, 26+i, acc(i, k))
+			}
+		}
+		p("ADDQ $%d, SI", 4*r)
+		p("ADDQ $8, R8")
+		p("DECQ CX")
+		p("JNE %s_%sloop", name, tag)
+		label(tag + "tail")
+		p("MOVQ flags+48(FP), AX")
+		p("TESTQ $1, AX")
+		p("JEQ %s_%sbias", name, tag)
+		for i := range r {
+			for k := range h {
+				p("VADDPS %s, %s, %s", rowAddr(i, k*64), acc(i, k), acc(i, k))
+			}
+		}
+		label(tag + "bias")
+		p("TESTQ $2, AX")
+		p("JEQ %s_%srelu", name, tag)
+		p("MOVQ bias+56(FP), BX")
+		for i := range r {
+			p("VBROADCASTSS %d(BX), Z31", 4*i)
+			for k := range h {
+				p("VADDPS Z31, %s, %s", acc(i, k), acc(i, k))
+			}
+		}
+		label(tag + "relu")
+		p("TESTQ $4, AX")
+		p("JEQ %s_%sput", name, tag)
+		p("VPXORD Z31, Z31, Z31")
+		for i := range r {
+			for k := range h {
+				p("VMAXPS Z31, %s, %s", acc(i, k), acc(i, k))
+			}
+		}
+		label(tag + "put")
+		for i := range r {
+			for k := range h {
+				p("VMOVUPS %s, %s", acc(i, k), rowAddr(i, k*64))
+			}
+		}
+		p("ADDQ $%d, DI", 64*h)
+		p("ADDQ $%d, DX", 64*h)
+		p("SUBQ $%d, R12", h)
+		p("JNE %s_tile", name)
+		p("JMP %s_next", name)
+	}
+	p("CMPQ R12, $2")
+	p("JLT %s_one", name)
+	body("w", 2)
+	label("one")
+	body("s", 1)
 	label("next")
 	p("MOVQ xrow+80(FP), BX")
 	p("SHLQ $2, BX")
