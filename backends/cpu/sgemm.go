@@ -407,7 +407,16 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 		}
 	}
 	rows6 := start + (i1-start)/gemmMR*gemmMR
-	for jp := j0; jp < jFull; jp++ {
+	jp6 := j0
+	if k6w, q6 := ks[gemmMR-1].wide, ks[gemmMR-1].q; q6 > 1 {
+		for ; jp6+q6 <= jFull; jp6 += q6 {
+			bpan := &bBlk[jp6*ps]
+			for ir := start; ir < rows6; ir += gemmMR {
+				k6w(kcb, &ap[(ir-i0)*kcb], bpan, ps, &c[ir*ldc+jp6*gemmNR], ldc, addi)
+			}
+		}
+	}
+	for jp := jp6; jp < jFull; jp++ {
 		bpan := &bBlk[jp*ps]
 		for ir := start; ir < rows6; ir += gemmMR {
 			k6(kcb, &ap[(ir-i0)*kcb], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi)

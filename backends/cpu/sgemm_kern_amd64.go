@@ -54,10 +54,19 @@ func init() {
 	if hasAVX2FMA {
 		microKernels, kernelName = asmKernels(), "avx2-fma"
 		if hasAVX512 {
-			microKernels[gemmMR-1].tall = avx512Tall()
+			microKernels[gemmMR-1] = avx512Six(microKernels[gemmMR-1])
 			kernelName = "avx512+avx2-fma"
 		}
 		return
 	}
 	microKernels, kernelName = goKernels(), "go"
+}
+
+// avx512Six returns the kernels for six rows with AVX-512: packed rows
+// two panels at a time, tall tiles for rows read in place; k's direct
+// kernel stays for the tiles the tall ones do not cover.
+func avx512Six(k kernelRow) kernelRow {
+	k.q, k.wide, k.one = 2, sgemmR6Q2Z, sgemmR6Q1Z
+	k.tall = avx512Tall()
+	return k
 }

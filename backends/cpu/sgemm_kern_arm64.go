@@ -55,6 +55,9 @@ const hasAVX512 = false
 // avx512Tall returns no tall kernels: this build has none.
 func avx512Tall() tallKernels[float32] { return tallKernels[float32]{} }
 
+// avx512Six returns k: this build has no AVX-512 kernels.
+func avx512Six(k kernelRow) kernelRow { return k }
+
 // avx512HalfTall returns no tall kernels: this build has none.
 func avx512HalfTall(halfKind) tallKernels[uint16] { return tallKernels[uint16]{} }
 

@@ -25,6 +25,15 @@ func sgemmR8Q2DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc
 //go:noescape
 func sgemmR8Q1DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
 
+// The AVX-512 packed kernels for six rows (see microKernelOf): one and
+// two panels.
+
+//go:noescape
+func sgemmR6Q1Z(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
+//go:noescape
+func sgemmR6Q2Z(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)
+
 // hasAVX512 reports whether the AVX-512 kernels can run here.
 var hasAVX512 = hasAVX2FMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 

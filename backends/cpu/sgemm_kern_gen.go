@@ -4,7 +4,8 @@
 // the packed SGEMM, and sgemm_kern_half_amd64.s, the same kernels reading
 // B panels of float16 (widened by F16C's VCVTPH2PS) or bfloat16 (widened
 // by VPMOVZXWD and VPSLLD $16), and sgemm_kern_avx512_amd64.s, the
-// AVX-512 kernels for tall tiles reading A in place. Run it with
+// AVX-512 kernels for tall tiles reading A in place and for six packed
+// rows. Run it with
 // `go generate ./backends/cpu`.
 //
 // Kernel rXqY computes an X-row by 16·Y-column tile of C from a packed A
@@ -106,6 +107,9 @@ func main() {
 		for _, s := range zmmShapes {
 			directZ(&w, s[0], s[1], e)
 		}
+	}
+	for q := 1; q <= 2; q++ {
+		packedZ(&w, 6, q)
 	}
 	write("sgemm_kern_avx512_amd64.s", w.Bytes())
 }
@@ -374,9 +378,78 @@ func strides(p func(string, ...any)) {
 	p("LEAQ (R9)(R8*4), R11")
 }
 
+// packedZ writes sgemmRxQyZ (sgemm_kern_avx512_amd64.s): the packed
+// kernel rXqY (see kernel) with AVX-512, for float32 panels: one panel
+// step is one zmm register, and each step's r values of the packed A
+// micro-panel are 32-bit broadcasts, as in directZ. Element (i, j)
+// is summed exactly as by the AVX2 kernels, so the bits are theirs.
+func packedZ(w *bytes.Buffer, r, q int) {
+	name := fmt.Sprintf("sgemmR%dQ%dZ", r, q)
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	acc := func(i, j int) string { return fmt.Sprintf("Z%d", i*q+j) }
+	fmt.Fprintf(w, "\n// func %s(kc int, a, b *float32, pstride int, c *float32, ldc int, add int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-56\n", name)
+	p("MOVQ kc+0(FP), CX")
+	p("MOVQ a+8(FP), SI")
+	p("MOVQ b+16(FP), DI")
+	p("MOVQ pstride+24(FP), R12")
+	p("SHLQ $2, R12")
+	for i := range r {
+		for j := range q {
+			p("VPXORD %s, %s, %s", acc(i, j), acc(i, j), acc(i, j))
+		}
+	}
+	p("TESTQ CX, CX")
+	p("JEQ %s_store", name)
+	fmt.Fprintf(w, "%s_loop:\n", name)
+	for j := range q {
+		if j == 0 {
+			p("VMOVUPS (DI), Z%d", 30+j)
+		} else {
+			p("VMOVUPS (DI)(R12*1), Z%d", 30+j)
+		}
+	}
+	for i := range r {
+		if q == 1 {
+			p("VFMADD231PS.BCST %d(SI), Z30, %s", 4*i, acc(i, 0))
+			continue
+		}
+		bz := 20 + i%4
+		p("VBROADCASTSS %d(SI), Z%d", 4*i, bz)
+		for j := range q {
+			p("VFMADD231PS Z%d, Z%d, %s", 30+j, bz, acc(i, j))
+		}
+	}
+	p("ADDQ $%d, SI", 4*r)
+	p("ADDQ $64, DI")
+	p("DECQ CX")
+	p("JNE %s_loop", name)
+	fmt.Fprintf(w, "%s_store:\n", name)
+	p("MOVQ c+32(FP), DX")
+	p("MOVQ ldc+40(FP), R8")
+	strides(p)
+	p("MOVQ add+48(FP), AX")
+	p("TESTQ AX, AX")
+	p("JEQ %s_put", name)
+	for i := range r {
+		for j := range q {
+			p("VADDPS %s, %s, %s", zRow("DX", "BX", i, 64*j), acc(i, j), acc(i, j))
+		}
+	}
+	fmt.Fprintf(w, "%s_put:\n", name)
+	for i := range r {
+		for j := range q {
+			p("VMOVUPS %s, %s", acc(i, j), zRow("DX", "BX", i, 64*j))
+		}
+	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
 // directZ writes sgemmRxQyDZ (sgemm_kern_avx512_amd64.s): an r-row by
 // 16·q-column tile with AVX-512, r rows of A read in place lda floats
-// apart, each a 32-bit broadcast folded into its FMAs. One panel step is
+// apart, each a 32-bit broadcast (folded into the FMA when there is one
+// panel, else broadcast once for the panels' FMAs). One panel step is
 // one zmm register; element (i, j) is summed exactly as by the AVX2
 // kernels, so the bits are theirs. On the last block of k the store may
 // add a bias row and apply Relu (see tallKernelOf).
@@ -438,8 +511,16 @@ func directZ(w *bytes.Buffer, r, q int, e elem) {
 		}
 	}
 	for i := range r {
+		if q == 1 {
+			p("VFMADD231PS.BCST %s, Z30, %s", zRow("SI", "BX", i, 0), acc(i, 0))
+			continue
+		}
+		// One broadcast per row and step, in one of four registers in
+		// turn, rather than a broadcast load per FMA.
+		bz := 20 + i%4
+		p("VBROADCASTSS %s, Z%d", zRow("SI", "BX", i, 0), bz)
 		for j := range q {
-			p("VFMADD231PS.BCST %s, Z%d, %s", zRow("SI", "BX", i, 0), 30+j, acc(i, j))
+			p("VFMADD231PS Z%d, Z%d, %s", 30+j, bz, acc(i, j))
 		}
 	}
 	p("ADDQ $4, SI")

@@ -22,7 +22,7 @@ func kernelSets() map[string][gemmMR]kernelRow {
 	}
 	if hasAVX512 {
 		ks := asmKernels()
-		ks[gemmMR-1].tall = avx512Tall()
+		ks[gemmMR-1] = avx512Six(ks[gemmMR-1])
 		sets["asm-avx512"] = ks
 	}
 	return sets
