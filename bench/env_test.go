@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"strconv"
 
-	"golang.org/x/sys/cpu"
+	lcpu "github.com/lintel-ml/lintel/backends/cpu"
 )
 
 // envInt reads an integer setting from the environment.
@@ -18,14 +18,7 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// kernelInfo describes the CPU features the kernels pick from.
+// kernelInfo describes the CPU and the kernels the CPU backend picked.
 func kernelInfo() string {
-	s := runtime.GOARCH
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		s += ", AVX2+FMA"
-		if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL {
-			s += ", AVX-512 tall tiles"
-		}
-	}
-	return s
+	return runtime.GOARCH + ", kernels " + lcpu.KernelSet()
 }

@@ -46,13 +46,14 @@ func convDirZR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int
 //go:noescape
 func convDirZR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
-// directAVX512 selects the AVX-512 direct kernels: where the CPU has
-// AVX-512 (decided once at init; tests switch it to compare both).
-var directAVX512 = hasAVX512
+// directAVX512 selects the AVX-512 direct kernels: where 512-bit vectors
+// run at full width (wide512, decided once at init; tests switch it to
+// compare both).
+var directAVX512 = wide512
 
 // directKernel computes r channels by rows×tiles tiles of directNR
-// outputs (see directGo): the AVX-512 kernel where the CPU has it
-// (directAVX512), else the AVX2 one where the CPU has AVX2 and FMA
+// outputs (see directGo): the AVX-512 kernel where 512-bit vectors run
+// at full width (directAVX512), else the AVX2 one where the CPU has AVX2 and FMA
 // (hasAVX2FMA), directGo otherwise. The caller checks every address.
 func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow int) {
 	if !hasAVX2FMA {

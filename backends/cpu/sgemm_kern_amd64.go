@@ -53,9 +53,13 @@ func asmKernels() [gemmMR]kernelRow {
 func init() {
 	if hasAVX2FMA {
 		microKernels, kernelName = asmKernels(), "avx2-fma"
-		if hasAVX512 {
+		switch {
+		case wide512:
 			microKernels[gemmMR-1] = avx512Six(microKernels[gemmMR-1])
 			kernelName = "avx512+avx2-fma"
+		case hasAVX512:
+			microKernels[gemmMR-1].tall = avx512Tall()
+			kernelName = "avx512-tall+avx2-fma"
 		}
 		return
 	}
