@@ -385,7 +385,8 @@ func (p *directPlan) flatRun(part, oh0, oh1, last int) {
 
 // rowsRun computes output rows [oh0, oh1) row by row: each row's whole
 // tiles in one kernel call for all rows, then each row's last tile when
-// the row ends inside it.
+// the row ends inside it (in the same call where the kernels store part
+// of a tile: directKernelRows).
 func (p *directPlan) rowsRun(part, oh0, oh1, last int) {
 	cl := &p.call
 	g := cl.g
@@ -400,6 +401,18 @@ func (p *directPlan) rowsRun(part, oh0, oh1, last int) {
 		var bp *float32
 		if cl.bias != nil {
 			bp = &cl.bias[i0]
+		}
+		if tail != OW {
+			// Kernels that store part of a tile take each row whole.
+			done := true
+			for p0 := 0; p0 < kdim && done; p0 += gemmKC {
+				kcb := min(gemmKC, kdim-p0)
+				done = directKernelRows(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[oh0*p.rowStep], &p.offs[p0], &cl.y[i0*outSz+oh0*OW], outSz,
+					directFlags(p0, kcb, kdim, last), bp, oh1-oh0, full+1, p.rowStep, OW, OW-tail)
+			}
+			if done {
+				continue
+			}
 		}
 		for p0 := 0; p0 < kdim; p0 += gemmKC {
 			kcb := min(gemmKC, kdim-p0)

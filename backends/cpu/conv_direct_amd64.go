@@ -26,25 +26,26 @@ func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int,
 func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
 // The AVX-512 twins (convDirZR<r>): the same tiles and bits, one ZMM
-// register per channel and tile, two tiles at a time.
+// register per channel and tile, two tiles at a time; mask holds the
+// lanes of each row's last tile to store.
 
 //go:noescape
-func convDirZR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+func convDirZR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
 
 //go:noescape
-func convDirZR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+func convDirZR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
 
 //go:noescape
-func convDirZR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+func convDirZR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
 
 //go:noescape
-func convDirZR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+func convDirZR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
 
 //go:noescape
-func convDirZR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+func convDirZR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
 
 //go:noescape
-func convDirZR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
+func convDirZR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
 
 // directAVX512 selects the AVX-512 direct kernels: where 512-bit vectors
 // run at full width (wide512, decided once at init; tests switch it to
@@ -61,22 +62,7 @@ func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags in
 		return
 	}
 	if directAVX512 {
-		switch r {
-		case 1:
-			convDirZR1(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
-		case 2:
-			convDirZR2(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
-		case 3:
-			convDirZR3(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
-		case 4:
-			convDirZR4(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
-		case 5:
-			convDirZR5(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
-		case 6:
-			convDirZR6(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
-		default:
-			panic("direct conv: channel block out of range")
-		}
+		directZ(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, 0xffff)
 		return
 	}
 	switch r {
@@ -108,4 +94,38 @@ func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
 	}
 	_, _ = dst[(rows-1)*dstride+n-1], src[rows*n-1]
 	copyRowsAVX(&dst[0], dstride, &src[0], n, rows)
+}
+
+// directZ runs the AVX-512 kernel for r channels, storing the lanes of
+// mask of each row's last tile.
+func directZ(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow, mask int) {
+	switch r {
+	case 1:
+		convDirZR1(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 2:
+		convDirZR2(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 3:
+		convDirZR3(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 4:
+		convDirZR4(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 5:
+		convDirZR5(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 6:
+		convDirZR6(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	default:
+		panic("direct conv: channel block out of range")
+	}
+}
+
+// directKernelRows is directKernel over rows of tiles whose last holds
+// only last (1 to directNR) outputs: the reads past a row's end must stay
+// in x's slack. It reports false, computing nothing, where the kernels in
+// use store whole tiles only (then the caller computes the last tile
+// apart).
+func directKernelRows(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow, last int) bool {
+	if !directAVX512 {
+		return false
+	}
+	directZ(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, 1<<last-1)
+	return true
 }

@@ -688,8 +688,8 @@ convDirR6_done:
 	VZEROUPPER
 	RET
 
-// func convDirZR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
-TEXT ·convDirZR1(SB), NOSPLIT, $16-96
+// func convDirZR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+TEXT ·convDirZR1(SB), NOSPLIT, $16-104
 	MOVQ x+16(FP), DI
 	MOVQ c+32(FP), DX
 	MOVQ DI, xr-8(SP)
@@ -698,6 +698,9 @@ TEXT ·convDirZR1(SB), NOSPLIT, $16-96
 	SHLQ $2, R9
 	LEAQ (R9)(R9*2), R10
 	LEAQ (R9)(R9*4), R11
+	MOVQ mask+96(FP), AX
+	KMOVW AX, K1
+	KXNORW K3, K3, K3
 	MOVQ rows+64(FP), R13
 	TESTQ R13, R13
 	JEQ convDirZR1_done
@@ -708,6 +711,10 @@ convDirZR1_row:
 convDirZR1_tile:
 	CMPQ R12, $2
 	JLT convDirZR1_one
+	KMOVW K3, K2
+	JNE convDirZR1_wbody
+	KMOVW K1, K2
+convDirZR1_wbody:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -731,7 +738,8 @@ convDirZR1_wtail:
 	TESTQ $1, AX
 	JEQ convDirZR1_wbias
 	VADDPS 0(DX), Z0, Z0
-	VADDPS 64(DX), Z1, Z1
+	VMOVUPS.Z 64(DX), K2, Z30
+	VADDPS Z30, Z1, Z1
 convDirZR1_wbias:
 	TESTQ $2, AX
 	JEQ convDirZR1_wrelu
@@ -747,13 +755,14 @@ convDirZR1_wrelu:
 	VMAXPS Z31, Z1, Z1
 convDirZR1_wput:
 	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z1, K2, 64(DX)
 	ADDQ $128, DI
 	ADDQ $128, DX
 	SUBQ $2, R12
 	JNE convDirZR1_tile
 	JMP convDirZR1_next
 convDirZR1_one:
+	KMOVW K1, K2
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -773,7 +782,8 @@ convDirZR1_stail:
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirZR1_sbias
-	VADDPS 0(DX), Z0, Z0
+	VMOVUPS.Z 0(DX), K2, Z30
+	VADDPS Z30, Z0, Z0
 convDirZR1_sbias:
 	TESTQ $2, AX
 	JEQ convDirZR1_srelu
@@ -786,7 +796,7 @@ convDirZR1_srelu:
 	VPXORD Z31, Z31, Z31
 	VMAXPS Z31, Z0, Z0
 convDirZR1_sput:
-	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z0, K2, 0(DX)
 	ADDQ $64, DI
 	ADDQ $64, DX
 	SUBQ $1, R12
@@ -809,8 +819,8 @@ convDirZR1_done:
 	VZEROUPPER
 	RET
 
-// func convDirZR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
-TEXT ·convDirZR2(SB), NOSPLIT, $16-96
+// func convDirZR2(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+TEXT ·convDirZR2(SB), NOSPLIT, $16-104
 	MOVQ x+16(FP), DI
 	MOVQ c+32(FP), DX
 	MOVQ DI, xr-8(SP)
@@ -819,6 +829,9 @@ TEXT ·convDirZR2(SB), NOSPLIT, $16-96
 	SHLQ $2, R9
 	LEAQ (R9)(R9*2), R10
 	LEAQ (R9)(R9*4), R11
+	MOVQ mask+96(FP), AX
+	KMOVW AX, K1
+	KXNORW K3, K3, K3
 	MOVQ rows+64(FP), R13
 	TESTQ R13, R13
 	JEQ convDirZR2_done
@@ -829,6 +842,10 @@ convDirZR2_row:
 convDirZR2_tile:
 	CMPQ R12, $2
 	JLT convDirZR2_one
+	KMOVW K3, K2
+	JNE convDirZR2_wbody
+	KMOVW K1, K2
+convDirZR2_wbody:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -857,9 +874,11 @@ convDirZR2_wtail:
 	TESTQ $1, AX
 	JEQ convDirZR2_wbias
 	VADDPS 0(DX), Z0, Z0
-	VADDPS 64(DX), Z1, Z1
+	VMOVUPS.Z 64(DX), K2, Z30
+	VADDPS Z30, Z1, Z1
 	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 64(DX)(R9*1), Z3, Z3
+	VMOVUPS.Z 64(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z3, Z3
 convDirZR2_wbias:
 	TESTQ $2, AX
 	JEQ convDirZR2_wrelu
@@ -880,15 +899,16 @@ convDirZR2_wrelu:
 	VMAXPS Z31, Z3, Z3
 convDirZR2_wput:
 	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z1, K2, 64(DX)
 	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z3, 64(DX)(R9*1)
+	VMOVUPS Z3, K2, 64(DX)(R9*1)
 	ADDQ $128, DI
 	ADDQ $128, DX
 	SUBQ $2, R12
 	JNE convDirZR2_tile
 	JMP convDirZR2_next
 convDirZR2_one:
+	KMOVW K1, K2
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -911,8 +931,10 @@ convDirZR2_stail:
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirZR2_sbias
-	VADDPS 0(DX), Z0, Z0
-	VADDPS 0(DX)(R9*1), Z2, Z2
+	VMOVUPS.Z 0(DX), K2, Z30
+	VADDPS Z30, Z0, Z0
+	VMOVUPS.Z 0(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z2, Z2
 convDirZR2_sbias:
 	TESTQ $2, AX
 	JEQ convDirZR2_srelu
@@ -928,8 +950,8 @@ convDirZR2_srelu:
 	VMAXPS Z31, Z0, Z0
 	VMAXPS Z31, Z2, Z2
 convDirZR2_sput:
-	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z2, 0(DX)(R9*1)
+	VMOVUPS Z0, K2, 0(DX)
+	VMOVUPS Z2, K2, 0(DX)(R9*1)
 	ADDQ $64, DI
 	ADDQ $64, DX
 	SUBQ $1, R12
@@ -952,8 +974,8 @@ convDirZR2_done:
 	VZEROUPPER
 	RET
 
-// func convDirZR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
-TEXT ·convDirZR3(SB), NOSPLIT, $16-96
+// func convDirZR3(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+TEXT ·convDirZR3(SB), NOSPLIT, $16-104
 	MOVQ x+16(FP), DI
 	MOVQ c+32(FP), DX
 	MOVQ DI, xr-8(SP)
@@ -962,6 +984,9 @@ TEXT ·convDirZR3(SB), NOSPLIT, $16-96
 	SHLQ $2, R9
 	LEAQ (R9)(R9*2), R10
 	LEAQ (R9)(R9*4), R11
+	MOVQ mask+96(FP), AX
+	KMOVW AX, K1
+	KXNORW K3, K3, K3
 	MOVQ rows+64(FP), R13
 	TESTQ R13, R13
 	JEQ convDirZR3_done
@@ -972,6 +997,10 @@ convDirZR3_row:
 convDirZR3_tile:
 	CMPQ R12, $2
 	JLT convDirZR3_one
+	KMOVW K3, K2
+	JNE convDirZR3_wbody
+	KMOVW K1, K2
+convDirZR3_wbody:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1005,11 +1034,14 @@ convDirZR3_wtail:
 	TESTQ $1, AX
 	JEQ convDirZR3_wbias
 	VADDPS 0(DX), Z0, Z0
-	VADDPS 64(DX), Z1, Z1
+	VMOVUPS.Z 64(DX), K2, Z30
+	VADDPS Z30, Z1, Z1
 	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 64(DX)(R9*1), Z3, Z3
+	VMOVUPS.Z 64(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z3, Z3
 	VADDPS 0(DX)(R9*2), Z4, Z4
-	VADDPS 64(DX)(R9*2), Z5, Z5
+	VMOVUPS.Z 64(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z5, Z5
 convDirZR3_wbias:
 	TESTQ $2, AX
 	JEQ convDirZR3_wrelu
@@ -1035,17 +1067,18 @@ convDirZR3_wrelu:
 	VMAXPS Z31, Z5, Z5
 convDirZR3_wput:
 	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z1, K2, 64(DX)
 	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z3, 64(DX)(R9*1)
+	VMOVUPS Z3, K2, 64(DX)(R9*1)
 	VMOVUPS Z4, 0(DX)(R9*2)
-	VMOVUPS Z5, 64(DX)(R9*2)
+	VMOVUPS Z5, K2, 64(DX)(R9*2)
 	ADDQ $128, DI
 	ADDQ $128, DX
 	SUBQ $2, R12
 	JNE convDirZR3_tile
 	JMP convDirZR3_next
 convDirZR3_one:
+	KMOVW K1, K2
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1071,9 +1104,12 @@ convDirZR3_stail:
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirZR3_sbias
-	VADDPS 0(DX), Z0, Z0
-	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 0(DX)(R9*2), Z4, Z4
+	VMOVUPS.Z 0(DX), K2, Z30
+	VADDPS Z30, Z0, Z0
+	VMOVUPS.Z 0(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z2, Z2
+	VMOVUPS.Z 0(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z4, Z4
 convDirZR3_sbias:
 	TESTQ $2, AX
 	JEQ convDirZR3_srelu
@@ -1092,9 +1128,9 @@ convDirZR3_srelu:
 	VMAXPS Z31, Z2, Z2
 	VMAXPS Z31, Z4, Z4
 convDirZR3_sput:
-	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z4, 0(DX)(R9*2)
+	VMOVUPS Z0, K2, 0(DX)
+	VMOVUPS Z2, K2, 0(DX)(R9*1)
+	VMOVUPS Z4, K2, 0(DX)(R9*2)
 	ADDQ $64, DI
 	ADDQ $64, DX
 	SUBQ $1, R12
@@ -1117,8 +1153,8 @@ convDirZR3_done:
 	VZEROUPPER
 	RET
 
-// func convDirZR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
-TEXT ·convDirZR4(SB), NOSPLIT, $16-96
+// func convDirZR4(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+TEXT ·convDirZR4(SB), NOSPLIT, $16-104
 	MOVQ x+16(FP), DI
 	MOVQ c+32(FP), DX
 	MOVQ DI, xr-8(SP)
@@ -1127,6 +1163,9 @@ TEXT ·convDirZR4(SB), NOSPLIT, $16-96
 	SHLQ $2, R9
 	LEAQ (R9)(R9*2), R10
 	LEAQ (R9)(R9*4), R11
+	MOVQ mask+96(FP), AX
+	KMOVW AX, K1
+	KXNORW K3, K3, K3
 	MOVQ rows+64(FP), R13
 	TESTQ R13, R13
 	JEQ convDirZR4_done
@@ -1137,6 +1176,10 @@ convDirZR4_row:
 convDirZR4_tile:
 	CMPQ R12, $2
 	JLT convDirZR4_one
+	KMOVW K3, K2
+	JNE convDirZR4_wbody
+	KMOVW K1, K2
+convDirZR4_wbody:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1175,13 +1218,17 @@ convDirZR4_wtail:
 	TESTQ $1, AX
 	JEQ convDirZR4_wbias
 	VADDPS 0(DX), Z0, Z0
-	VADDPS 64(DX), Z1, Z1
+	VMOVUPS.Z 64(DX), K2, Z30
+	VADDPS Z30, Z1, Z1
 	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 64(DX)(R9*1), Z3, Z3
+	VMOVUPS.Z 64(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z3, Z3
 	VADDPS 0(DX)(R9*2), Z4, Z4
-	VADDPS 64(DX)(R9*2), Z5, Z5
+	VMOVUPS.Z 64(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z5, Z5
 	VADDPS 0(DX)(R10*1), Z6, Z6
-	VADDPS 64(DX)(R10*1), Z7, Z7
+	VMOVUPS.Z 64(DX)(R10*1), K2, Z30
+	VADDPS Z30, Z7, Z7
 convDirZR4_wbias:
 	TESTQ $2, AX
 	JEQ convDirZR4_wrelu
@@ -1212,19 +1259,20 @@ convDirZR4_wrelu:
 	VMAXPS Z31, Z7, Z7
 convDirZR4_wput:
 	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z1, K2, 64(DX)
 	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z3, 64(DX)(R9*1)
+	VMOVUPS Z3, K2, 64(DX)(R9*1)
 	VMOVUPS Z4, 0(DX)(R9*2)
-	VMOVUPS Z5, 64(DX)(R9*2)
+	VMOVUPS Z5, K2, 64(DX)(R9*2)
 	VMOVUPS Z6, 0(DX)(R10*1)
-	VMOVUPS Z7, 64(DX)(R10*1)
+	VMOVUPS Z7, K2, 64(DX)(R10*1)
 	ADDQ $128, DI
 	ADDQ $128, DX
 	SUBQ $2, R12
 	JNE convDirZR4_tile
 	JMP convDirZR4_next
 convDirZR4_one:
+	KMOVW K1, K2
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1253,10 +1301,14 @@ convDirZR4_stail:
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirZR4_sbias
-	VADDPS 0(DX), Z0, Z0
-	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 0(DX)(R9*2), Z4, Z4
-	VADDPS 0(DX)(R10*1), Z6, Z6
+	VMOVUPS.Z 0(DX), K2, Z30
+	VADDPS Z30, Z0, Z0
+	VMOVUPS.Z 0(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z2, Z2
+	VMOVUPS.Z 0(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z4, Z4
+	VMOVUPS.Z 0(DX)(R10*1), K2, Z30
+	VADDPS Z30, Z6, Z6
 convDirZR4_sbias:
 	TESTQ $2, AX
 	JEQ convDirZR4_srelu
@@ -1278,10 +1330,10 @@ convDirZR4_srelu:
 	VMAXPS Z31, Z4, Z4
 	VMAXPS Z31, Z6, Z6
 convDirZR4_sput:
-	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z4, 0(DX)(R9*2)
-	VMOVUPS Z6, 0(DX)(R10*1)
+	VMOVUPS Z0, K2, 0(DX)
+	VMOVUPS Z2, K2, 0(DX)(R9*1)
+	VMOVUPS Z4, K2, 0(DX)(R9*2)
+	VMOVUPS Z6, K2, 0(DX)(R10*1)
 	ADDQ $64, DI
 	ADDQ $64, DX
 	SUBQ $1, R12
@@ -1304,8 +1356,8 @@ convDirZR4_done:
 	VZEROUPPER
 	RET
 
-// func convDirZR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
-TEXT ·convDirZR5(SB), NOSPLIT, $16-96
+// func convDirZR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+TEXT ·convDirZR5(SB), NOSPLIT, $16-104
 	MOVQ x+16(FP), DI
 	MOVQ c+32(FP), DX
 	MOVQ DI, xr-8(SP)
@@ -1314,6 +1366,9 @@ TEXT ·convDirZR5(SB), NOSPLIT, $16-96
 	SHLQ $2, R9
 	LEAQ (R9)(R9*2), R10
 	LEAQ (R9)(R9*4), R11
+	MOVQ mask+96(FP), AX
+	KMOVW AX, K1
+	KXNORW K3, K3, K3
 	MOVQ rows+64(FP), R13
 	TESTQ R13, R13
 	JEQ convDirZR5_done
@@ -1324,6 +1379,10 @@ convDirZR5_row:
 convDirZR5_tile:
 	CMPQ R12, $2
 	JLT convDirZR5_one
+	KMOVW K3, K2
+	JNE convDirZR5_wbody
+	KMOVW K1, K2
+convDirZR5_wbody:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1367,15 +1426,20 @@ convDirZR5_wtail:
 	TESTQ $1, AX
 	JEQ convDirZR5_wbias
 	VADDPS 0(DX), Z0, Z0
-	VADDPS 64(DX), Z1, Z1
+	VMOVUPS.Z 64(DX), K2, Z30
+	VADDPS Z30, Z1, Z1
 	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 64(DX)(R9*1), Z3, Z3
+	VMOVUPS.Z 64(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z3, Z3
 	VADDPS 0(DX)(R9*2), Z4, Z4
-	VADDPS 64(DX)(R9*2), Z5, Z5
+	VMOVUPS.Z 64(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z5, Z5
 	VADDPS 0(DX)(R10*1), Z6, Z6
-	VADDPS 64(DX)(R10*1), Z7, Z7
+	VMOVUPS.Z 64(DX)(R10*1), K2, Z30
+	VADDPS Z30, Z7, Z7
 	VADDPS 0(DX)(R9*4), Z8, Z8
-	VADDPS 64(DX)(R9*4), Z9, Z9
+	VMOVUPS.Z 64(DX)(R9*4), K2, Z30
+	VADDPS Z30, Z9, Z9
 convDirZR5_wbias:
 	TESTQ $2, AX
 	JEQ convDirZR5_wrelu
@@ -1411,21 +1475,22 @@ convDirZR5_wrelu:
 	VMAXPS Z31, Z9, Z9
 convDirZR5_wput:
 	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z1, K2, 64(DX)
 	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z3, 64(DX)(R9*1)
+	VMOVUPS Z3, K2, 64(DX)(R9*1)
 	VMOVUPS Z4, 0(DX)(R9*2)
-	VMOVUPS Z5, 64(DX)(R9*2)
+	VMOVUPS Z5, K2, 64(DX)(R9*2)
 	VMOVUPS Z6, 0(DX)(R10*1)
-	VMOVUPS Z7, 64(DX)(R10*1)
+	VMOVUPS Z7, K2, 64(DX)(R10*1)
 	VMOVUPS Z8, 0(DX)(R9*4)
-	VMOVUPS Z9, 64(DX)(R9*4)
+	VMOVUPS Z9, K2, 64(DX)(R9*4)
 	ADDQ $128, DI
 	ADDQ $128, DX
 	SUBQ $2, R12
 	JNE convDirZR5_tile
 	JMP convDirZR5_next
 convDirZR5_one:
+	KMOVW K1, K2
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1457,11 +1522,16 @@ convDirZR5_stail:
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirZR5_sbias
-	VADDPS 0(DX), Z0, Z0
-	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 0(DX)(R9*2), Z4, Z4
-	VADDPS 0(DX)(R10*1), Z6, Z6
-	VADDPS 0(DX)(R9*4), Z8, Z8
+	VMOVUPS.Z 0(DX), K2, Z30
+	VADDPS Z30, Z0, Z0
+	VMOVUPS.Z 0(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z2, Z2
+	VMOVUPS.Z 0(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z4, Z4
+	VMOVUPS.Z 0(DX)(R10*1), K2, Z30
+	VADDPS Z30, Z6, Z6
+	VMOVUPS.Z 0(DX)(R9*4), K2, Z30
+	VADDPS Z30, Z8, Z8
 convDirZR5_sbias:
 	TESTQ $2, AX
 	JEQ convDirZR5_srelu
@@ -1486,11 +1556,11 @@ convDirZR5_srelu:
 	VMAXPS Z31, Z6, Z6
 	VMAXPS Z31, Z8, Z8
 convDirZR5_sput:
-	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z4, 0(DX)(R9*2)
-	VMOVUPS Z6, 0(DX)(R10*1)
-	VMOVUPS Z8, 0(DX)(R9*4)
+	VMOVUPS Z0, K2, 0(DX)
+	VMOVUPS Z2, K2, 0(DX)(R9*1)
+	VMOVUPS Z4, K2, 0(DX)(R9*2)
+	VMOVUPS Z6, K2, 0(DX)(R10*1)
+	VMOVUPS Z8, K2, 0(DX)(R9*4)
 	ADDQ $64, DI
 	ADDQ $64, DX
 	SUBQ $1, R12
@@ -1513,8 +1583,8 @@ convDirZR5_done:
 	VZEROUPPER
 	RET
 
-// func convDirZR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
-TEXT ·convDirZR6(SB), NOSPLIT, $16-96
+// func convDirZR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+TEXT ·convDirZR6(SB), NOSPLIT, $16-104
 	MOVQ x+16(FP), DI
 	MOVQ c+32(FP), DX
 	MOVQ DI, xr-8(SP)
@@ -1523,6 +1593,9 @@ TEXT ·convDirZR6(SB), NOSPLIT, $16-96
 	SHLQ $2, R9
 	LEAQ (R9)(R9*2), R10
 	LEAQ (R9)(R9*4), R11
+	MOVQ mask+96(FP), AX
+	KMOVW AX, K1
+	KXNORW K3, K3, K3
 	MOVQ rows+64(FP), R13
 	TESTQ R13, R13
 	JEQ convDirZR6_done
@@ -1533,6 +1606,10 @@ convDirZR6_row:
 convDirZR6_tile:
 	CMPQ R12, $2
 	JLT convDirZR6_one
+	KMOVW K3, K2
+	JNE convDirZR6_wbody
+	KMOVW K1, K2
+convDirZR6_wbody:
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1581,17 +1658,23 @@ convDirZR6_wtail:
 	TESTQ $1, AX
 	JEQ convDirZR6_wbias
 	VADDPS 0(DX), Z0, Z0
-	VADDPS 64(DX), Z1, Z1
+	VMOVUPS.Z 64(DX), K2, Z30
+	VADDPS Z30, Z1, Z1
 	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 64(DX)(R9*1), Z3, Z3
+	VMOVUPS.Z 64(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z3, Z3
 	VADDPS 0(DX)(R9*2), Z4, Z4
-	VADDPS 64(DX)(R9*2), Z5, Z5
+	VMOVUPS.Z 64(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z5, Z5
 	VADDPS 0(DX)(R10*1), Z6, Z6
-	VADDPS 64(DX)(R10*1), Z7, Z7
+	VMOVUPS.Z 64(DX)(R10*1), K2, Z30
+	VADDPS Z30, Z7, Z7
 	VADDPS 0(DX)(R9*4), Z8, Z8
-	VADDPS 64(DX)(R9*4), Z9, Z9
+	VMOVUPS.Z 64(DX)(R9*4), K2, Z30
+	VADDPS Z30, Z9, Z9
 	VADDPS 0(DX)(R11*1), Z10, Z10
-	VADDPS 64(DX)(R11*1), Z11, Z11
+	VMOVUPS.Z 64(DX)(R11*1), K2, Z30
+	VADDPS Z30, Z11, Z11
 convDirZR6_wbias:
 	TESTQ $2, AX
 	JEQ convDirZR6_wrelu
@@ -1632,23 +1715,24 @@ convDirZR6_wrelu:
 	VMAXPS Z31, Z11, Z11
 convDirZR6_wput:
 	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z1, K2, 64(DX)
 	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z3, 64(DX)(R9*1)
+	VMOVUPS Z3, K2, 64(DX)(R9*1)
 	VMOVUPS Z4, 0(DX)(R9*2)
-	VMOVUPS Z5, 64(DX)(R9*2)
+	VMOVUPS Z5, K2, 64(DX)(R9*2)
 	VMOVUPS Z6, 0(DX)(R10*1)
-	VMOVUPS Z7, 64(DX)(R10*1)
+	VMOVUPS Z7, K2, 64(DX)(R10*1)
 	VMOVUPS Z8, 0(DX)(R9*4)
-	VMOVUPS Z9, 64(DX)(R9*4)
+	VMOVUPS Z9, K2, 64(DX)(R9*4)
 	VMOVUPS Z10, 0(DX)(R11*1)
-	VMOVUPS Z11, 64(DX)(R11*1)
+	VMOVUPS Z11, K2, 64(DX)(R11*1)
 	ADDQ $128, DI
 	ADDQ $128, DX
 	SUBQ $2, R12
 	JNE convDirZR6_tile
 	JMP convDirZR6_next
 convDirZR6_one:
+	KMOVW K1, K2
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ offs+24(FP), R8
@@ -1683,12 +1767,18 @@ convDirZR6_stail:
 	MOVQ flags+48(FP), AX
 	TESTQ $1, AX
 	JEQ convDirZR6_sbias
-	VADDPS 0(DX), Z0, Z0
-	VADDPS 0(DX)(R9*1), Z2, Z2
-	VADDPS 0(DX)(R9*2), Z4, Z4
-	VADDPS 0(DX)(R10*1), Z6, Z6
-	VADDPS 0(DX)(R9*4), Z8, Z8
-	VADDPS 0(DX)(R11*1), Z10, Z10
+	VMOVUPS.Z 0(DX), K2, Z30
+	VADDPS Z30, Z0, Z0
+	VMOVUPS.Z 0(DX)(R9*1), K2, Z30
+	VADDPS Z30, Z2, Z2
+	VMOVUPS.Z 0(DX)(R9*2), K2, Z30
+	VADDPS Z30, Z4, Z4
+	VMOVUPS.Z 0(DX)(R10*1), K2, Z30
+	VADDPS Z30, Z6, Z6
+	VMOVUPS.Z 0(DX)(R9*4), K2, Z30
+	VADDPS Z30, Z8, Z8
+	VMOVUPS.Z 0(DX)(R11*1), K2, Z30
+	VADDPS Z30, Z10, Z10
 convDirZR6_sbias:
 	TESTQ $2, AX
 	JEQ convDirZR6_srelu
@@ -1716,12 +1806,12 @@ convDirZR6_srelu:
 	VMAXPS Z31, Z8, Z8
 	VMAXPS Z31, Z10, Z10
 convDirZR6_sput:
-	VMOVUPS Z0, 0(DX)
-	VMOVUPS Z2, 0(DX)(R9*1)
-	VMOVUPS Z4, 0(DX)(R9*2)
-	VMOVUPS Z6, 0(DX)(R10*1)
-	VMOVUPS Z8, 0(DX)(R9*4)
-	VMOVUPS Z10, 0(DX)(R11*1)
+	VMOVUPS Z0, K2, 0(DX)
+	VMOVUPS Z2, K2, 0(DX)(R9*1)
+	VMOVUPS Z4, K2, 0(DX)(R9*2)
+	VMOVUPS Z6, K2, 0(DX)(R10*1)
+	VMOVUPS Z8, K2, 0(DX)(R9*4)
+	VMOVUPS Z10, K2, 0(DX)(R11*1)
 	ADDQ $64, DI
 	ADDQ $64, DX
 	SUBQ $1, R12

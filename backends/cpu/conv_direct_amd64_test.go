@@ -11,7 +11,8 @@ import (
 // ones on the same random tiles, for every channel count, flag and a
 // row's tile count from one to five (pairs and a last single tile): the
 // outputs must be the same bits and the cells around the tiles
-// untouched.
+// untouched; and directKernelRows, whose rows end inside their last
+// tile, must store those bits for the lanes it keeps and nothing else.
 func TestDirectKernelsAVX512(t *testing.T) {
 	if !hasAVX512 || !hasAVX2FMA {
 		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
@@ -48,6 +49,28 @@ func TestDirectKernelsAVX512(t *testing.T) {
 					for j := range guard {
 						if got[1][j] != c0[j] || got[1][len(c0)-1-j] != c0[len(c0)-1-j] {
 							t.Fatalf("r%d kc%d flags%d tiles%d: a guard cell was written", rows, kc, flags, nt)
+						}
+					}
+					// Rows ending inside their last tile: the lanes kept
+					// are the whole tiles' bits, the others untouched.
+					for _, last := range []int{1, 7, directNR} {
+						directAVX512 = true
+						c := append([]float32(nil), c0...)
+						if !directKernelRows(rows, kc, &a[0], &x[0], &offs[0], &c[guard], ldc, flags, &bias[0], nr, nt, xrow, crow, last) {
+							t.Fatal("directKernelRows refused with the AVX-512 kernels")
+						}
+						width := (nt-1)*directNR + last
+						for j := range c0 {
+							want := c0[j]
+							if k := j - guard; k >= 0 && k < rows*ldc {
+								col := k % ldc
+								if col/crow < nr && col%crow < width {
+									want = got[0][j]
+								}
+							}
+							if math.Float32bits(c[j]) != math.Float32bits(want) {
+								t.Fatalf("r%d kc%d flags%d tiles%d rows%d last%d: cell %d = %v, want %v", rows, kc, flags, nt, nr, last, j, c[j], want)
+							}
 						}
 					}
 				}

@@ -178,18 +178,22 @@ func kernel(w *bytes.Buffer, r int) {
 }
 
 // kernelZ writes convDirZR<r>, the AVX-512 twin of convDirR<r>: the
-// same tiles, arguments and sums, one ZMM register per channel and tile.
-// It computes two tiles (32 outputs, 2r accumulators) at a time while a
-// row has two left, then the last one alone. Each element's FMAs, adds
-// and max are the ones the AVX2 kernel issues, in the same order, so
-// both give the same bits.
+// same tiles, arguments and sums, one ZMM register per channel and tile,
+// and one more argument, mask: the lanes of each row's last tile to
+// store (0xffff for all), so that a row that ends inside a tile needs no
+// separate call (the reads past its end stay in the input's slack). It
+// computes two tiles (32 outputs, 2r accumulators) at a time while a row
+// has two left, then the last one alone. Each element's FMAs, adds and
+// max are the ones the AVX2 kernel issues, in the same order, so both
+// give the same bits. K1 holds mask, K3 all lanes, K2 the current
+// second tile's.
 func kernelZ(w *bytes.Buffer, r int) {
 	name := fmt.Sprintf("convDirZR%d", r)
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	label := func(l string) { fmt.Fprintf(w, "%s_%s:\n", name, l) }
 	acc := func(i, h int) string { return fmt.Sprintf("Z%d", 2*i+h) }
-	fmt.Fprintf(w, "\n// func %s(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $16-96\n", name)
+	fmt.Fprintf(w, "\n// func %s(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $16-104\n", name)
 	p("MOVQ x+16(FP), DI")
 	p("MOVQ c+32(FP), DX")
 	p("MOVQ DI, xr-8(SP)")
@@ -198,6 +202,9 @@ func kernelZ(w *bytes.Buffer, r int) {
 	p("SHLQ $2, R9")
 	p("LEAQ (R9)(R9*2), R10")
 	p("LEAQ (R9)(R9*4), R11")
+	p("MOVQ mask+96(FP), AX")
+	p("KMOVW AX, K1")
+	p("KXNORW K3, K3, K3")
 	p("MOVQ rows+64(FP), R13")
 	p("TESTQ R13, R13")
 	p("JEQ %s_done", name)
@@ -206,8 +213,10 @@ func kernelZ(w *bytes.Buffer, r int) {
 	p("TESTQ R12, R12")
 	p("JEQ %s_next", name)
 	label("tile")
-	// body emits the loop and tail for h tiles (1 or 2) at once.
+	// body emits the loop and tail for h tiles (1 or 2) at once; the
+	// last of them stores the lanes of K2.
 	body := func(tag string, h int) {
+		masked := func(k int) bool { return k == h-1 }
 		p("MOVQ kc+0(FP), CX")
 		p("MOVQ a+8(FP), SI")
 		p("MOVQ offs+24(FP), R8")
@@ -241,7 +250,12 @@ func kernelZ(w *bytes.Buffer, r int) {
 		p("JEQ %s_%sbias", name, tag)
 		for i := range r {
 			for k := range h {
-				p("VADDPS %s, %s, %s", rowAddr(i, k*64), acc(i, k), acc(i, k))
+				if masked(k) {
+					p("VMOVUPS.Z %s, K2, Z30", rowAddr(i, k*64))
+					p("VADDPS Z30, %s, %s", acc(i, k), acc(i, k))
+				} else {
+					p("VADDPS %s, %s, %s", rowAddr(i, k*64), acc(i, k), acc(i, k))
+				}
 			}
 		}
 		label(tag + "bias")
@@ -266,7 +280,11 @@ func kernelZ(w *bytes.Buffer, r int) {
 		label(tag + "put")
 		for i := range r {
 			for k := range h {
-				p("VMOVUPS %s, %s", acc(i, k), rowAddr(i, k*64))
+				if masked(k) {
+					p("VMOVUPS %s, K2, %s", acc(i, k), rowAddr(i, k*64))
+				} else {
+					p("VMOVUPS %s, %s", acc(i, k), rowAddr(i, k*64))
+				}
 			}
 		}
 		p("ADDQ $%d, DI", 64*h)
@@ -277,8 +295,14 @@ func kernelZ(w *bytes.Buffer, r int) {
 	}
 	p("CMPQ R12, $2")
 	p("JLT %s_one", name)
+	// The pair's second tile is the row's last when two are left.
+	p("KMOVW K3, K2")
+	p("JNE %s_wbody", name)
+	p("KMOVW K1, K2")
+	label("wbody")
 	body("w", 2)
 	label("one")
+	p("KMOVW K1, K2")
 	body("s", 1)
 	label("next")
 	p("MOVQ xrow+80(FP), BX")

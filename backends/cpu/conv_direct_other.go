@@ -11,3 +11,9 @@ func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags in
 func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
 	copyRowsGo(dst, dstride, src, n, rows)
 }
+
+// directKernelRows reports false: this build's kernels store whole tiles
+// only.
+func directKernelRows(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow, last int) bool {
+	return false
+}
