@@ -60,6 +60,13 @@ type convKernel struct {
 	longB          gemmB
 	longShape      []int
 	longPad, longC []float32
+	// smallB holds constant float32 weights of the small-plane path
+	// (op_conv_small.go), one B per group, of shape smallShape; smallXT,
+	// smallA and smallC are its transposed image, windows and transposed
+	// output, grown only when too small.
+	smallB                  []gemmB
+	smallShape              []int
+	smallXT, smallA, smallC []float32
 }
 
 func init() {
@@ -83,7 +90,11 @@ func buildConv(c *buildCtx) (kernel, error) {
 		if err := k.prepackLong(c, c.constInput(1)); err != nil {
 			return nil, err
 		}
-		if !k.longB.prepacked() {
+		small, err := k.prepackSmall(c, c.constInput(1))
+		if err != nil {
+			return nil, err
+		}
+		if !k.longB.prepacked() && !small {
 			if err := k.prepack(c, c.constInput(1)); err != nil {
 				return nil, err
 			}
@@ -134,6 +145,11 @@ func (k *convKernel) run(in, out []*tensor) error {
 		// Long strided windows over a signal run as one product per image.
 		if k.longB.prepacked() && longFits(&k.g) && sameShape(in[1].shape, k.longShape) {
 			k.convLong(in[0].f32(), bv, out[0].f32())
+			return nil
+		}
+		// Small planes of many channels run as one swapped product.
+		if sb := k.smallFor(in[1].shape); sb != nil {
+			k.convSmall(in[0].f32(), bv, out[0].f32(), sb)
 			return nil
 		}
 		convRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32, k.packedFor(in[1].shape), k.directFor(in[1].shape))
