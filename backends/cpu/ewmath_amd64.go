@@ -5,6 +5,12 @@ package cpu
 //go:noescape
 func ewMathAVX(op ewmOp, d, x *float32, n int)
 
+// ewExpZ is ewMathAVX's exp with AVX-512 on a multiple of 32 elements,
+// the same bits.
+//
+//go:noescape
+func ewExpZ(d, x *float32, n int)
+
 //go:noescape
 func maxNaNAVX(x *float32, n int) (m float32, nan bool)
 
@@ -17,7 +23,8 @@ func subDivVecAVX(div bool, d, a, b *float32, n int)
 // ewMath32 sets d[i] = f(x[i]) for op's f (ewMathGo); d may be x.
 // Where the CPU has AVX2 every element runs in the assembly, a tail of
 // fewer than 8 through a padded stack block, so that results do not
-// depend on where a slice is split.
+// depend on where a slice is split; exp runs 32 at a time with AVX-512
+// where 512-bit vectors run at full width, the same bits.
 func ewMath32(op ewmOp, d, x []float32) {
 	x = x[:len(d)]
 	if op == ewmErf {
@@ -30,6 +37,10 @@ func ewMath32(op ewmOp, d, x []float32) {
 	if !hasAVX {
 		ewMathGo(op, d, x)
 		return
+	}
+	if n := len(d) &^ 31; op == ewmExp && wide512 && n > 0 {
+		ewExpZ(&d[0], &x[0], n)
+		d, x = d[n:], x[n:]
 	}
 	if n := avxSplit(d); n > 0 {
 		ewMathAVX(op, &d[0], &x[0], n)

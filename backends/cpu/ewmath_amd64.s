@@ -898,3 +898,78 @@ lerp_loop:
 lerp_done:
 	VZEROUPPER
 	RET
+
+// EXPNZ sets p = exp(x) for |x| <= 86 in zmm registers: EXPN2's steps,
+// each constant a broadcast of the first lane of its ewmC vector, so
+// each lane's bits are EXPN2's.
+#define EXPNZ(x, k, p, t) \
+	VMULPS.BCST C_log2e, x, k; \
+	VRNDSCALEPS $0, k, k; \
+	VFMADD231PS.BCST C_negln2hi, k, x; \
+	VFMADD231PS.BCST C_negln2lo, k, x; \
+	VBROADCASTSS C_p0, p; \
+	VFMADD213PS.BCST C_p1, x, p; \
+	VFMADD213PS.BCST C_p2, x, p; \
+	VFMADD213PS.BCST C_p3, x, p; \
+	VFMADD213PS.BCST C_p4, x, p; \
+	VFMADD213PS.BCST C_p5, x, p; \
+	VMULPS x, x, t; \
+	VFMADD213PS x, t, p; \
+	VADDPS.BCST C_one, p, p; \
+	VCVTPS2DQ k, k; \
+	VPSLLD $23, k, k; \
+	VPADDD k, p, p
+
+// func ewExpZ(d, x *float32, n int)
+//
+// d[i] = exp(x[i]) for i < n, n a multiple of 32, with AVX-512: the
+// bits of ewMathAVX's exp. Two vectors of 16 at a time with |x| <= 86
+// run EXPNZ; a pair with a lane outside (or a NaN) runs EXPV, 8 lanes at
+// a time. d may be x.
+TEXT ·ewExpZ(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JEQ ewz_done
+	VMOVUPS C_lo, Y13
+	VMOVUPS C_hi, Y14
+
+ewz_loop:
+	VMOVUPS (SI), Z16
+	VMOVUPS 64(SI), Z20
+	VPANDD.BCST C_abs, Z16, Z24
+	VPANDD.BCST C_abs, Z20, Z25
+	VPCMPGTD.BCST C_ehi, Z24, K1    // |x| > 86 or NaN, as integers
+	VPCMPGTD.BCST C_ehi, Z25, K2
+	KORTESTW K2, K1
+	JNE ewz_slow
+	EXPNZ(Z16, Z17, Z18, Z19)
+	EXPNZ(Z20, Z21, Z22, Z23)
+	VMOVUPS Z18, (DI)
+	VMOVUPS Z22, 64(DI)
+
+ewz_next:
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNE ewz_loop
+
+ewz_done:
+	VZEROUPPER
+	RET
+
+ewz_slow:
+	VMOVUPS (SI), Y0
+	EXPV
+	VMOVUPS Y2, (DI)
+	VMOVUPS 32(SI), Y0
+	EXPV
+	VMOVUPS Y2, 32(DI)
+	VMOVUPS 64(SI), Y0
+	EXPV
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS 96(SI), Y0
+	EXPV
+	VMOVUPS Y2, 96(DI)
+	JMP ewz_next

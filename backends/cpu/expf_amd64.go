@@ -7,7 +7,15 @@ package cpu
 //go:noescape
 func expSubAVX(d, x *float32, n int, m float32) float32
 
+// expSubZ is expSubAVX with AVX-512 on a multiple of 16 elements: the
+// same exp bits, summed in 16 lanes.
+//
+//go:noescape
+func expSubZ(d, x *float32, n int, m float32) float32
+
 // expSub32 sets d[i] = exp(x[i]-m) and returns their sum; see expSubGo.
+// Where 512-bit vectors run at full width, the multiples of 16 run with
+// AVX-512 (the same values, summed in another order).
 // A tail of fewer than 8 elements runs as one vector: the last 8
 // elements again (recomputing the same values) where the slice has 8
 // and d is not x, else through a padded stack block; only the tail's
@@ -16,7 +24,12 @@ func expSub32(d, x []float32, m float32) float32 {
 	x = x[:len(d)]
 	var s float32
 	n := avxSplit(d)
-	if n > 0 {
+	if z := len(d) &^ 15; wide512 && z > 0 {
+		s = expSubZ(&d[0], &x[0], z, m)
+		if n > z {
+			s += expSubAVX(&d[z], &x[z], n-z, m)
+		}
+	} else if n > 0 {
 		s = expSubAVX(&d[0], &x[0], n, m)
 	}
 	if n == len(d) {

@@ -208,3 +208,80 @@ exp_sum:
 	VMOVSS X9, ret+32(FP)
 	VZEROUPPER
 	RET
+
+// EXPSUBZ is EXPSUB in zmm registers, m in Z15, each constant a
+// broadcast of the first lane of its expVec vector: each lane's bits are
+// EXPSUB's.
+#define EXPSUBZ(x, k, p, t) \
+	VSUBPS Z15, x, x; \
+	VMAXPS.BCST ·expVec+96(SB), x, x; \
+	VMULPS.BCST ·expVec+0(SB), x, k; \
+	VRNDSCALEPS $0, k, k; \
+	VFMADD231PS.BCST ·expVec+32(SB), k, x; \
+	VFMADD231PS.BCST ·expVec+64(SB), k, x; \
+	VBROADCASTSS ·expVec+128(SB), p; \
+	VFMADD213PS.BCST ·expVec+160(SB), x, p; \
+	VFMADD213PS.BCST ·expVec+192(SB), x, p; \
+	VFMADD213PS.BCST ·expVec+224(SB), x, p; \
+	VFMADD213PS.BCST ·expVec+256(SB), x, p; \
+	VFMADD213PS.BCST ·expVec+288(SB), x, p; \
+	VMULPS x, x, t; \
+	VFMADD213PS x, t, p; \
+	VADDPS.BCST ·expVec+320(SB), p, p; \
+	VCVTPS2DQ k, k; \
+	VPSLLD $23, k, k; \
+	VPADDD k, p, p
+
+// func expSubZ(d, x *float32, n int, m float32) float32
+//
+// expSubAVX with AVX-512 on a multiple of 16 elements: the same exp
+// bits; the sum runs in two accumulators of 16 lanes (an odd first
+// vector, then pairs), folded to 8 lanes and added as expSubAVX adds.
+TEXT ·expSubZ(SB), NOSPLIT, $0-36
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS m+24(FP), Z15
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	SHRQ $4, CX
+	JEQ expz_sum
+	TESTQ $1, CX
+	JEQ expz_pairs
+	VMOVUPS (SI), Z0
+	EXPSUBZ(Z0, Z1, Z2, Z3)
+	VMOVUPS Z2, (DI)
+	VMOVAPS Z2, Z9
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+
+expz_pairs:
+	SHRQ $1, CX
+	JEQ expz_sum
+
+expz_loop:
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z4
+	EXPSUBZ(Z0, Z1, Z2, Z3)
+	EXPSUBZ(Z4, Z5, Z6, Z7)
+	VMOVUPS Z2, (DI)
+	VMOVUPS Z6, 64(DI)
+	VADDPS Z2, Z9, Z9
+	VADDPS Z6, Z10, Z10
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNE expz_loop
+
+expz_sum:
+	VADDPS Z10, Z9, Z9
+	VEXTRACTF64X4 $1, Z9, Y1
+	VADDPS Y1, Y9, Y9
+	VEXTRACTF128 $1, Y9, X1
+	VADDPS X1, X9, X9
+	VHADDPS X9, X9, X9
+	VHADDPS X9, X9, X9
+	VMOVSS X9, ret+32(FP)
+	VZEROUPPER
+	RET

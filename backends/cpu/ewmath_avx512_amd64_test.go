@@ -1,0 +1,88 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import (
+	"math"
+	"testing"
+)
+
+// expInputs returns n values for the exp kernels: random over the whole
+// range that matters, with NaN, infinities, the clamps' neighbourhoods
+// and values whose result is subnormal or overflows, spread so that
+// both the fast pairs and the pairs with a lane outside run.
+func expInputs(n int, seed uint64) []float32 {
+	r := nnRng(seed)
+	x := make([]float32, n)
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, -0.0, 86, -86, 86.5, -87.3, 88.7, 89, -103, -150, 1e-30, -1e-30}
+	for i := range x {
+		x[i] = (r.Float32()*2 - 1) * 20
+		if i%97 == 13 {
+			x[i] = special[(i/97)%len(special)]
+		}
+	}
+	return x
+}
+
+// TestEwExpZ compares the AVX-512 exp with the AVX2 one bit for bit, in
+// place and not, with a guard cell past the end.
+func TestEwExpZ(t *testing.T) {
+	if !hasAVX512 || !hasAVX2FMA {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
+	}
+	for _, n := range []int{32, 64, 96, 1024, 4096} {
+		x := expInputs(n, uint64(n))
+		want := make([]float32, n)
+		ewMathAVX(ewmExp, &want[0], &x[0], n)
+		got := make([]float32, n+1)
+		got[n] = -7
+		ewExpZ(&got[0], &x[0], n)
+		inPlace := append([]float32(nil), x...)
+		ewExpZ(&inPlace[0], &inPlace[0], n)
+		for i := range want {
+			w := math.Float32bits(want[i])
+			if math.Float32bits(got[i]) != w || math.Float32bits(inPlace[i]) != w {
+				t.Fatalf("n=%d: exp(%v) = %v (in place %v), want %v", n, x[i], got[i], inPlace[i], want[i])
+			}
+		}
+		if got[n] != -7 {
+			t.Fatalf("n=%d: the guard cell was written", n)
+		}
+	}
+}
+
+// TestExpSubZ compares the AVX-512 exp(x - m) with the AVX2 one: the
+// values bit for bit, the sums within float32 rounding.
+func TestExpSubZ(t *testing.T) {
+	if !hasAVX512 || !hasAVX2FMA {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
+	}
+	r := nnRng(3)
+	for _, n := range []int{16, 32, 48, 160, 1008} {
+		x := make([]float32, n)
+		m := float32(-1e9)
+		for i := range x {
+			x[i] = (r.Float32()*2 - 1) * 30
+			if i%41 == 7 {
+				x[i] = -200 // below the clamp
+			}
+			m = max(m, x[i])
+		}
+		want := make([]float32, n)
+		ws := expSubAVX(&want[0], &x[0], n, m)
+		got := make([]float32, n+1)
+		got[n] = -7
+		gs := expSubZ(&got[0], &x[0], n, m)
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d: exp(%v - %v) = %v, want %v", n, x[i], m, got[i], want[i])
+			}
+		}
+		if got[n] != -7 {
+			t.Fatalf("n=%d: the guard cell was written", n)
+		}
+		if math.Abs(float64(gs-ws)) > 1e-6*float64(n)*math.Abs(float64(ws)) {
+			t.Fatalf("n=%d: sum %v, want %v", n, gs, ws)
+		}
+	}
+}
