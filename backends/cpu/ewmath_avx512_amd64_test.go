@@ -86,3 +86,70 @@ func TestExpSubZ(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxRowZ checks the one-call AVX-512 Softmax row against a
+// float64 softmax on rows of 16 to 1000 values (whole and masked last
+// vectors), in place and not, with guard cells; and that it refuses rows
+// with a NaN or an infinite maximum.
+func TestSoftmaxRowZ(t *testing.T) {
+	if !hasAVX512 || !hasAVX2FMA {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
+	}
+	r := nnRng(9)
+	for _, n := range []int{16, 17, 31, 32, 33, 64, 100, 197, 1000} {
+		for _, inPlace := range []bool{false, true} {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = (r.Float32()*2 - 1) * 12
+			}
+			x[n/3] = float32(math.Inf(-1))
+			m := math.Inf(-1)
+			for _, v := range x {
+				m = max(m, float64(v))
+			}
+			var s float64
+			for _, v := range x {
+				s += math.Exp(float64(v) - m)
+			}
+			buf := make([]float32, n+2)
+			buf[0], buf[n+1] = -7, -7
+			d := buf[1 : n+1]
+			src := x
+			if inPlace {
+				copy(d, x)
+				src = d
+			}
+			if !softmaxRowZ(&d[0], &src[0], n) {
+				t.Fatalf("n=%d: refused a finite row", n)
+			}
+			for i, v := range x {
+				want := math.Exp(float64(v)-m) / s
+				if math.Abs(float64(d[i])-want) > 1e-6*want+1e-9 {
+					t.Fatalf("n=%d in place %t: softmax[%d] = %v, want %v", n, inPlace, i, d[i], want)
+				}
+			}
+			if buf[0] != -7 || buf[n+1] != -7 {
+				t.Fatalf("n=%d in place %t: a guard cell was written", n, inPlace)
+			}
+		}
+	}
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1))} {
+		for _, n := range []int{16, 21} {
+			for _, at := range []int{0, n - 1} {
+				x := make([]float32, n)
+				x[at] = bad
+				d := make([]float32, n)
+				if softmaxRowZ(&d[0], &x[0], n) {
+					t.Fatalf("n=%d: accepted %v at %d", n, bad, at)
+				}
+			}
+		}
+	}
+	x := make([]float32, 20)
+	for i := range x {
+		x[i] = float32(math.Inf(-1))
+	}
+	if softmaxRowZ(&make([]float32, 20)[0], &x[0], 20) {
+		t.Fatal("accepted a row of -Inf")
+	}
+}

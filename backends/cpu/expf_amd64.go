@@ -60,3 +60,21 @@ func expSub32(d, x []float32, m float32) float32 {
 	}
 	return s + ts
 }
+
+// softmaxRowZ is the Softmax of a row of at least 16 with AVX-512 in one
+// call (expf_amd64.s); false for a NaN or an infinite maximum.
+//
+//go:noescape
+func softmaxRowZ(d, x *float32, n int) bool
+
+// softmaxRowWide runs the Softmax of the row x into d in one AVX-512
+// call where 512-bit vectors run at full width and the row holds at
+// least 16 values (ran), reporting whether the row was finite (ok; if
+// not, d is unspecified and the caller takes the float64 path).
+func softmaxRowWide(d, x []float32) (ok, ran bool) {
+	if !wide512 || len(d) < 16 {
+		return false, false
+	}
+	x = x[:len(d)]
+	return softmaxRowZ(&d[0], &x[0], len(d)), true
+}

@@ -285,3 +285,125 @@ expz_sum:
 	VMOVSS X9, ret+32(FP)
 	VZEROUPPER
 	RET
+
+DATA ·smxNegInf+0(SB)/4, $0xff800000
+GLOBL ·smxNegInf(SB), RODATA|NOPTR, $4
+
+// func softmaxRowZ(d, x *float32, n int) bool
+//
+// Softmax of the row x[:n] into d (n >= 16; d may be x) with AVX-512 in
+// one call: the row's maximum m, exp(x - m) (EXPSUBZ) summed in one
+// accumulator of 16 lanes, then each times 1/sum. The row's last vector
+// is masked (K1). It reports false, with d unspecified, when the row
+// holds a NaN or its maximum is infinite.
+TEXT ·softmaxRowZ(SB), NOSPLIT, $0-25
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), R8
+	LEAQ -1(R8), CX
+	ANDQ $15, CX
+	INCQ CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	LEAQ -1(R8), R9
+	SHRQ $4, R9
+
+	// The maximum, and NaNs in K2.
+	VBROADCASTSS ·smxNegInf(SB), Z0
+	KXORW K2, K2, K2
+	MOVQ SI, R10
+	MOVQ R9, CX
+	TESTQ CX, CX
+	JEQ smx_max_last
+
+smx_max_loop:
+	VMOVUPS (R10), Z1
+	VCMPPS $3, Z1, Z1, K3
+	KORW K3, K2, K2
+	VMAXPS Z1, Z0, Z0
+	ADDQ $64, R10
+	DECQ CX
+	JNE smx_max_loop
+
+smx_max_last:
+	VBROADCASTSS ·smxNegInf(SB), Z1
+	VMOVUPS (R10), K1, Z1
+	VCMPPS $3, Z1, Z1, K3
+	KORW K3, K2, K2
+	VMAXPS Z1, Z0, Z0
+	KORTESTW K2, K2
+	JNE smx_fail
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMAXPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	VMOVD X0, AX
+	ANDL $0x7fffffff, AX
+	CMPL AX, $0x7f800000
+	JEQ smx_fail
+	VBROADCASTSS X0, Z15
+
+	// exp(x - m) into d, summed.
+	VPXORD Z9, Z9, Z9
+	MOVQ SI, R10
+	MOVQ DI, R11
+	MOVQ R9, CX
+	TESTQ CX, CX
+	JEQ smx_exp_last
+
+smx_exp_loop:
+	VMOVUPS (R10), Z0
+	EXPSUBZ(Z0, Z1, Z2, Z3)
+	VMOVUPS Z2, (R11)
+	VADDPS Z2, Z9, Z9
+	ADDQ $64, R10
+	ADDQ $64, R11
+	DECQ CX
+	JNE smx_exp_loop
+
+smx_exp_last:
+	VMOVUPS.Z (R10), K1, Z0
+	EXPSUBZ(Z0, Z1, Z2, Z3)
+	VMOVUPS Z2, K1, (R11)
+	VADDPS Z2, Z9, K1, Z9
+	VEXTRACTF64X4 $1, Z9, Y1
+	VADDPS Y1, Y9, Y9
+	VEXTRACTF128 $1, Y9, X1
+	VADDPS X1, X9, X9
+	VHADDPS X9, X9, X9
+	VHADDPS X9, X9, X9
+	VMOVSS ·expVec+320(SB), X1
+	VDIVSS X9, X1, X1
+	VBROADCASTSS X1, Z1
+
+	// Each times 1/sum.
+	MOVQ DI, R11
+	MOVQ R9, CX
+	TESTQ CX, CX
+	JEQ smx_scale_last
+
+smx_scale_loop:
+	VMULPS (R11), Z1, Z2
+	VMOVUPS Z2, (R11)
+	ADDQ $64, R11
+	DECQ CX
+	JNE smx_scale_loop
+
+smx_scale_last:
+	VMOVUPS.Z (R11), K1, Z2
+	VMULPS Z2, Z1, Z2
+	VMOVUPS Z2, K1, (R11)
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+smx_fail:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -19,3 +19,7 @@ func expSub32(d, x []float32, m float32) float32 {
 	}
 	return s + expSubGo(d, x, m)
 }
+
+// softmaxRowWide reports that it ran nothing: this build has no
+// one-call Softmax row.
+func softmaxRowWide(d, x []float32) (ok, ran bool) { return false, false }

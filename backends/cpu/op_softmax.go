@@ -140,6 +140,9 @@ func softmaxRun[T ewFloat](k *softmaxKernel, part int, d, x []T, lo, hi, n, inne
 // in float32: it reports false, doing nothing, when the row's maximum is
 // not finite (a NaN or an infinity), which the float64 path handles.
 func softmaxRow32(d, x []float32) bool {
+	if ok, ran := softmaxRowWide(d, x); ran {
+		return ok
+	}
 	m, nan := maxNaN32(x)
 	if nan {
 		return false
