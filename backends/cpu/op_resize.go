@@ -67,6 +67,8 @@ type resizeKernel struct {
 	// idxH and wH hold the row taps of the two-axis bilinear pass.
 	idxH []int
 	wH   []float32
+	// up2 is the call of the nearest ×2 path (op_resize_up2.go).
+	up2 up2Call
 }
 
 // plan computes each dim's scale and roi for the output shape dims, which
@@ -240,6 +242,10 @@ func (k *resizeKernel) runNearest(x, y *tensor) error {
 			}
 			m[o] = max(0, min(k.nearestIdx(c, k.scale[d]), n-1))
 		}
+	}
+	if k.up2Fits(x, y) {
+		k.runUp2(x, y)
+		return nil
 	}
 	fill, _ := floatBits(x.dt, k.extrap)
 	k.pm.copy(k.pool, &k.p, y.data, x.data, x.dt.Size(), fill)

@@ -62,3 +62,21 @@ func resizeSeparable(k *resizeKernel, x, y *tensor) {
 		src = o
 	}
 }
+
+// BenchmarkResizeNearest2x upsamples 1×64×56×56 to 1×64×112×112 by
+// nearest neighbour (asymmetric, floor), on one thread.
+func BenchmarkResizeNearest2x(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	x := randT(r, 1, 1, 64, 56, 56)
+	y := &tensor{dt: x.dt, shape: []int{1, 64, 112, 112}}
+	growData(y, 4*y.numel())
+	k := &resizeKernel{mode: rsNearest, coord: resize.Asymmetric, nearest: resize.Floor, sizesIdx: 3, roiIdx: -1, scalesIdx: -1}
+	in := []*tensor{x, nil, nil, i64s(1, 64, 112, 112)}
+	out := []*tensor{y}
+	b.SetBytes(int64(4 * y.numel()))
+	for b.Loop() {
+		if err := k.run(in, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
