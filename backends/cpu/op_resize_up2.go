@@ -3,7 +3,7 @@ package cpu
 // Nearest-neighbour upsampling by exactly two along the last two dims
 // (every other dim kept), the decoders' and feature pyramids' most
 // common Resize, skips the general index maps: each input row is
-// doubled into an output row (dup2) and that row copied below it.
+// doubled into the two output rows it makes (dup2Rows).
 
 // up2Fits reports whether the index maps of k.p, for x resized to y,
 // are that case: output index o of the last two dims reads o/2, every
@@ -66,9 +66,7 @@ func up2Planes[W word](dst, src []W, h, w, lo, hi int) {
 	for p := lo; p < hi; p++ {
 		for i := range h {
 			o := (p*2*h + 2*i) * w2
-			row := dst[o : o+w2]
-			dup2(row, src[(p*h+i)*w:(p*h+i+1)*w])
-			copy(dst[o+w2:o+2*w2], row)
+			dup2Rows(dst[o:o+w2], dst[o+w2:o+2*w2], src[(p*h+i)*w:(p*h+i+1)*w])
 		}
 	}
 }
