@@ -153,3 +153,35 @@ func TestSoftmaxRowZ(t *testing.T) {
 		t.Fatal("accepted a row of -Inf")
 	}
 }
+
+// TestBinConstZ compares the AVX-512 constant operations with the AVX2
+// ones bit for bit, on special values too, in place and not, with a
+// guard cell past the end.
+func TestBinConstZ(t *testing.T) {
+	if !hasAVX512 || !hasAVX2FMA {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
+	}
+	for code := bcSub; code <= bcMul; code++ {
+		for _, c := range []float32{0.37, -3, 0, float32(math.Inf(1))} {
+			for _, n := range []int{32, 64, 320} {
+				x := expInputs(n, uint64(n+code))
+				want := make([]float32, n)
+				binConstAVX(code, &want[0], &x[0], n, c)
+				got := make([]float32, n+1)
+				got[n] = -7
+				binConstZ(code, &got[0], &x[0], n, c)
+				in := append([]float32(nil), x...)
+				binConstZ(code, &in[0], &in[0], n, c)
+				for i := range want {
+					w := math.Float32bits(want[i])
+					if math.Float32bits(got[i]) != w || math.Float32bits(in[i]) != w {
+						t.Fatalf("op %d c %v n %d: element %d (x %v) = %v (in place %v), want %v", code, c, n, i, x[i], got[i], in[i], want[i])
+					}
+				}
+				if got[n] != -7 {
+					t.Fatalf("op %d n %d: the guard cell was written", code, n)
+				}
+			}
+		}
+	}
+}

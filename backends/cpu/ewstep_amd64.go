@@ -11,6 +11,11 @@ func sigmoidAVX(d *float32, n int)
 //go:noescape
 func binConstAVX(op int, d, x *float32, n int, c float32)
 
+// binConstZ is binConstAVX with AVX-512 on a multiple of 32 elements.
+//
+//go:noescape
+func binConstZ(op int, d, x *float32, n int, c float32)
+
 // leakyRelu32 applies LeakyRelu with slope a to d in place.
 func leakyRelu32(d []float32, a float32) {
 	if n := avxSplit(d); n > 0 {
@@ -30,9 +35,14 @@ func sigmoid32s(d []float32) {
 }
 
 // binConst32 sets d[i] = x[i] op c or c op x[i] by binConstCode's code;
-// x may be d.
+// x may be d. Multiples of 32 run with AVX-512 where 512-bit vectors run
+// at full width (the same IEEE operations).
 func binConst32(code int, d, x []float32, c float32) {
 	x = x[:len(d)]
+	if n := len(d) &^ 31; wide512 && n > 0 {
+		binConstZ(code, &d[0], &x[0], n, c)
+		d, x = d[n:], x[n:]
+	}
 	if n := avxSplit(d); n > 0 {
 		binConstAVX(code, &d[0], &x[0], n, c)
 		d, x = d[n:], x[n:]
