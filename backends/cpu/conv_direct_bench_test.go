@@ -32,6 +32,7 @@ func BenchmarkConv(b *testing.B) {
 		{"512to64_16x16", directCase{xs: []int{1, 512, 16, 16}, ws: []int{64, 512, 3, 3}, pads: []int64{1, 1, 1, 1}}},
 		{"64to64_56x56", directCase{xs: []int{1, 64, 56, 56}, ws: []int{64, 64, 3, 3}, pads: []int64{1, 1, 1, 1}}},
 		{"s2_64to64_56x56", directCase{xs: []int{1, 64, 56, 56}, ws: []int{64, 64, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}}},
+		{"64to64_256x256", directCase{xs: []int{1, 64, 256, 256}, ws: []int{64, 64, 3, 3}, pads: []int64{1, 1, 1, 1}}},
 		{"512to512_7x7", directCase{xs: []int{1, 512, 7, 7}, ws: []int{512, 512, 3, 3}, pads: []int64{1, 1, 1, 1}}},
 		{"8to24_24x40_5x5", directCase{xs: []int{1, 8, 24, 40}, ws: []int{24, 8, 5, 5}, pads: []int64{2, 2, 2, 2}}},
 	} {

@@ -60,6 +60,10 @@ func directCases() []directCase {
 		{xs: []int{1, 128, 5, 14}, ws: []int{7, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 3, 10, 20}, ws: []int{6, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, dynamic: true, direct: true},
 		{xs: []int{1, 128, 4, 16}, ws: []int{3, 128, 3, 3}, pads: []int64{1, 1, 1, 1}, dynamic: true},
+		// Inputs larger than a band of rows (directBandBytes): the
+		// rows run band by band, flat and row by row, strided too.
+		{xs: []int{1, 64, 40, 300}, ws: []int{8, 64, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
+		{xs: []int{1, 32, 41, 600}, ws: []int{5, 32, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}, bias: true, direct: true},
 		// Rows shorter than half a tile run flat when at least half the
 		// padded width is kept, with unit row stride.
 		{xs: []int{1, 3, 6, 6}, ws: []int{4, 3, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, direct: true},
@@ -172,6 +176,11 @@ func TestDirectConv(t *testing.T) {
 				t.Fatalf("SGEMM weights packed: %t, input shape known at load: %t", k.pw != nil, !c.dynamic)
 			}
 			got := runGuarded(t, k, ins, out)
+			if nnProd(c.xs[1:]) >= 32*41*300 {
+				if b, oh := k.dp.band(&k.g, c.ws[1]), k.g.out[1]; b >= oh {
+					t.Fatalf("band of %d rows for %d output rows: the case must span several bands", b, oh)
+				}
+			}
 			// The reference, with the activation applied in float64.
 			nd := len(c.xs) - 2
 			s, d, pb := make([]int, nd), make([]int, nd), make([]int, nd)
