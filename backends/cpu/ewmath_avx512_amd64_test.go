@@ -14,7 +14,7 @@ import (
 func expInputs(n int, seed uint64) []float32 {
 	r := nnRng(seed)
 	x := make([]float32, n)
-	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, -0.0, 86, -86, 86.5, -87.3, 88.7, 89, -103, -150, 1e-30, -1e-30}
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 86, -86, 86.5, -87.3, 88.7, 89, -103, -150, 1e-30, -1e-30}
 	for i := range x {
 		x[i] = (r.Float32()*2 - 1) * 20
 		if i%97 == 13 {
