@@ -52,9 +52,6 @@ const hasAVX2FMA = false
 // hasAVX512 is false: this build's assembly is NEON.
 const hasAVX512 = false
 
-// avx512Tall returns no tall kernels: this build has none.
-func avx512Tall() tallKernels[float32] { return tallKernels[float32]{} }
-
 // avx512Six returns k: this build has no AVX-512 kernels.
 func avx512Six(k kernelRow) kernelRow { return k }
 

@@ -15,9 +15,6 @@ func init() {
 // hasAVX512 is false: this build has no assembly kernels.
 const hasAVX512 = false
 
-// avx512Tall returns no tall kernels: this build has no assembly.
-func avx512Tall() tallKernels[float32] { return tallKernels[float32]{} }
-
 // avx512Six returns k: this build has no AVX-512 kernels.
 func avx512Six(k kernelRow) kernelRow { return k }
 
