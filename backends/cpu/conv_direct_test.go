@@ -135,6 +135,33 @@ func buildDirectCase(tb testing.TB, c directCase, seed uint64, pool *workerPool)
 	return k.(*convKernel), ins, out
 }
 
+// directCaseWant returns the reference convolution of c's built kernel
+// k on ins, the fused activation applied in float32.
+func directCaseWant(k *convKernel, c directCase, ins []*tensor, out *tensor) []float64 {
+	nd := len(c.xs) - 2
+	s, d, pb := make([]int, nd), make([]int, nd), make([]int, nd)
+	for j := range nd {
+		s[j], d[j] = k.g.s[maxSpatial-nd+j], k.g.d[maxSpatial-nd+j]
+		pb[j] = k.g.pb[maxSpatial-nd+j]
+	}
+	var b []float32
+	if c.bias {
+		b = ins[2].f32()
+	}
+	want := refConv(ins[0].f32(), c.xs, ins[1].f32(), c.ws, b, max(c.group, 1), s, d, pb, out.shape[2:])
+	if k.ep != nil {
+		w32 := make([]float32, len(want))
+		for j, v := range want {
+			w32[j] = float32(v)
+		}
+		k.ep.act.apply(w32)
+		for j, v := range w32 {
+			want[j] = float64(v)
+		}
+	}
+	return want
+}
+
 // runGuarded runs k into out's data placed between guard cells, checks
 // the guards, and returns a copy of the output.
 func runGuarded(t *testing.T, k *convKernel, ins []*tensor, out *tensor) []float32 {
@@ -181,29 +208,7 @@ func TestDirectConv(t *testing.T) {
 					t.Fatalf("band of %d rows for %d output rows: the case must span several bands", b, oh)
 				}
 			}
-			// The reference, with the activation applied in float64.
-			nd := len(c.xs) - 2
-			s, d, pb := make([]int, nd), make([]int, nd), make([]int, nd)
-			for j := range nd {
-				s[j], d[j] = k.g.s[maxSpatial-nd+j], k.g.d[maxSpatial-nd+j]
-				pb[j] = k.g.pb[maxSpatial-nd+j]
-			}
-			var b []float32
-			if c.bias {
-				b = ins[2].f32()
-			}
-			want := refConv(ins[0].f32(), c.xs, ins[1].f32(), c.ws, b, max(c.group, 1), s, d, pb, out.shape[2:])
-			if k.ep != nil {
-				w32 := make([]float32, len(want))
-				for j, v := range want {
-					w32[j] = float32(v)
-				}
-				k.ep.act.apply(w32)
-				for j, v := range w32 {
-					want[j] = float64(v)
-				}
-			}
-			nnClose(t, "direct", got, want, 1e-5)
+			nnClose(t, "direct", got, directCaseWant(k, c, ins, out), 1e-5)
 			// The im2col path gives the same bits.
 			dw := k.dw32
 			k.dw32 = nil

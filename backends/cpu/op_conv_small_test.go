@@ -43,28 +43,7 @@ func TestConvSmall(t *testing.T) {
 					t.Fatalf("small-plane path taken: %t, want %t", took, tc.want)
 				}
 				got := runGuarded(t, k, ins, out)
-				nd := len(c.xs) - 2
-				s, d, pb := make([]int, nd), make([]int, nd), make([]int, nd)
-				for j := range nd {
-					s[j], d[j] = k.g.s[maxSpatial-nd+j], k.g.d[maxSpatial-nd+j]
-					pb[j] = k.g.pb[maxSpatial-nd+j]
-				}
-				var b []float32
-				if c.bias {
-					b = ins[2].f32()
-				}
-				want := refConv(ins[0].f32(), c.xs, ins[1].f32(), c.ws, b, max(c.group, 1), s, d, pb, out.shape[2:])
-				if k.ep != nil {
-					w32 := make([]float32, len(want))
-					for j, v := range want {
-						w32[j] = float32(v)
-					}
-					k.ep.act.apply(w32)
-					for j, v := range w32 {
-						want[j] = float64(v)
-					}
-				}
-				nnClose(t, "small", got, want, 1e-4) // sums of up to 1440 products
+				nnClose(t, "small", got, directCaseWant(k, c, ins, out), 1e-4) // sums of up to 1440 products
 			}
 		})
 	}
