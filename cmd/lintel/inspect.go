@@ -43,6 +43,8 @@ type inspectReport struct {
 	Nodes         int       `json:"nodes"`
 	Ops           []opCount `json:"ops"`
 	SubgraphNodes int       `json:"subgraph_nodes"`
+	// SubgraphOps is the histogram of the nodes inside subgraphs.
+	SubgraphOps []opCount `json:"subgraph_ops,omitempty"`
 	// Backend is the backend this binary holds; Unsupported lists what it
 	// would refuse (empty when the model loads).
 	Backend     string      `json:"backend"`
@@ -141,7 +143,9 @@ func describe(art *artifacts.Artifact) *inspectReport {
 	}
 	r.Nodes = len(g.Nodes)
 	r.Ops = histogram(g.Nodes)
-	r.SubgraphNodes = countSubgraphNodes(g.Nodes)
+	inner := subgraphNodes(g.Nodes)
+	r.SubgraphNodes = len(inner)
+	r.SubgraphOps = histogram(inner)
 	for _, is := range backends.Check(art, compute.Options{}) {
 		r.Unsupported = append(r.Unsupported, issueDesc{Node: is.Node, Op: is.Op, Domain: is.Domain, Error: is.Err.Error()})
 	}
@@ -196,20 +200,21 @@ func histogram(nodes []*model.Node) []opCount {
 	return out
 }
 
-// countSubgraphNodes counts the nodes of every graph-valued attribute,
-// at every depth.
-func countSubgraphNodes(nodes []*model.Node) int {
-	n := 0
+// subgraphNodes returns the nodes of every graph-valued attribute, at
+// every depth.
+func subgraphNodes(nodes []*model.Node) []*model.Node {
+	var out []*model.Node
 	for _, node := range nodes {
 		for _, a := range node.Attrs {
 			for _, sg := range append([]*model.Graph{a.G}, a.Graphs...) {
 				if sg != nil {
-					n += len(sg.Nodes) + countSubgraphNodes(sg.Nodes)
+					out = append(out, sg.Nodes...)
+					out = append(out, subgraphNodes(sg.Nodes)...)
 				}
 			}
 		}
 	}
-	return n
+	return out
 }
 
 // printInspect writes the report as text.
@@ -247,14 +252,17 @@ func printInspect(w io.Writer, r *inspectReport) {
 
 	fmt.Fprintf(w, "\nops: %d nodes, %d op types\n", r.Nodes, len(r.Ops))
 	opW := len("op")
-	for _, o := range r.Ops {
+	for _, o := range append(slices.Clip(r.Ops), r.SubgraphOps...) {
 		opW = max(opW, len(opName(o.Op, o.Domain)))
 	}
 	for _, o := range r.Ops {
 		fmt.Fprintf(w, "  %-*s  %5d\n", opW, opName(o.Op, o.Domain), o.Count)
 	}
 	if r.SubgraphNodes > 0 {
-		fmt.Fprintf(w, "  (and %d nodes inside subgraphs)\n", r.SubgraphNodes)
+		fmt.Fprintf(w, "\nops inside subgraphs (If, Loop and Scan bodies): %d nodes, %d op types\n", r.SubgraphNodes, len(r.SubgraphOps))
+		for _, o := range r.SubgraphOps {
+			fmt.Fprintf(w, "  %-*s  %5d\n", opW, opName(o.Op, o.Domain), o.Count)
+		}
 	}
 
 	fmt.Fprintln(w)

@@ -225,6 +225,8 @@ func TestInspectExitCodes(t *testing.T) {
 		{"op the backend lacks", encode(lackingBranch()), 3, `node "deep"  NoSuchOp`, ""},
 		{"op the backend lacks, its enclosing node", encode(lackingBranch()), 3, `node "choose" (If), then_branch: node "deep" (NoSuchOp)`, ""},
 		{"branch outputs without a type", encode(branchModel("untyped")), 0, "supports every op; the model loads", ""},
+		{"ops inside branches listed", encode(branchModel("")), 0, "ops inside subgraphs (If, Loop and Scan bodies): 2 nodes, 1 op types\n  Constant      2\n", ""},
+		{"ops inside branches, one the backend lacks", encode(lackingBranch()), 3, "2 nodes, 2 op types", ""},
 		{"other domain", otherDomain.Encode(), 3, `node "act"  com.example.Frob`, ""},
 		{"sequence branch output", encode(branchModel("sequence")), 3, "",
 			`lintel cannot represent the model: node "choose".attribute "then_branch".output "t": sequence type: lintel runs tensors only`},
