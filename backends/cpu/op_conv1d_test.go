@@ -62,27 +62,7 @@ func TestConv1dShort(t *testing.T) {
 			if took := k.short.wt != nil; took != short {
 				t.Fatalf("short path ran: %t, want %t", took, short)
 			}
-			nd := len(c.xs) - 2
-			s, d, pb := make([]int, nd), make([]int, nd), make([]int, nd)
-			for j := range nd {
-				s[j], d[j] = k.g.s[maxSpatial-nd+j], k.g.d[maxSpatial-nd+j]
-				pb[j] = k.g.pb[maxSpatial-nd+j]
-			}
-			var b []float32
-			if c.bias {
-				b = ins[2].f32()
-			}
-			want := refConv(ins[0].f32(), c.xs, ins[1].f32(), c.ws, b, max(c.group, 1), s, d, pb, out.shape[2:])
-			if k.ep != nil {
-				w32 := make([]float32, len(want))
-				for j, v := range want {
-					w32[j] = float32(v)
-				}
-				k.ep.act.apply(w32)
-				for j, v := range w32 {
-					want[j] = float64(v)
-				}
-			}
+			want := directCaseWant(k, c, ins, out)
 			nnClose(t, "short", got, want, 1e-5)
 			// The im2col path (the filters unpacked, which it takes
 			// instead) gives the same bits.
