@@ -13,6 +13,12 @@ func actReluAVX(d *float32, n int)
 func actClipAVX(d *float32, n int, lo, hi, z float32)
 
 //go:noescape
+func reluToAVX(d, x *float32, n int)
+
+//go:noescape
+func clipToAVX(d, x *float32, n int, lo, hi, z float32)
+
+//go:noescape
 func actHardSigmoidAVX(d *float32, n int, a, b float32)
 
 //go:noescape
@@ -47,15 +53,48 @@ func clipAVXOK(lo, hi float32) bool {
 	return lo == lo && hi == hi && math.Float32bits(lo) != negZero && math.Float32bits(hi) != negZero
 }
 
+// clipZero returns actClipAVX's z for lower bound lo.
+func clipZero(lo float32) float32 {
+	if math.Float32bits(lo) == 0 {
+		return 0
+	}
+	return float32(math.Copysign(0, -1))
+}
+
 func actClip32(d []float32, lo, hi float32) {
 	if n := avxSplit(d); n > 0 && clipAVXOK(lo, hi) {
-		z := float32(math.Copysign(0, -1))
-		if math.Float32bits(lo) == 0 {
-			z = 0
-		}
-		actClipAVX(&d[0], n, lo, hi, z)
+		actClipAVX(&d[0], n, lo, hi, clipZero(lo))
 		d = d[n:]
 	}
+	actClipGo(d, lo, hi)
+}
+
+// reluTo32 sets d[i] = actRelu32's value of x[i] in one pass over
+// memory; d may be x.
+func reluTo32(d, x []float32) {
+	x = x[:len(d)]
+	if n := avxSplit(d); n > 0 {
+		reluToAVX(&d[0], &x[0], n)
+		d, x = d[n:], x[n:]
+	}
+	copy(d, x)
+	actReluGo(d)
+}
+
+// clipTo32 sets d[i] = actClip32's value of x[i] in one pass over
+// memory where the AVX loop gives Go's bits for the bounds, else block
+// by block in L1; d may be x.
+func clipTo32(d, x []float32, lo, hi float32) {
+	x = x[:len(d)]
+	if !clipAVXOK(lo, hi) {
+		clipToBlocks(d, x, lo, hi)
+		return
+	}
+	if n := avxSplit(d); n > 0 {
+		clipToAVX(&d[0], &x[0], n, lo, hi, clipZero(lo))
+		d, x = d[n:], x[n:]
+	}
+	copy(d, x)
 	actClipGo(d, lo, hi)
 }
 

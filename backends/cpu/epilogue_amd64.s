@@ -62,6 +62,86 @@ clip_done:
 	VZEROUPPER
 	RET
 
+// func reluToAVX(d, x *float32, n int)
+//
+// d[i] = actReluAVX's value of x[i] for i < n (n a multiple of 8), two
+// vectors a step where n allows; d may be x.
+TEXT ·reluToAVX(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ reluto_done
+	VXORPS Y1, Y1, Y1
+
+reluto_loop2:
+	CMPQ CX, $2
+	JLT reluto_loop
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y2
+	VMAXPS Y1, Y0, Y0
+	VMAXPS Y1, Y2, Y2
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y2, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $2, CX
+	JNE reluto_loop2
+	JMP reluto_done
+
+reluto_loop:
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+
+reluto_done:
+	VZEROUPPER
+	RET
+
+// func clipToAVX(d, x *float32, n int, lo, hi, z float32)
+//
+// d[i] = actClipAVX's value of x[i] for i < n (n a multiple of 8), two
+// vectors a step where n allows; d may be x.
+TEXT ·clipToAVX(SB), NOSPLIT, $0-36
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS lo+24(FP), Y2
+	VBROADCASTSS hi+28(FP), Y3
+	VBROADCASTSS z+32(FP), Y4
+	SHRQ $3, CX
+	JEQ clipto_done
+
+clipto_loop2:
+	CMPQ CX, $2
+	JLT clipto_loop
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMAXPS Y0, Y2, Y0
+	VMAXPS Y1, Y2, Y1
+	VADDPS Y4, Y0, Y0
+	VADDPS Y4, Y1, Y1
+	VMINPS Y0, Y3, Y0
+	VMINPS Y1, Y3, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $2, CX
+	JNE clipto_loop2
+	JMP clipto_done
+
+clipto_loop:
+	VMOVUPS (SI), Y0
+	VMAXPS Y0, Y2, Y0
+	VADDPS Y4, Y0, Y0
+	VMINPS Y0, Y3, Y0
+	VMOVUPS Y0, (DI)
+
+clipto_done:
+	VZEROUPPER
+	RET
+
 // func actHardSigmoidAVX(d *float32, n int, a, b float32)
 //
 // max(0, min(1, a*v+b)), the product rounded before the add.

@@ -134,3 +134,9 @@ func addConstRelu32(d []float32, c float32) {
 	addConstGo(d, c)
 	actReluGo(d)
 }
+
+// reluTo32 sets d[i] = actRelu32's value of x[i]; d may be x.
+func reluTo32(d, x []float32) { reluToBlocks(d, x) }
+
+// clipTo32 sets d[i] = actClip32's value of x[i]; d may be x.
+func clipTo32(d, x []float32, lo, hi float32) { clipToBlocks(d, x, lo, hi) }

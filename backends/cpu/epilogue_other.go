@@ -26,3 +26,9 @@ func addConstRelu32(d []float32, c float32) {
 func sum32(x []float32) float64 { return sumGo(x) }
 
 func norm32(d, x, s, b []float32, mu, den float32) { normGo(d, x, s, b, mu, den) }
+
+// reluTo32 sets d[i] = actRelu32's value of x[i]; d may be x.
+func reluTo32(d, x []float32) { reluToBlocks(d, x) }
+
+// clipTo32 sets d[i] = actClip32's value of x[i]; d may be x.
+func clipTo32(d, x []float32, lo, hi float32) { clipToBlocks(d, x, lo, hi) }

@@ -67,16 +67,8 @@ func (k *clipKernel) run(in, out []*tensor) error {
 	return nil
 }
 
-// clip32 is clipRun for float32 on actClip32, block by block: a copy of
-// x then the clip in place, both in L1.
-func clip32(d, x []float32, lo, hi float32) {
-	x = x[:len(d)]
-	for b0 := 0; b0 < len(d); b0 += ewBlock {
-		b1 := min(b0+ewBlock, len(d))
-		copy(d[b0:b1], x[b0:b1])
-		actClip32(d[b0:b1], lo, hi)
-	}
-}
+// clip32 is clipRun for float32 on actClip32's bits (clipTo32).
+func clip32(d, x []float32, lo, hi float32) { clipTo32(d, x, lo, hi) }
 
 func clipRun[T ewNum](d, x []T, lo, hi T) {
 	x = x[:len(d)]

@@ -123,6 +123,10 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 		ewMath32(op, d, x)
 		return true
 	}
+	if k.op == uRelu {
+		reluTo32(d, x)
+		return true
+	}
 	for b0 := 0; b0 < len(d); b0 += ewBlock {
 		b1 := min(b0+ewBlock, len(d))
 		blk := d[b0:b1]
@@ -130,8 +134,6 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 		switch k.op {
 		case uSigmoid:
 			sigmoid32s(blk)
-		case uRelu:
-			actRelu32(blk)
 		case uLeakyRelu:
 			leakyRelu32(blk, float32(k.a))
 		case uHardSigmoid:
