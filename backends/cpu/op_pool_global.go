@@ -110,6 +110,10 @@ func (k *globalPoolKernel) runRange(_, lo, hi int) {
 
 // globalPoolRun pools planes [lo, hi).
 func globalPoolRun[E float32 | float64](k *globalPoolKernel, x, y []E, lo, hi int) {
+	if k.kind == poolAvg && k.size > 0 && unsafe.Sizeof(x[0]) == 4 {
+		avgPlanes32(f32s(y[lo:hi]), f32s(x[lo*k.size:hi*k.size]), k.size)
+		return
+	}
 	for p := lo; p < hi; p++ {
 		xp := x[p*k.size : (p+1)*k.size]
 		switch k.kind {
@@ -145,5 +149,13 @@ func globalPoolRun[E float32 | float64](k *globalPoolKernel, x, y []E, lo, hi in
 			}
 			y[p] = E(lpRoot(s, k.p))
 		}
+	}
+}
+
+// avgPlanesGo sets y[p] to the mean of plane p of x (planes of size
+// elements, size > 0), each sum by sum32.
+func avgPlanesGo(y, x []float32, size int) {
+	for p := range y {
+		y[p] = float32(sum32(x[p*size:(p+1)*size]) / float64(size))
 	}
 }
