@@ -23,6 +23,9 @@ type softmaxKernel struct {
 	// stretch of inner values per part.
 	acc []float64
 	mx  []float64
+	// tin and tout are per-part scratch of one outer row, transposed,
+	// for float32 Softmax on a strided axis.
+	tin, tout []float32
 	// pool splits the outer rows; par and the call fields hold the
 	// current call's split.
 	pool     *workerPool
@@ -59,7 +62,14 @@ func (k *softmaxKernel) run(in, out []*tensor) error {
 	if n == 0 || outer == 0 || inner == 0 {
 		return nil
 	}
-	if inner > 1 {
+	strided32 := inner > 1 && !k.log && k.dt == payload.Float32
+	switch {
+	case strided32:
+		if m := k.pool.size() * n * inner; cap(k.tin) < m {
+			k.tin = make([]float32, m)
+			k.tout = make([]float32, m)
+		}
+	case inner > 1:
 		if m := k.pool.size() * inner; cap(k.acc) < m {
 			k.acc = make([]float64, m)
 			k.mx = make([]float64, m)
@@ -69,7 +79,9 @@ func (k *softmaxKernel) run(in, out []*tensor) error {
 	// maximum, the AVX exp and the scale); strided axes, LogSoftmax and
 	// float64 run math.Exp in float64, about 16.
 	work := 2 * n * inner
-	if inner > 1 || k.log || k.dt != payload.Float32 {
+	if strided32 {
+		work = 4 * n * inner
+	} else if inner > 1 || k.log || k.dt != payload.Float32 {
 		work = 16 * n * inner
 	}
 	k.cx, k.cd, k.n, k.inner = in[0], out[0], n, inner
@@ -95,6 +107,10 @@ func softmaxRun[T ewFloat](k *softmaxKernel, part int, d, x []T, lo, hi, n, inne
 		for o := lo; o < hi; o++ {
 			softmaxRow(d[o*n:(o+1)*n], x[o*n:(o+1)*n], k.log)
 		}
+		return
+	}
+	if unsafe.Sizeof(x[0]) == 4 && !k.log {
+		softmaxStrided32(k, part, f32s(d), f32s(x), lo, hi, n, inner)
 		return
 	}
 	mx, acc := k.mx[part*inner:(part+1)*inner], k.acc[part*inner:(part+1)*inner]
@@ -133,6 +149,23 @@ func softmaxRun[T ewFloat](k *softmaxKernel, part int, d, x []T, lo, hi, n, inne
 				}
 			}
 		}
+	}
+}
+
+// softmaxStrided32 normalises float32 outer rows [lo, hi), each of n
+// values inner apart, as contiguous rows: each outer row is transposed
+// into part's scratch (inner rows of n), each row normalised by
+// softmaxRow (the vector path, or float64 where a row's maximum is not
+// finite), and the result transposed back.
+func softmaxStrided32(k *softmaxKernel, part int, d, x []float32, lo, hi, n, inner int) {
+	sz := n * inner
+	tin, tout := k.tin[part*sz:(part+1)*sz], k.tout[part*sz:(part+1)*sz]
+	for o := lo; o < hi; o++ {
+		transposeInto(tin, x[o*sz:(o+1)*sz], n, inner)
+		for j := range inner {
+			softmaxRow(tout[j*n:(j+1)*n], tin[j*n:(j+1)*n], false)
+		}
+		transposeInto(d[o*sz:(o+1)*sz], tout, inner, n)
 	}
 }
 

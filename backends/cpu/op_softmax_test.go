@@ -141,3 +141,31 @@ func TestSoftmaxRow32Special(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxStrided32 checks float32 Softmax over a middle axis (the
+// transposed-rows path) on a shape larger than TestSoftmax's, with a NaN
+// in one column and +Inf in another (those columns take the float64
+// row), against the float64 reference.
+func TestSoftmaxStrided32(t *testing.T) {
+	s := []int{2, 40, 5, 7}
+	inner := s[2] * s[3]
+	r := nnRng(9)
+	x32 := make([]float32, 2*40*inner)
+	for i := range x32 {
+		x32[i] = (r.Float32()*2 - 1) * 20
+	}
+	x32[(0*40+17)*inner+3] = float32(math.NaN())
+	x32[(1*40+5)*inner+10] = float32(math.Inf(1))
+	x32[(1*40+6)*inner+11] = float32(math.Inf(-1))
+	outs, err := runNode(t, nodeCase{node: node("Softmax", []string{"x"}, aInt("axis", 1)), opset: 13}, mk(s, x32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := refSoftmax(ewMap(x32, func(v float32) float64 { return float64(v) }), s, 1, 2, false)
+	for i, w := range want {
+		g := float64(outs[0].f32()[i])
+		if math.IsNaN(w) != math.IsNaN(g) || math.Abs(g-w) > 1e-6*math.Max(1, math.Abs(w)) {
+			t.Fatalf("[%d] = %v, want %v", i, g, w)
+		}
+	}
+}
