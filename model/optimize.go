@@ -105,8 +105,8 @@ func passThrough(g *Graph, n *Node, used map[string]bool) bool {
 	return false
 }
 
-// Optimize runs EliminateIdentity, Fold, FoldBatchNorm, Fold again,
-// InferTypes, dead-node removal. Backends call it on a Clone. It sorts g
+// Optimize runs EliminateIdentity, Fold, FoldBatchNorm, FoldConvAffine,
+// Fold again, InferTypes, dead-node removal. Backends call it on a Clone. It sorts g
 // first.
 func Optimize(g *Graph, eval Evaluator) error {
 	if err := Sort(g); err != nil {
@@ -119,6 +119,9 @@ func Optimize(g *Graph, eval Evaluator) error {
 		return err
 	}
 	if err := FoldBatchNorm(g); err != nil {
+		return err
+	}
+	if err := FoldConvAffine(g); err != nil {
 		return err
 	}
 	if err := Fold(g, eval); err != nil {

@@ -22,6 +22,10 @@ func BenchmarkConvDepthwise(b *testing.B) {
 		{"5x5s2_192c_20", directCase{xs: []int{1, 192, 20, 20}, ws: []int{192, 1, 5, 5}, strides: []int64{2, 2}, pads: []int64{2, 2, 2, 2}, group: 192}},
 		{"5x5s1_192c_10", directCase{xs: []int{1, 192, 10, 10}, ws: []int{192, 1, 5, 5}, pads: []int64{2, 2, 2, 2}, group: 192}},
 		{"3x3s1_64c_12x80", directCase{xs: []int{1, 64, 12, 80}, ws: []int{64, 1, 3, 3}, pads: []int64{1, 1, 1, 1}, group: 64}},
+		{"5x5s1_240c_12x80", directCase{xs: []int{1, 240, 12, 80}, ws: []int{240, 1, 5, 5}, pads: []int64{2, 2, 2, 2}, group: 240}},
+		{"5x5s1_480c_6x80", directCase{xs: []int{1, 480, 6, 80}, ws: []int{480, 1, 5, 5}, pads: []int64{2, 2, 2, 2}, group: 480}},
+		{"3x3s1_64c_24x160", directCase{xs: []int{1, 64, 24, 160}, ws: []int{64, 1, 3, 3}, pads: []int64{1, 1, 1, 1}, group: 64}},
+		{"3x3s1_128c_12x160", directCase{xs: []int{1, 128, 12, 160}, ws: []int{128, 1, 3, 3}, pads: []int64{1, 1, 1, 1}, group: 128}},
 		{"7x7s1_32c_56", directCase{xs: []int{1, 32, 56, 56}, ws: []int{32, 1, 7, 7}, pads: []int64{3, 3, 3, 3}, group: 32}},
 	} {
 		b.Run(s.name, func(b *testing.B) {
