@@ -64,9 +64,13 @@ type resizeKernel struct {
 	pm   parMap
 	par  parFor
 	pass resampleCall
-	// idxH and wH hold the row taps of the two-axis bilinear pass.
-	idxH []int
-	wH   []float32
+	// idxH and wH hold the row taps of the two-axis bilinear pass, x1,
+	// x2, wx2 and wx1 its column taps and weights, one each per output
+	// column.
+	idxH     []int
+	wH       []float32
+	x1, x2   []int32
+	wx2, wx1 []float32
 	// up2 is the call of the nearest ×2 path (op_resize_up2.go).
 	up2 up2Call
 }
@@ -426,6 +430,12 @@ func (k *resizeKernel) bilinear(x, y *tensor, last int) bool {
 			return false
 		}
 	}
+	k.x1, k.x2 = growI32(&k.x1, wout), growI32(&k.x2, wout)
+	k.wx2, k.wx1 = growF32(&k.wx2, wout), growF32(&k.wx1, wout)
+	for o := range wout {
+		k.x1[o], k.x2[o] = int32(k.idx[2*o]), int32(k.idx[2*o+1])
+		k.wx2[o], k.wx1[o] = k.w[2*o], k.w[2*o+1]
+	}
 	outer := mulDims(x.shape[:r-2])
 	k.pass = resampleCall{dst: y.f32(), src: x.f32()[:x.numel()], nin: hin, nout: hout, inner: win, K: 2, wout: wout, twoAxis: true}
 	k.par.run(k.pool, k, outer*hout, 4*wout)
@@ -449,7 +459,7 @@ type resampleCall struct {
 func (k *resizeKernel) runRange(_, lo, hi int) {
 	c := &k.pass
 	if c.twoAxis {
-		bilinearPass(c.dst, c.src, c.nin, c.nout, c.inner, c.wout, k.idxH, k.wH, k.idx, k.w, lo, hi)
+		bilinearPass(c.dst, c.src, c.nin, c.nout, c.inner, c.wout, k.idxH, k.wH, k, lo, hi)
 		return
 	}
 	resamplePass(c.dst, c.src, c.nin, c.nout, c.inner, c.K, k.idx, k.w, c.ext, lo, hi)
@@ -457,24 +467,31 @@ func (k *resizeKernel) runRange(_, lo, hi int) {
 
 // bilinearPass interpolates src [outer, hin, win] into dst [outer, hout,
 // wout] for the output rows [lo, hi), numbered outer major, from two taps
-// per output row (idxH, wH) and column (idxW, wW), in ONNX Runtime's
-// order. The conversions keep every product rounded on its own (no fused
-// multiply-add).
-func bilinearPass(dst, src []float32, hin, hout, win, wout int, idxH []int, wH []float32, idxW []int, wW []float32, lo, hi int) {
-	idxW, wW = idxW[:2*wout], wW[:2*wout]
+// per output row (idxH, wH) and column (k's x1, x2, wx2, wx1), in ONNX
+// Runtime's order (bilinearRowGo).
+func bilinearPass(dst, src []float32, hin, hout, win, wout int, idxH []int, wH []float32, k *resizeKernel, lo, hi int) {
+	x1, x2, wx2, wx1 := k.x1[:wout], k.x2[:wout], k.wx2[:wout], k.wx1[:wout]
 	for u := lo; u < hi; u++ {
 		b, j := u/hout, u%hout
 		s := src[b*hin*win : (b+1)*hin*win]
 		r1 := s[idxH[2*j]*win : (idxH[2*j]+1)*win]
 		r2 := s[idxH[2*j+1]*win : (idxH[2*j+1]+1)*win]
-		dy2, dy1 := wH[2*j], wH[2*j+1]
-		row := dst[u*wout : (u+1)*wout]
-		for i := range row {
-			x1, x2 := idxW[2*i], idxW[2*i+1]
-			dx2, dx1 := wW[2*i], wW[2*i+1]
-			row[i] = float32(float32(dx2*dy2)*r1[x1]) + float32(float32(dx1*dy2)*r1[x2]) +
-				float32(float32(dx2*dy1)*r2[x1]) + float32(float32(dx1*dy1)*r2[x2])
-		}
+		bilinearRow32(dst[u*wout:(u+1)*wout], r1, r2, x1, x2, wx2, wx1, wH[2*j], wH[2*j+1])
+	}
+}
+
+// bilinearRowGo sets row[i] from the input rows r1 and r2 (weights dy2
+// and dy1) and the columns x1[i] and x2[i] (weights wx2[i] and wx1[i])
+// as ONNX Runtime's bilinear kernel sums them: the four products of the
+// combined weights, each rounded on its own (the conversions keep the
+// compiler from fusing them), added left to right.
+func bilinearRowGo(row, r1, r2 []float32, x1, x2 []int32, wx2, wx1 []float32, dy2, dy1 float32) {
+	x1, x2, wx2, wx1 = x1[:len(row)], x2[:len(row)], wx2[:len(row)], wx1[:len(row)]
+	for i := range row {
+		a, c := x1[i], x2[i]
+		dx2, dx1 := wx2[i], wx1[i]
+		row[i] = float32(float32(dx2*dy2)*r1[a]) + float32(float32(dx1*dy2)*r1[c]) +
+			float32(float32(dx2*dy1)*r2[a]) + float32(float32(dx1*dy1)*r2[c])
 	}
 }
 
