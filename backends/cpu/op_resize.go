@@ -71,6 +71,7 @@ type resizeKernel struct {
 	wH       []float32
 	x1, x2   []int32
 	wx2, wx1 []float32
+	win      bilinearWin
 	// up2 is the call of the nearest ×2 path (op_resize_up2.go).
 	up2 up2Call
 }
@@ -436,6 +437,7 @@ func (k *resizeKernel) bilinear(x, y *tensor, last int) bool {
 		k.x1[o], k.x2[o] = int32(k.idx[2*o]), int32(k.idx[2*o+1])
 		k.wx2[o], k.wx1[o] = k.w[2*o], k.w[2*o+1]
 	}
+	k.win.plan(k.x1, k.x2, win)
 	outer := mulDims(x.shape[:r-2])
 	k.pass = resampleCall{dst: y.f32(), src: x.f32()[:x.numel()], nin: hin, nout: hout, inner: win, K: 2, wout: wout, twoAxis: true}
 	k.par.run(k.pool, k, outer*hout, 4*wout)
@@ -476,7 +478,7 @@ func bilinearPass(dst, src []float32, hin, hout, win, wout int, idxH []int, wH [
 		s := src[b*hin*win : (b+1)*hin*win]
 		r1 := s[idxH[2*j]*win : (idxH[2*j]+1)*win]
 		r2 := s[idxH[2*j+1]*win : (idxH[2*j+1]+1)*win]
-		bilinearRow32(dst[u*wout:(u+1)*wout], r1, r2, x1, x2, wx2, wx1, wH[2*j], wH[2*j+1])
+		bilinearRow32(dst[u*wout:(u+1)*wout], r1, r2, x1, x2, wx2, wx1, wH[2*j], wH[2*j+1], &k.win)
 	}
 }
 
