@@ -72,6 +72,10 @@ func actClip32(d []float32, lo, hi float32) {
 // reluTo32 sets d[i] = actRelu32's value of x[i] in one pass over
 // memory; d may be x.
 func reluTo32(d, x []float32) {
+	if !hasAVX {
+		reluToBlocks(d, x)
+		return
+	}
 	x = x[:len(d)]
 	if n := avxSplit(d); n > 0 {
 		reluToAVX(&d[0], &x[0], n)
