@@ -3,6 +3,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -183,5 +184,54 @@ func TestBinConstZ(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSigmoidZ compares the AVX-512 sigmoid with the AVX2 one bit for
+// bit, apart and in place, with a guard cell past the end, on values
+// over and past the clamps, NaN and infinities included.
+func TestSigmoidZ(t *testing.T) {
+	if !hasAVX512 || !hasAVX2FMA {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
+	}
+	for _, n := range []int{16, 32, 48, 64, 1024} {
+		x := expInputs(n, uint64(n)+7)
+		want := append([]float32(nil), x...)
+		sigmoidAVX(&want[0], n)
+		got := make([]float32, n+1)
+		got[n] = -7
+		sigmoidZ(&got[0], &x[0], n)
+		inPlace := append([]float32(nil), x...)
+		sigmoidZ(&inPlace[0], &inPlace[0], n)
+		for i := range want {
+			w := math.Float32bits(want[i])
+			if math.Float32bits(got[i]) != w || math.Float32bits(inPlace[i]) != w {
+				t.Fatalf("n=%d: sigmoid(%v) = %v (in place %v), want %v", n, x[i], got[i], inPlace[i], want[i])
+			}
+		}
+		if got[n] != -7 {
+			t.Fatalf("n=%d: the guard cell was written", n)
+		}
+	}
+}
+
+// BenchmarkSigmoid times sigmoidTo32 on a large activation, with the
+// kernels this CPU selects and with AVX-512 turned off.
+func BenchmarkSigmoid(b *testing.B) {
+	n := 64 * 112 * 112
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%2000)/100 - 10
+	}
+	d := make([]float32, n)
+	for _, wide := range []bool{wide512, false} {
+		b.Run(fmt.Sprintf("wide512=%t", wide), func(b *testing.B) {
+			defer func(w bool) { wide512 = w }(wide512)
+			wide512 = wide
+			b.SetBytes(int64(8 * n))
+			for b.Loop() {
+				sigmoidTo32(d, x)
+			}
+		})
 	}
 }

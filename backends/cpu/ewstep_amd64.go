@@ -26,7 +26,26 @@ func leakyRelu32(d []float32, a float32) {
 }
 
 // sigmoid32s applies sigmoid32 to d in place.
-func sigmoid32s(d []float32) {
+func sigmoid32s(d []float32) { sigmoidTo32(d, d) }
+
+// sigmoidZ is sigmoidAVX from x into d on a multiple of 16 with AVX-512,
+// the same bits.
+//
+//go:noescape
+func sigmoidZ(d, x *float32, n int)
+
+// sigmoidTo32 sets d[i] = sigmoid32(x[i]) in one pass (d may be x):
+// multiples of 16 with AVX-512 where 512-bit vectors run at full width,
+// then AVX2, then Go, the same bits.
+func sigmoidTo32(d, x []float32) {
+	x = x[:len(d)]
+	if n := len(d) &^ 15; wide512 && n > 0 {
+		sigmoidZ(&d[0], &x[0], n)
+		d, x = d[n:], x[n:]
+	}
+	if len(d) > 0 && &d[0] != &x[0] {
+		copy(d, x)
+	}
 	if n := avxSplit(d); n > 0 {
 		sigmoidAVX(&d[0], n)
 		d = d[n:]

@@ -394,3 +394,77 @@ bcz_mul:
 bcz_done:
 	VZEROUPPER
 	RET
+
+// SIGZ sets r = sigmoidAVX's value of x (clobbered) in zmm registers,
+// with t a temporary and the constants in Z16-Z30 (sigmoidZ's layout).
+#define SIGZ(x, t, r) \
+	VMAXPS x, Z26, x; \
+	VMINPS x, Z27, x; \
+	VMULPS x, x, t; \
+	VMOVAPS Z16, r; \
+	VFMADD213PS Z17, t, r; \
+	VFMADD213PS Z18, t, r; \
+	VFMADD213PS Z19, t, r; \
+	VFMADD213PS Z20, t, r; \
+	VMULPS x, r, r; \
+	VMOVAPS Z21, x; \
+	VFMADD213PS Z22, t, x; \
+	VFMADD213PS Z23, t, x; \
+	VFMADD213PS Z24, t, x; \
+	VFMADD213PS Z25, t, x; \
+	VFMADD213PS.BCST ·sigVec+320(SB), t, x; \
+	VDIVPS x, r, r; \
+	VADDPS Z28, r, r; \
+	VMAXPS r, Z30, r; \
+	VMINPS r, Z29, r
+
+// func sigmoidZ(d, x *float32, n int)
+//
+// d[i] = sigmoidAVX's value of x[i] for i < n (n a multiple of 16) with
+// AVX-512, the same operations on 16 lanes, two vectors a step where n
+// allows; d may be x.
+TEXT ·sigmoidZ(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+	JEQ sigz_done
+	VBROADCASTSS ·sigVec+0(SB), Z16
+	VBROADCASTSS ·sigVec+32(SB), Z17
+	VBROADCASTSS ·sigVec+64(SB), Z18
+	VBROADCASTSS ·sigVec+96(SB), Z19
+	VBROADCASTSS ·sigVec+128(SB), Z20
+	VBROADCASTSS ·sigVec+160(SB), Z21
+	VBROADCASTSS ·sigVec+192(SB), Z22
+	VBROADCASTSS ·sigVec+224(SB), Z23
+	VBROADCASTSS ·sigVec+256(SB), Z24
+	VBROADCASTSS ·sigVec+288(SB), Z25
+	VBROADCASTSS ·sigVec+352(SB), Z26
+	VBROADCASTSS ·sigVec+384(SB), Z27
+	VBROADCASTSS ·sigVec+416(SB), Z28
+	VBROADCASTSS ·sigVec+448(SB), Z29
+	VPXORD Z30, Z30, Z30
+
+sigz_loop2:
+	CMPQ CX, $2
+	JLT sigz_loop
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z3
+	SIGZ(Z0, Z1, Z2)
+	SIGZ(Z3, Z4, Z5)
+	VMOVUPS Z2, (DI)
+	VMOVUPS Z5, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $2, CX
+	JNE sigz_loop2
+	JMP sigz_done
+
+sigz_loop:
+	VMOVUPS (SI), Z0
+	SIGZ(Z0, Z1, Z2)
+	VMOVUPS Z2, (DI)
+
+sigz_done:
+	VZEROUPPER
+	RET

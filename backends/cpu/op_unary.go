@@ -123,8 +123,12 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 		ewMath32(op, d, x)
 		return true
 	}
-	if k.op == uRelu {
+	switch k.op {
+	case uRelu:
 		reluTo32(d, x)
+		return true
+	case uSigmoid:
+		sigmoidTo32(d, x)
 		return true
 	}
 	for b0 := 0; b0 < len(d); b0 += ewBlock {
@@ -132,8 +136,6 @@ func unaryVec32(k *unaryKernel, d, x []float32) bool {
 		blk := d[b0:b1]
 		copy(blk, x[b0:b1])
 		switch k.op {
-		case uSigmoid:
-			sigmoid32s(blk)
 		case uLeakyRelu:
 			leakyRelu32(blk, float32(k.a))
 		case uHardSigmoid:
