@@ -8,8 +8,22 @@ func erfAVX(d *float32, n int)
 //go:noescape
 func geluAVX(d *float32, n int)
 
-// erf32s sets d[i] = erf32(d[i]).
+// erfZ and geluZ are erfAVX and geluAVX on a multiple of 16 with
+// AVX-512, the same bits.
+//
+//go:noescape
+func erfZ(d *float32, n int)
+
+//go:noescape
+func geluZ(d *float32, n int)
+
+// erf32s sets d[i] = erf32(d[i]): multiples of 16 with AVX-512 where
+// 512-bit vectors run at full width, then AVX2, then Go, the same bits.
 func erf32s(d []float32) {
+	if n := len(d) &^ 15; wide512 && n > 0 {
+		erfZ(&d[0], n)
+		d = d[n:]
+	}
 	if n := avxSplit(d); n > 0 {
 		erfAVX(&d[0], n)
 		d = d[n:]
@@ -18,8 +32,12 @@ func erf32s(d []float32) {
 }
 
 // gelu32s sets d[i] to Gelu's exact form, x·(1 + erf(x/√2))/2, with
-// erf32.
+// erf32, as erf32s splits d.
 func gelu32s(d []float32) {
+	if n := len(d) &^ 15; wide512 && n > 0 {
+		geluZ(&d[0], n)
+		d = d[n:]
+	}
 	if n := avxSplit(d); n > 0 {
 		geluAVX(&d[0], n)
 		d = d[n:]

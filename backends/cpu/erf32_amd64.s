@@ -219,3 +219,94 @@ gelu_loop:
 gelu_done:
 	VZEROUPPER
 	RET
+
+// ERFZ sets r = erf32(x) in zmm registers as ERF does, clobbering x, t
+// and q; the constants are in Z13-Z31 (erfZ's layout).
+#define ERFZ(x, t, r, q) \
+	VMINPS x, Z28, x; \
+	VMAXPS x, Z27, x; \
+	VMULPS x, x, t; \
+	VMOVAPS Z16, r; \
+	VFMADD213PS Z17, t, r; \
+	VFMADD213PS Z18, t, r; \
+	VFMADD213PS Z19, t, r; \
+	VFMADD213PS Z20, t, r; \
+	VFMADD213PS Z21, t, r; \
+	VFMADD213PS Z22, t, r; \
+	VMULPS x, r, r; \
+	VMOVAPS Z23, q; \
+	VFMADD213PS Z24, t, q; \
+	VFMADD213PS Z25, t, q; \
+	VFMADD213PS Z26, t, q; \
+	VFMADD213PS Z29, t, q; \
+	VDIVPS q, r, r
+
+// ERFZCONSTS broadcasts erfVec's constants: the numerator's into
+// Z16-Z22, the denominator's into Z23-Z26 and Z29, the clamp bounds into
+// Z27 and Z28, 1/√2, 0.5 and 1 into Z13-Z15.
+#define ERFZCONSTS \
+	VBROADCASTSS ·erfVec+0(SB), Z16; \
+	VBROADCASTSS ·erfVec+32(SB), Z17; \
+	VBROADCASTSS ·erfVec+64(SB), Z18; \
+	VBROADCASTSS ·erfVec+96(SB), Z19; \
+	VBROADCASTSS ·erfVec+128(SB), Z20; \
+	VBROADCASTSS ·erfVec+160(SB), Z21; \
+	VBROADCASTSS ·erfVec+192(SB), Z22; \
+	VBROADCASTSS ·erfVec+224(SB), Z23; \
+	VBROADCASTSS ·erfVec+256(SB), Z24; \
+	VBROADCASTSS ·erfVec+288(SB), Z25; \
+	VBROADCASTSS ·erfVec+320(SB), Z26; \
+	VBROADCASTSS ·erfVec+352(SB), Z29; \
+	VBROADCASTSS ·erfVec+384(SB), Z27; \
+	VBROADCASTSS ·erfVec+416(SB), Z28; \
+	VBROADCASTSS ·erfVec+448(SB), Z13; \
+	VBROADCASTSS ·erfVec+480(SB), Z14; \
+	VBROADCASTSS ·erfVec+512(SB), Z15
+
+// func erfZ(d *float32, n int)
+//
+// erfAVX on 16 lanes with AVX-512 (n a multiple of 16), the same bits.
+TEXT ·erfZ(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	JEQ erfz_done
+	ERFZCONSTS
+
+erfz_loop:
+	VMOVUPS (DI), Z0
+	ERFZ(Z0, Z1, Z2, Z3)
+	VMOVUPS Z2, (DI)
+	ADDQ $64, DI
+	DECQ CX
+	JNE erfz_loop
+
+erfz_done:
+	VZEROUPPER
+	RET
+
+// func geluZ(d *float32, n int)
+//
+// geluAVX on 16 lanes with AVX-512 (n a multiple of 16), the same bits.
+TEXT ·geluZ(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	JEQ geluz_done
+	ERFZCONSTS
+
+geluz_loop:
+	VMOVUPS (DI), Z4
+	VMULPS Z13, Z4, Z0 // v·(1/√2)
+	ERFZ(Z0, Z1, Z2, Z3)
+	VADDPS Z15, Z2, Z2 // 1 + erf
+	VMULPS Z14, Z4, Z4 // 0.5·v
+	VMULPS Z2, Z4, Z4
+	VMOVUPS Z4, (DI)
+	ADDQ $64, DI
+	DECQ CX
+	JNE geluz_loop
+
+geluz_done:
+	VZEROUPPER
+	RET

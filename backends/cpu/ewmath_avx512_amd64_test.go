@@ -215,23 +215,64 @@ func TestSigmoidZ(t *testing.T) {
 	}
 }
 
-// BenchmarkSigmoid times sigmoidTo32 on a large activation, with the
-// kernels this CPU selects and with AVX-512 turned off.
-func BenchmarkSigmoid(b *testing.B) {
+// BenchmarkWideSteps times sigmoid, erf and Gelu on a large activation,
+// with the kernels this CPU selects and with AVX-512 turned off.
+func BenchmarkWideSteps(b *testing.B) {
 	n := 64 * 112 * 112
 	x := make([]float32, n)
 	for i := range x {
-		x[i] = float32(i%2000)/100 - 10
+		x[i] = float32(i%2000)/400 - 2.5
 	}
 	d := make([]float32, n)
-	for _, wide := range []bool{wide512, false} {
-		b.Run(fmt.Sprintf("wide512=%t", wide), func(b *testing.B) {
-			defer func(w bool) { wide512 = w }(wide512)
-			wide512 = wide
-			b.SetBytes(int64(8 * n))
-			for b.Loop() {
-				sigmoidTo32(d, x)
+	for _, k := range []struct {
+		name string
+		f    func()
+	}{
+		{"sigmoid", func() { sigmoidTo32(d, x) }},
+		{"erf", func() { copy(d, x); erf32s(d) }},
+		{"gelu", func() { copy(d, x); gelu32s(d) }},
+	} {
+		for _, wide := range []bool{wide512, false} {
+			b.Run(fmt.Sprintf("%s/wide512=%t", k.name, wide), func(b *testing.B) {
+				defer func(w bool) { wide512 = w }(wide512)
+				wide512 = wide
+				b.SetBytes(int64(8 * n))
+				for b.Loop() {
+					k.f()
+				}
+			})
+		}
+	}
+}
+
+// TestErfGeluZ compares the AVX-512 erf and Gelu with the AVX2 ones bit
+// for bit, with a guard cell past the end, on values over and past the
+// clamps, NaN and infinities included.
+func TestErfGeluZ(t *testing.T) {
+	if !hasAVX512 || !hasAVX2FMA {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
+	}
+	for _, k := range []struct {
+		name      string
+		avx, wide func(d *float32, n int)
+	}{{"erf", erfAVX, erfZ}, {"gelu", geluAVX, geluZ}} {
+		for _, n := range []int{16, 32, 48, 1024} {
+			x := expInputs(n, uint64(n)+11)
+			for i := range x {
+				x[i] /= 4 // most values inside erf's clamps
 			}
-		})
+			want := append([]float32(nil), x...)
+			k.avx(&want[0], n)
+			got := append(append([]float32(nil), x...), -7)
+			k.wide(&got[0], n)
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s n=%d: f(%v) = %v, want %v", k.name, n, x[i], got[i], want[i])
+				}
+			}
+			if got[n] != -7 {
+				t.Fatalf("%s n=%d: the guard cell was written", k.name, n)
+			}
+		}
 	}
 }
