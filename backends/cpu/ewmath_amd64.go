@@ -11,6 +11,12 @@ func ewMathAVX(op ewmOp, d, x *float32, n int)
 //go:noescape
 func ewExpZ(d, x *float32, n int)
 
+// tanhZ is ewMathAVX's tanh with AVX-512 on a multiple of 16 elements,
+// the same bits.
+//
+//go:noescape
+func tanhZ(d, x *float32, n int)
+
 //go:noescape
 func maxNaNAVX(x *float32, n int) (m float32, nan bool)
 
@@ -23,8 +29,8 @@ func subDivVecAVX(div bool, d, a, b *float32, n int)
 // ewMath32 sets d[i] = f(x[i]) for op's f (ewMathGo); d may be x.
 // Where the CPU has AVX2 every element runs in the assembly, a tail of
 // fewer than 8 through a padded stack block, so that results do not
-// depend on where a slice is split; exp runs 32 at a time with AVX-512
-// where 512-bit vectors run at full width, the same bits.
+// depend on where a slice is split; exp runs 32 at a time and tanh 16
+// with AVX-512 where 512-bit vectors run at full width, the same bits.
 func ewMath32(op ewmOp, d, x []float32) {
 	x = x[:len(d)]
 	if op == ewmErf {
@@ -40,6 +46,10 @@ func ewMath32(op ewmOp, d, x []float32) {
 	}
 	if n := len(d) &^ 31; op == ewmExp && wide512 && n > 0 {
 		ewExpZ(&d[0], &x[0], n)
+		d, x = d[n:], x[n:]
+	}
+	if n := len(d) &^ 15; op == ewmTanh && wide512 && n > 0 {
+		tanhZ(&d[0], &x[0], n)
 		d, x = d[n:], x[n:]
 	}
 	if n := avxSplit(d); n > 0 {

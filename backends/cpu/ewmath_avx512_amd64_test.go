@@ -231,6 +231,7 @@ func BenchmarkWideSteps(b *testing.B) {
 		{"sigmoid", func() { sigmoidTo32(d, x) }},
 		{"erf", func() { copy(d, x); erf32s(d) }},
 		{"gelu", func() { copy(d, x); gelu32s(d) }},
+		{"tanh", func() { ewMath32(ewmTanh, d, x) }},
 	} {
 		for _, wide := range []bool{wide512, false} {
 			b.Run(fmt.Sprintf("%s/wide512=%t", k.name, wide), func(b *testing.B) {
@@ -273,6 +274,37 @@ func TestErfGeluZ(t *testing.T) {
 			if got[n] != -7 {
 				t.Fatalf("%s n=%d: the guard cell was written", k.name, n)
 			}
+		}
+	}
+}
+
+// TestTanhZ compares the AVX-512 tanh with the AVX2 one bit for bit,
+// apart and in place, with a guard cell past the end, on values inside
+// and past the clamps, NaN and infinities included.
+func TestTanhZ(t *testing.T) {
+	if !hasAVX512 || !hasAVX2FMA {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernels run here")
+	}
+	for _, n := range []int{16, 32, 48, 1024} {
+		x := expInputs(n, uint64(n)+13)
+		for i := range x {
+			x[i] /= 2
+		}
+		want := make([]float32, n)
+		ewMathAVX(ewmTanh, &want[0], &x[0], n)
+		got := make([]float32, n+1)
+		got[n] = -7
+		tanhZ(&got[0], &x[0], n)
+		inPlace := append([]float32(nil), x...)
+		tanhZ(&inPlace[0], &inPlace[0], n)
+		for i := range want {
+			w := math.Float32bits(want[i])
+			if math.Float32bits(got[i]) != w || math.Float32bits(inPlace[i]) != w {
+				t.Fatalf("n=%d: tanh(%v) = %v (in place %v), want %v", n, x[i], got[i], inPlace[i], want[i])
+			}
+		}
+		if got[n] != -7 {
+			t.Fatalf("n=%d: the guard cell was written", n)
 		}
 	}
 }
