@@ -21,11 +21,17 @@ func TestConvSmall(t *testing.T) {
 		{directCase{xs: []int{1, 32, 14, 14}, ws: []int{80, 32, 3, 3}, strides: []int64{2, 2}, pads: []int64{1, 0, 1, 1}, act: model.ActHardSwish}, true},
 		{directCase{xs: []int{1, 64, 14, 14}, ws: []int{128, 32, 3, 3}, group: 2, strides: []int64{2, 2}, pads: []int64{1, 1, 1, 1}, bias: true}, true},
 		{directCase{xs: []int{1, 40, 9, 5}, ws: []int{70, 40, 2, 2}, strides: []int64{2, 2}, pads: []int64{0, 1, 1, 0}, bias: true, act: model.ActClip, params: []float32{-0.5, 0.5}}, true},
+		{directCase{xs: []int{1, 512, 7, 7}, ws: []int{64, 512, 1, 1}, bias: true, act: model.ActRelu}, true},
+		{directCase{xs: []int{2, 1024, 5, 3}, ws: []int{192, 512, 1, 1}, group: 2}, true},
 		// Not taken: wide rows, few channels, the input shape unknown at
-		// load, 1×1 windows, windows the direct kernels or the short 1-D path
-		// take.
+		// load, 1×1 windows of few channels, of a stride or padding or over
+		// positions that fill whole panels, windows the direct kernels or
+		// the short 1-D path take.
 		{directCase{xs: []int{1, 16, 9}, ws: []int{64, 16, 3}, strides: []int64{2}, pads: []int64{1, 1}, bias: true}, false},
 		{directCase{xs: []int{1, 256, 7, 7}, ws: []int{96, 256, 1, 1}, bias: true, act: model.ActSigmoid}, false},
+		{directCase{xs: []int{1, 512, 4, 4}, ws: []int{64, 512, 1, 1}, bias: true}, false},
+		{directCase{xs: []int{1, 512, 14, 14}, ws: []int{64, 512, 1, 1}, strides: []int64{2, 2}}, false},
+		{directCase{xs: []int{1, 512, 7, 7}, ws: []int{64, 512, 1, 1}, pads: []int64{1, 1, 1, 1}}, false},
 		{directCase{xs: []int{1, 64, 7, 7}, ws: []int{128, 64, 3, 3}, pads: []int64{1, 1, 1, 1}}, false},
 		{directCase{xs: []int{1, 128, 7, 20}, ws: []int{128, 128, 3, 3}, pads: []int64{1, 1, 1, 1}}, false},
 		{directCase{xs: []int{1, 128, 7, 7}, ws: []int{32, 128, 3, 3}, pads: []int64{1, 1, 1, 1}}, false},
