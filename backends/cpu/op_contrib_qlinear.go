@@ -25,10 +25,13 @@ import (
 // Runtime's ARM kernels use a fixed-point form for Add and may differ by
 // one in rare cases.
 //
-// The output depends on the two 8-bit values alone, so large tensors go
-// through a table of all 2¹⁶ pairs, built from the same functions and
-// kept while the scales and zero points stay the same, and long rows of
-// a one-value operand through a table of 256.
+// Where the CPU has AVX2 with FMA, rows run through vector kernels
+// (qlinbin_amd64.s) that do the same arithmetic 32 outputs at a time,
+// the scalar functions below taking the rest of a row. Elsewhere, as the
+// output depends on the two 8-bit values alone, large tensors go through
+// a table of all 2¹⁶ pairs, built from the same functions and kept while
+// the scales and zero points stay the same, and long rows of a one-value
+// operand through a table of 256.
 
 // qScalarShape reports whether shape is a scalar or a 1-D tensor of one
 // element, the only shapes ONNX Runtime takes for a per-tensor scale or
@@ -91,7 +94,8 @@ type qlinearBinKernel struct {
 }
 
 // qLUTMin is the fewest output elements for which QLinearAdd and
-// QLinearMul build their table of 2¹⁶ pairs (kept while the scales and
+// QLinearMul build their table of 2¹⁶ pairs where the row kernels do not
+// run (kept while the scales and
 // zero points stay the same), and qRowLUTMin the shortest row on which a
 // one-value operand gets a table of 256.
 const (
