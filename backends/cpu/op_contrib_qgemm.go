@@ -103,33 +103,42 @@ func qColumnParam(nd *model.Node, t, b *tensor, n int, what string) error {
 }
 
 // qScaleOut writes y[i] = float32(acc[i])·mult[j] + bias[j] for column
-// j = i mod n; mult holds one value or n, bias none or n. The explicit
-// conversions keep the compiler from fusing the multiply with the add.
+// j = i mod n; mult holds one value or n, bias none or n, row by row
+// through qScaleRow.
 func qScaleOut(y []float32, acc []int32, mult, bias []float32, n int) {
 	y = y[:len(acc)]
 	for r := 0; r < len(acc); r += n {
-		row, ya := acc[r:r+n], y[r:r+n]
-		switch {
-		case len(mult) == 1 && bias == nil:
-			m := mult[0]
-			for j, v := range row {
-				ya[j] = float32(v) * m
-			}
-		case len(mult) == 1:
-			m, bias := mult[0], bias[:n]
-			for j, v := range row {
-				ya[j] = float32(float32(v)*m) + bias[j]
-			}
-		case bias == nil:
-			mult := mult[:n]
-			for j, v := range row {
-				ya[j] = float32(v) * mult[j]
-			}
-		default:
-			mult, bias := mult[:n], bias[:n]
-			for j, v := range row {
-				ya[j] = float32(float32(v)*mult[j]) + bias[j]
-			}
+		qScaleRow(y[r:r+n], acc[r:r+n], mult, bias)
+	}
+}
+
+// qScaleRowGo writes y[j] = float32(acc[j])·mult[j] + bias[j] for one
+// row; mult holds one value or one a column, bias none or one a column.
+// The explicit conversions keep the compiler from fusing the multiply
+// with the add.
+func qScaleRowGo(y []float32, acc []int32, mult, bias []float32) {
+	n := len(acc)
+	row, ya := acc, y[:n]
+	switch {
+	case len(mult) == 1 && bias == nil:
+		m := mult[0]
+		for j, v := range row {
+			ya[j] = float32(v) * m
+		}
+	case len(mult) == 1:
+		m, bias := mult[0], bias[:n]
+		for j, v := range row {
+			ya[j] = float32(float32(v)*m) + bias[j]
+		}
+	case bias == nil:
+		mult := mult[:n]
+		for j, v := range row {
+			ya[j] = float32(v) * mult[j]
+		}
+	default:
+		mult, bias := mult[:n], bias[:n]
+		for j, v := range row {
+			ya[j] = float32(float32(v)*mult[j]) + bias[j]
 		}
 	}
 }

@@ -25,10 +25,13 @@ import (
 // Runtime's ARM kernels use a fixed-point form for Add and may differ by
 // one in rare cases.
 //
-// The output depends on the two 8-bit values alone, so large tensors go
-// through a table of all 2¹⁶ pairs, built from the same functions and
-// kept while the scales and zero points stay the same, and long rows of
-// a one-value operand through a table of 256.
+// Where the CPU has AVX2 with FMA, rows run through vector kernels
+// (qlinbin_amd64.s) that do the same arithmetic 32 outputs at a time,
+// the scalar functions below taking the rest of a row. Elsewhere, as the
+// output depends on the two 8-bit values alone, large tensors go through
+// a table of all 2¹⁶ pairs, built from the same functions and kept while
+// the scales and zero points stay the same, and long rows of a one-value
+// operand through a table of 256.
 
 // qScalarShape reports whether shape is a scalar or a 1-D tensor of one
 // element, the only shapes ONNX Runtime takes for a per-tensor scale or
@@ -91,7 +94,8 @@ type qlinearBinKernel struct {
 }
 
 // qLUTMin is the fewest output elements for which QLinearAdd and
-// QLinearMul build their table of 2¹⁶ pairs (kept while the scales and
+// QLinearMul build their table of 2¹⁶ pairs where the row kernels do not
+// run (kept while the scales and
 // zero points stay the same), and qRowLUTMin the shortest row on which a
 // one-value operand gets a table of 256.
 const (
@@ -160,7 +164,7 @@ func (k *qlinearBinKernel) run(in, out []*tensor) error {
 		k.lut = nil
 	}
 	fz := float64(float32(zc) - (float32(ra*float32(za)) + float32(rb*float32(zb))))
-	if k.lut == nil && y.numel() >= qLUTMin && a.numel() > 1 && b.numel() > 1 {
+	if !hasQLinBin && k.lut == nil && y.numel() >= qLUTMin && a.numel() > 1 && b.numel() > 1 {
 		k.lut = new([1 << 16]byte)
 		for x := range 256 {
 			for w := range 256 {
@@ -179,7 +183,7 @@ func (k *qlinearBinKernel) run(in, out []*tensor) error {
 		row, xa, xb := d[r*n:(r+1)*n], a.data[k.it.off[0]:], b.data[k.it.off[1]:]
 		aOne, bOne := k.it.istr[0] == 0, k.it.istr[1] == 0
 		if k.mul {
-			k.mulRow(row, xa, xb, aOne, bOne, ra, float32(zc), q)
+			k.mulRow(row, xa, xb, aOne, bOne, za, zb, ra, float32(zc), q)
 		} else {
 			k.addRow(row, xa, xb, aOne, bOne, ra, float32(za), rb, float32(zb), float32(zc), q)
 		}
@@ -241,18 +245,23 @@ func (k *qlinearBinKernel) addRow(y, xa, xb []byte, aOne, bOne bool, ra, za, rb,
 			}
 			return
 		}
-		k.oneRow(y, xb, pb, float64(f), q)
+		n := qAdd1Rows(y, xb, rb, f, q.lo < 0)
+		k.oneRow(y[n:], xb[n:], pb, float64(f), q)
 	case bOne:
 		f := zc - (float32(ra*za) + float32(rb*zb))
 		f += float32(pb[xb[0]])
-		k.oneRow(y, xa, pa, float64(f), q)
+		n := qAdd1Rows(y, xa, ra, f, q.lo < 0)
+		k.oneRow(y[n:], xa[n:], pa, float64(f), q)
 	default:
 		xa, xb = xa[:len(y)], xb[:len(y)]
+		f32 := zc - (float32(ra*za) + float32(rb*zb))
+		n := qAdd2Rows(y, xa, xb, ra, rb, f32, q.lo < 0)
+		y, xa, xb = y[n:], xa[n:], xb[n:]
 		if lut := k.lut; lut != nil {
 			pairLUT(lut, y, xa, xb)
 			return
 		}
-		f := float64(zc - (float32(ra*za) + float32(rb*zb)))
+		f := float64(f32)
 		for i, a := range xa {
 			y[i] = qaddBoth(pa[a], pb[xb[i]], f, q)
 		}
@@ -286,9 +295,9 @@ func (k *qlinearBinKernel) oneRow(y, x []byte, p *[256]float64, f float64, q qRo
 }
 
 // mulRow writes one output row of QLinearMul, as addRow: the product of
-// the operands less their zero points, exact, times ratio, plus zc, each
-// step rounded to float32.
-func (k *qlinearBinKernel) mulRow(y, xa, xb []byte, aOne, bOne bool, ratio, zc float32, q qRounder) {
+// the operands less their zero points za and zb, exact, times ratio, plus
+// zc, each step rounded to float32.
+func (k *qlinearBinKernel) mulRow(y, xa, xb []byte, aOne, bOne bool, za, zb int32, ratio, zc float32, q qRounder) {
 	pa, pb := &k.pa, &k.pb
 	switch {
 	case aOne && bOne:
@@ -300,11 +309,14 @@ func (k *qlinearBinKernel) mulRow(y, xa, xb []byte, aOne, bOne bool, ratio, zc f
 		var c float64
 		var x []byte
 		var p *[256]float64
+		var z int32
 		if bOne {
-			c, x, p = pb[xb[0]], xa[:len(y)], pa
+			c, x, p, z = pb[xb[0]], xa[:len(y)], pa, za
 		} else {
-			c, x, p = pa[xa[0]], xb[:len(y)], pb
+			c, x, p, z = pa[xa[0]], xb[:len(y)], pb, zb
 		}
+		n := qMul1Rows(y, x, z, int32(c), ratio, zc, q.lo < 0)
+		y, x = y[n:], x[n:]
 		if len(y) >= qRowLUTMin {
 			t := &k.row
 			for v := range t {
@@ -318,6 +330,8 @@ func (k *qlinearBinKernel) mulRow(y, xa, xb []byte, aOne, bOne bool, ratio, zc f
 		}
 	default:
 		xa, xb = xa[:len(y)], xb[:len(y)]
+		n := qMul2Rows(y, xa, xb, za, zb, ratio, zc, q.lo < 0)
+		y, xa, xb = y[n:], xa[n:], xb[n:]
 		if lut := k.lut; lut != nil {
 			pairLUT(lut, y, xa, xb)
 			return

@@ -393,10 +393,10 @@ func init() {
 	})
 }
 
-// sumBytes returns the sum of the bytes of x, each xor flip, modulo 2³²:
+// sumBytesGo returns the sum of the bytes of x, each xor flip, modulo 2³²:
 // eight at a time, in four 16-bit lanes of a uint64 that each gain at
 // most 510 a word, emptied every 128 words (65280 < 2¹⁶).
-func sumBytes(x []byte, flip byte) uint32 {
+func sumBytesGo(x []byte, flip byte) uint32 {
 	const lo = 0x00ff00ff00ff00ff
 	f := uint64(flip) * 0x0101010101010101
 	var total uint64

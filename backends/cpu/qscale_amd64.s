@@ -1,0 +1,45 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func qScaleRowAVX2(y *float32, acc *int32, mult, bias *float32, n, multStep int)
+//
+// y[j] = float32(acc[j])·mult[j] (+ bias[j] when bias is not nil), the
+// multiply and the add rounded apart, for n a multiple of 8. mult
+// advances multStep bytes every eight columns: 32 for one multiplier a
+// column, 0 for eight copies of one.
+TEXT ·qScaleRowAVX2(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), DI
+	MOVQ acc+8(FP), SI
+	MOVQ mult+16(FP), R8
+	MOVQ bias+24(FP), R10
+	MOVQ n+32(FP), CX
+	MOVQ multStep+40(FP), R9
+	SHRQ $3, CX
+	JEQ qs_done
+	TESTQ R10, R10
+	JNE qs_bias
+qs_plain:
+	VCVTDQ2PS (SI), Y0
+	VMULPS (R8), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ R9, R8
+	DECQ CX
+	JNE qs_plain
+	JMP qs_done
+qs_bias:
+	VCVTDQ2PS (SI), Y0
+	VMULPS (R8), Y0, Y0
+	VADDPS (R10), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, R10
+	ADDQ R9, R8
+	DECQ CX
+	JNE qs_bias
+qs_done:
+	VZEROUPPER
+	RET
