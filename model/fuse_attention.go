@@ -15,14 +15,17 @@ import (
 // 1. The node is EwDomain's at every opset, for one difference from
 // ONNX's op: its rule (AttentionAttrs.MaskExact) refuses a mask whose
 // last dim is not the number of keys, where ONNX's Attention pads it
-// with -inf and the Add it replaces fails. Q is [B, H, Sq, d] and V [B, H, T, dv],
+// with -inf and the Add it replaces fails (a last dim of 1 broadcasts
+// over the keys, as the Add did). Q is [B, H, Sq, d] and V [B, H, T, dv],
 // both of known rank 4. Kᵀ must be a Transpose read by the MatMul only:
 // of K [B, H, T, d] by perm (0, 1, 3, 2), when K feeds the Attention
 // node and the Transpose goes, or of K4 [B, T, H, d] by perm (0, 2, 3,
 // 1), when the Transpose's perm becomes (0, 2, 1, 3) to give K. M must
-// broadcast to the scores' shape without widening them, and its last dim
-// must be T (or unknown T, and M's last dim known and above 1: the rule
-// checks it at run time). Every value in the
+// broadcast to the scores' shape without widening them, its last dim T,
+// 1 or unknown (the rule checks it at run time). K and V may each be
+// repeated from fewer key/value heads by the Unsqueeze, Expand and
+// Reshape that exporters write for grouped heads (headRepeat); the node
+// then reads the unrepeated K and V, as Attention pairs the heads. Every value in the
 // chain is used once and is no graph output. Run it right after
 // Optimize, before FuseNorms and FuseActivations take the MatMuls. g must
 // be sorted, and typed by InferTypes.
@@ -208,8 +211,30 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 		return nil, nil
 	}
 	nodes = append(nodes, out)
-	// Q, K and V agree on batch and heads (no broadcasting, no grouped
-	// heads), on the head size and on T.
+	// Grouped heads: K and V each repeated from fewer key/value heads by
+	// the same factor; the node reads the sources and pairs the heads.
+	var rep []*Node
+	if !swap {
+		kSrc, kg, kRep, kOK := f.headRepeat(tr.Inputs[0], producer)
+		vSrc, vg, vRep, vOK := f.headRepeat(v, producer)
+		if kOK != vOK || (kOK && (kg != vg || kSrc == vSrc)) {
+			return nil, nil
+		}
+		if kOK {
+			ks, _ = f.rank4(kSrc)
+			vs, _ = f.rank4(vSrc)
+			if (qs[1] >= 0 && qs[1] != ks[1]*kg) || !attnSame(qs[1], ss[1]) || !attnSame(ks[1], vs[1]) {
+				return nil, nil
+			}
+			rep = append(kRep, vRep...)
+			v = vSrc
+			// Compare the other dims below as without groups.
+			qs = []int{qs[0], ks[1], qs[2], qs[3]}
+			ss = []int{ss[0], ks[1], ss[2], ss[3]}
+		}
+	}
+	// Q, K and V agree on batch and heads (no broadcasting), on the head
+	// size and on T.
 	if !attnSame(qs[0], ks[0], vs[0], ss[0]) || !attnSame(qs[1], ks[1], vs[1], ss[1]) ||
 		!attnSame(qs[2], ss[2]) || !attnSame(qs[3], ks[3]) || !attnSame(ks[2], vs[2], ss[3]) {
 		return nil, nil
@@ -244,6 +269,10 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 	} else {
 		nodes = append([]*Node{tr}, nodes...)
 	}
+	if rep != nil {
+		k = rep[0].Inputs[0]
+		nodes = append(rep, nodes...)
+	}
 	att := &Node{Name: out.Name, OpType: "Attention", Domain: EwDomain, Inputs: []string{q, k, v},
 		Outputs: []string{out.Outputs[0]},
 		Attrs:   []Attr{{Name: "scale", Type: AttrFloat, F: scale}}}
@@ -270,9 +299,8 @@ func (f *fuser) attnScalar(v string) (float32, bool) {
 // attnMask reports whether m, added to the scores of shape ss, can be
 // Attention's attn_mask: float32 of rank at most 4, each dim 1 or the
 // scores' (an unknown dim is taken as fitting, as Attention's rule checks
-// it at run time; the last must be T, or above 1 when T is unknown: a
-// last dim of 1 adds one value to a whole row, which the node's rule
-// refuses), and when constant, no row all -inf.
+// it at run time; a last dim of 1 adds one value to a whole row, which
+// the node does under MaskExact), and when constant, no row all -inf.
 func (f *fuser) attnMask(m string, ss []int) bool {
 	vi := f.g.Values[m]
 	if vi == nil || vi.DType != payload.Float32 || !vi.RankKnown || len(vi.Shape) < 1 || len(vi.Shape) > 4 || vi.Kind != 0 {
@@ -283,7 +311,7 @@ func (f *fuser) attnMask(m string, ss []int) bool {
 		j := 4 - r + i
 		s := ss[j]
 		if j == 3 {
-			if (d < 0 || d != s) && (d <= 1 || s >= 0) {
+			if d > 1 && s >= 0 && d != s {
 				return false
 			}
 			continue

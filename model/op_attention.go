@@ -111,8 +111,9 @@ type AttentionAttrs struct {
 	// Undefined when absent. Backends may compute in a wider type.
 	SoftmaxPrecision payload.DType
 	// MaskExact is set on the node FuseAttention writes (of EwDomain):
-	// attn_mask's last dim must then be the total sequence, as the Add it
-	// replaces required, instead of being padded with -inf.
+	// attn_mask's last dim must then be the total sequence or 1 (one
+	// value added to every key), as the Add it replaces required, instead
+	// of being padded with -inf.
 	MaskExact bool
 }
 
@@ -314,7 +315,7 @@ func (a *AttentionAttrs) checkMask(c *InferCtx, g attnGeom) error {
 			if d >= 0 && w >= 0 && d > w {
 				return c.Errorf("attn_mask %v is longer than the %d keys", m, w)
 			}
-			if a.MaskExact && d >= 0 && w >= 0 && d != w {
+			if a.MaskExact && d >= 0 && w >= 0 && d != w && d != 1 {
 				return c.Errorf("attn_mask %v does not cover the %d keys", m, w)
 			}
 			continue

@@ -56,8 +56,9 @@ func loadAttn(t *testing.T, onnx []byte, fuse bool) (*Model[payload.Multi, paylo
 // attnModel is softmax(q·kᵀ·c + m)·v spelled out as exporters write it
 // at opset: keys k [B, H, T, d] under Transpose (0, 1, 3, 2), or, when
 // byToken, k [B, T, H, d] under Transpose (0, 2, 3, 1); the scale a Mul,
-// or a Div when div; the mask m [B, 1, 1, T] added when mask.
-func attnModel(opset int64, bi, hi, sqi, tli, di, dvi int, byToken, div, mask bool) []byte {
+// or a Div when div; the mask m [B, 1, 1, T] added when mask, or
+// [B, 1, 1, 1] (one value for every key) when maskOne too.
+func attnModel(opset int64, bi, hi, sqi, tli, di, dvi int, byToken, div, mask, maskOne bool) []byte {
 	b, h, sq, tl, d, dv := int64(bi), int64(hi), int64(sqi), int64(tli), int64(di), int64(dvi)
 	nd := func(op string, in []string, out string, attrs ...onnxbuild.Attr) onnxbuild.Node {
 		return onnxbuild.Node{Name: out, Op: op, Inputs: in, Outputs: []string{out}, Attrs: attrs}
@@ -84,7 +85,11 @@ func attnModel(opset int64, bi, hi, sqi, tli, di, dvi int, byToken, div, mask bo
 	g.Nodes = []onnxbuild.Node{nd("Transpose", []string{"k"}, "kt", perm), nd("MatMul", []string{"q", "kt"}, "s"), nd(op, []string{"s", "c"}, "sc")}
 	last := "sc"
 	if mask {
-		g.Inputs = append(g.Inputs, onnxbuild.Input("m", payload.Float32, b, 1, 1, tl))
+		mw := tl
+		if maskOne {
+			mw = 1
+		}
+		g.Inputs = append(g.Inputs, onnxbuild.Input("m", payload.Float32, b, 1, 1, mw))
 		g.Nodes = append(g.Nodes, nd("Add", []string{"m", "sc"}, "sm"))
 		last = "sm"
 	}
@@ -102,15 +107,17 @@ func TestFusedAttentionMatchesUnfused(t *testing.T) {
 		opset                    int64
 		b, h, sq, tl, d, dv      int
 		byToken, div, mask, long bool
+		maskOne                  bool
 	}{
 		{name: "mask, mul, opset 17", opset: 17, b: 2, h: 3, sq: 7, tl: 7, d: 16, dv: 16, mask: true},
 		{name: "by token, div, opset 13", opset: 13, b: 1, h: 4, sq: 5, tl: 9, d: 8, dv: 12, byToken: true, div: true, mask: true},
+		{name: "mask of one value for every key", opset: 17, b: 2, h: 3, sq: 4, tl: 9, d: 16, dv: 8, mask: true, maskOne: true},
 		{name: "no mask, opset 23", opset: 23, b: 2, h: 2, sq: 3, tl: 11, d: 32, dv: 8},
 		{name: "bert head, opset 11", opset: 11, b: 1, h: 12, sq: 128, tl: 128, d: 32, dv: 32, byToken: true, mask: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			onnx := attnModel(c.opset, c.b, c.h, c.sq, c.tl, c.d, c.dv, c.byToken, c.div, c.mask)
+			onnx := attnModel(c.opset, c.b, c.h, c.sq, c.tl, c.d, c.dv, c.byToken, c.div, c.mask, c.maskOne)
 			fused, na := loadAttn(t, onnx, true)
 			plain, np := loadAttn(t, onnx, false)
 			if na != 1 || np != 0 {
@@ -127,14 +134,20 @@ func TestFusedAttentionMatchesUnfused(t *testing.T) {
 				payload.DynamicOf("v", f32t{Shape: []int{c.b, c.h, c.tl, c.dv}, Data: fuseRand(r, c.b*c.h*c.tl*c.dv, 1)}),
 			}}
 			if c.mask {
-				m := make([]float32, c.b*c.tl)
+				mw := c.tl
+				if c.maskOne {
+					mw = 1
+				}
+				m := make([]float32, c.b*mw)
 				for i := range m {
 					if r.IntN(4) == 0 {
 						m[i] = -10000
+					} else if c.maskOne {
+						m[i] = float32(r.IntN(5)) - 2
 					}
 				}
 				m[0] = 0 // every row keeps a key
-				in.Tensors = append(in.Tensors, payload.DynamicOf("m", f32t{Shape: []int{c.b, 1, 1, c.tl}, Data: m}))
+				in.Tensors = append(in.Tensors, payload.DynamicOf("m", f32t{Shape: []int{c.b, 1, 1, mw}, Data: m}))
 			}
 			var a, b payload.Multi
 			if err := fused.InferOne(in, &a); err != nil {

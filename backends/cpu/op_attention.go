@@ -455,6 +455,10 @@ type attnBias struct {
 	mb []bool
 	// mlen is the mask's last dim; keys from mlen on are masked.
 	mlen int
+	// splat is set when the mask's last dim is 1 and MaskExact asks it
+	// to broadcast over every key, as the Add that FuseAttention
+	// replaced did; mlen is then the number of keys.
+	splat bool
 	// mstr are the mask's strides for batch, head and query row, 0
 	// where it broadcasts.
 	mstr [3]int
@@ -484,6 +488,10 @@ func (m *attnBias) init(k *attentionKernel, s attnShape, in []*tensor, mask []fl
 		r := len(t.shape)
 		m.mlen = t.shape[r-1]
 		st := m.mlen
+		m.splat = k.a.MaskExact && m.mlen == 1 && s.tl > 1
+		if m.splat {
+			m.mlen = s.tl
+		}
 		for i := 1; i <= 3; i++ {
 			ax := r - 1 - i
 			if ax < 0 || t.shape[ax] == 1 {
@@ -496,7 +504,7 @@ func (m *attnBias) init(k *attentionKernel, s attnShape, in []*tensor, mask []fl
 			}
 		}
 	} else {
-		m.mlen = s.tl
+		m.mlen, m.splat = s.tl, false
 	}
 	if t := optIn(in, 6); t != nil {
 		m.nonpad = t.i64()

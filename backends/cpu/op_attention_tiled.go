@@ -99,7 +99,9 @@ func (k *attentionKernel) tiledUnit(w *attnWorker, gc *gemmCtx, b, h0, kh, m int
 func (m *attnBias) applyAt(row []float32, b, h, i, c0, tl int) int {
 	ninf := float32(math.Inf(-1))
 	n := min(m.mlen-c0, len(row))
-	if n > 0 && m.mf != nil {
+	if n > 0 && m.splat {
+		m.applySplat(row[:n], b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2])
+	} else if n > 0 && m.mf != nil {
 		addVec32(row[:n], m.mf[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]+c0:][:n])
 	} else if n > 0 && m.mb != nil {
 		mr := m.mb[b*m.mstr[0]+h*m.mstr[1]+i*m.mstr[2]+c0:][:n]
@@ -142,4 +144,23 @@ func (m *attnBias) applyAt(row []float32, b, h, i, c0, tl int) int {
 	}
 	end = min(end, max(m.mlen, 0))
 	return min(max(end-c0, 0), len(row))
+}
+
+// applySplat adds the mask's one value at offset o, a mask whose last
+// dim of 1 broadcasts over the keys, to every score of row: a false bool
+// masks them all.
+func (m *attnBias) applySplat(row []float32, o int) {
+	if m.mf != nil {
+		c := m.mf[o]
+		for j := range row {
+			row[j] += c
+		}
+		return
+	}
+	if !m.mb[o] {
+		ninf := float32(math.Inf(-1))
+		for j := range row {
+			row[j] = ninf
+		}
+	}
 }
