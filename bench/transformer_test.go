@@ -143,27 +143,6 @@ func encoderFeeds(c testmodels.EncoderConfig, batch int) []payload.Dynamic {
 	}
 }
 
-// decoderFeeds are one new token's inputs after a cache of ctx random
-// positions.
-func decoderFeeds(c testmodels.DecoderConfig, ctx int) []payload.Dynamic {
-	r := rand.New(rand.NewPCG(22, uint64(ctx)))
-	feeds := []payload.Dynamic{
-		payload.DynamicOf("input_ids", payload.Tensor[int64]{Shape: []int{1, 1}, Data: []int64{int64(r.IntN(c.Vocab))}}),
-		payload.DynamicOf("position_ids", payload.Tensor[int64]{Shape: []int{1, 1}, Data: []int64{int64(ctx)}}),
-	}
-	for l := range c.Layers {
-		for kv := range 2 {
-			shape := []int{1, c.KVHeads, ctx, c.Hidden / c.Heads}
-			x := make([]float32, payload.NumElems(shape))
-			for i := range x {
-				x[i] = r.Float32()*2 - 1
-			}
-			feeds = append(feeds, payload.DynamicOf(testmodels.DecoderPast(l, kv), payload.Tensor[float32]{Shape: shape, Data: x}))
-		}
-	}
-	return feeds
-}
-
 // TestTransformersVsORT times the generated BERT-style encoder (batch 1
 // and 8, sequence 128) and one token of the Llama-style decoder after
 // 128 and 1024 cached positions, in each form the runtime loads, on one
@@ -186,8 +165,8 @@ func TestTransformersVsORT(t *testing.T) {
 		cases = append(cases,
 			tcase{"bert_" + f.String() + "_b1", enc, encoderFeeds(testmodels.BERTEncoder, 1)},
 			tcase{"bert_" + f.String() + "_b8", enc, encoderFeeds(testmodels.BERTEncoder, 8)},
-			tcase{"llama_" + f.String() + "_token_ctx128", dec, decoderFeeds(testmodels.LlamaDecoder, 128)},
-			tcase{"llama_" + f.String() + "_token_ctx1024", dec, decoderFeeds(testmodels.LlamaDecoder, 1024)})
+			tcase{"llama_" + f.String() + "_token_ctx128", dec, tokenFeeds(testmodels.LlamaDecoder, 128)},
+			tcase{"llama_" + f.String() + "_token_ctx1024", dec, tokenFeeds(testmodels.LlamaDecoder, 1024)})
 	}
 	var rows [][]string
 	before := loadAvg()

@@ -2,9 +2,7 @@ package model
 
 import (
 	"math"
-	"strconv"
 
-	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -16,53 +14,11 @@ import (
 // The folded weights and bias are new initializers; the old ones stay until
 // dead-node removal drops them when unused.
 func FoldBatchNorm(g *Graph) error {
-	if g == nil {
-		return errs.New(errs.InvalidArtifact, "nil graph")
+	sc, err := scanForFold(g)
+	if err != nil {
+		return err
 	}
-	uses := map[string]int{}
-	names := map[string]bool{}
-	producer := map[string]*Node{}
-	for _, n := range g.Nodes {
-		if n == nil {
-			return errs.New(errs.InvalidArtifact, "nil node")
-		}
-		for _, in := range n.Inputs {
-			uses[in]++
-		}
-		for _, in := range implicitInputs(n) {
-			uses[in]++
-		}
-		for _, o := range n.Outputs {
-			names[o] = true
-			if o != "" {
-				producer[o] = n
-			}
-		}
-	}
-	for _, o := range g.Outputs {
-		uses[o.Name]++
-	}
-	for _, in := range g.Inputs {
-		names[in.Name] = true
-	}
-	for k := range g.Initializers {
-		names[k] = true
-	}
-	for k := range g.Values {
-		names[k] = true
-	}
-	fresh := func(base string) string {
-		for i := 0; ; i++ {
-			s := base + "_bnfold"
-			if i > 0 {
-				s += strconv.Itoa(i)
-			}
-			if !names[s] {
-				names[s] = true
-				return s
-			}
-		}
-	}
+	uses, producer := sc.uses, sc.producer
 	removed := map[*Node]bool{}
 	for _, bn := range g.Nodes {
 		if removed[bn] || !isDefaultDomain(bn.Domain) || bn.OpType != "BatchNormalization" || len(bn.Inputs) != 5 || len(bn.Outputs) == 0 || bn.Outputs[0] == "" {
@@ -79,13 +35,13 @@ func FoldBatchNorm(g *Graph) error {
 		if !ok {
 			continue
 		}
-		w.Name = fresh(conv.Inputs[1])
+		w.Name = sc.fresh(conv.Inputs[1], "_bnfold")
 		g.Initializers[w.Name] = w
 		bname := conv.Input(2)
 		if bname == "" {
 			bname = conv.Inputs[1] + "_bias"
 		}
-		b.Name = fresh(bname)
+		b.Name = sc.fresh(bname, "_bnfold")
 		g.Initializers[b.Name] = b
 		old := conv.Outputs[0]
 		conv.Inputs = []string{conv.Inputs[0], w.Name, b.Name}
@@ -98,16 +54,7 @@ func FoldBatchNorm(g *Graph) error {
 		}
 		removed[bn] = true
 	}
-	if len(removed) == 0 {
-		return nil
-	}
-	kept := make([]*Node, 0, len(g.Nodes)-len(removed))
-	for _, n := range g.Nodes {
-		if !removed[n] {
-			kept = append(kept, n)
-		}
-	}
-	g.Nodes = kept
+	dropNodes(g, removed)
 	return nil
 }
 

@@ -2,9 +2,7 @@ package model
 
 import (
 	"math"
-	"strconv"
 
-	"github.com/lintel-ml/lintel/internal/errs"
 	"github.com/lintel-ml/lintel/payload"
 )
 
@@ -24,56 +22,14 @@ import (
 // The folded weights and bias are new initializers; the old ones stay
 // until dead-node removal drops them when unused.
 func FoldConvAffine(g *Graph) error {
-	if g == nil {
-		return errs.New(errs.InvalidArtifact, "nil graph")
+	sc, err := scanForFold(g)
+	if err != nil {
+		return err
 	}
 	if nodeOpset(g) < 7 {
 		return nil
 	}
-	uses := map[string]int{}
-	names := map[string]bool{}
-	producer := map[string]*Node{}
-	for _, n := range g.Nodes {
-		if n == nil {
-			return errs.New(errs.InvalidArtifact, "nil node")
-		}
-		for _, in := range n.Inputs {
-			uses[in]++
-		}
-		for _, in := range implicitInputs(n) {
-			uses[in]++
-		}
-		for _, o := range n.Outputs {
-			names[o] = true
-			if o != "" {
-				producer[o] = n
-			}
-		}
-	}
-	for _, o := range g.Outputs {
-		uses[o.Name]++
-	}
-	for _, in := range g.Inputs {
-		names[in.Name] = true
-	}
-	for k := range g.Initializers {
-		names[k] = true
-	}
-	for k := range g.Values {
-		names[k] = true
-	}
-	fresh := func(base string) string {
-		for i := 0; ; i++ {
-			s := base + "_affine"
-			if i > 0 {
-				s += strconv.Itoa(i)
-			}
-			if !names[s] {
-				names[s] = true
-				return s
-			}
-		}
-	}
+	uses, producer := sc.uses, sc.producer
 	removed := map[*Node]bool{}
 	for _, n := range g.Nodes {
 		if removed[n] || !isDefaultDomain(n.Domain) || (n.OpType != "Mul" && n.OpType != "Add") || len(n.Inputs) != 2 || len(n.Outputs) != 1 || n.Outputs[0] == "" {
@@ -98,7 +54,7 @@ func FoldConvAffine(g *Graph) error {
 			continue
 		}
 		if w != nil {
-			w.Name = fresh(conv.Inputs[1])
+			w.Name = sc.fresh(conv.Inputs[1], "_affine")
 			g.Initializers[w.Name] = w
 		} else {
 			w = g.Const(conv.Inputs[1])
@@ -107,7 +63,7 @@ func FoldConvAffine(g *Graph) error {
 		if bname == "" {
 			bname = conv.Inputs[1] + "_bias"
 		}
-		b.Name = fresh(bname)
+		b.Name = sc.fresh(bname, "_affine")
 		g.Initializers[b.Name] = b
 		delete(g.Values, conv.Outputs[0])
 		conv.Inputs = []string{conv.Inputs[0], w.Name, b.Name}
@@ -115,16 +71,7 @@ func FoldConvAffine(g *Graph) error {
 		producer[n.Outputs[0]] = conv
 		removed[n] = true
 	}
-	if len(removed) == 0 {
-		return nil
-	}
-	kept := make([]*Node, 0, len(g.Nodes)-len(removed))
-	for _, n := range g.Nodes {
-		if !removed[n] {
-			kept = append(kept, n)
-		}
-	}
-	g.Nodes = kept
+	dropNodes(g, removed)
 	return nil
 }
 
