@@ -2,6 +2,25 @@
 
 #include "textflag.h"
 
+// BILSUM stores at (DI) the bilinear sum of the taps r1[x1] (Y3),
+// r1[x2] (Y4), r2[x1] (Y5) and r2[x2] (Y6) with the column weights wx2
+// (Y7) and wx1 (Y8) and the row weights dy2 (Y14) and dy1 (Y15): the
+// combined weights each rounded, the four products each rounded, added
+// left to right. It clobbers Y3-Y6 and Y9-Y12.
+#define BILSUM \
+	VMULPS Y14, Y7, Y9; \
+	VMULPS Y14, Y8, Y10; \
+	VMULPS Y15, Y7, Y11; \
+	VMULPS Y15, Y8, Y12; \
+	VMULPS Y9, Y3, Y3; \
+	VMULPS Y10, Y4, Y4; \
+	VMULPS Y11, Y5, Y5; \
+	VMULPS Y12, Y6, Y6; \
+	VADDPS Y4, Y3, Y3; \
+	VADDPS Y5, Y3, Y3; \
+	VADDPS Y6, Y3, Y3; \
+	VMOVUPS Y3, (DI)
+
 // func bilinearRowAVX(row, r1, r2 *float32, x1, x2 *int32, wx2, wx1 *float32, n int, dy2, dy1 float32)
 //
 // row[i] = (w11·r1[x1[i]] + w12·r1[x2[i]]) + w21·r2[x1[i]] + w22·r2[x2[i]]
@@ -36,18 +55,7 @@ bil_loop:
 	VGATHERDPS Y2, (DX)(Y1*4), Y6 // r2[x2]
 	VMOVUPS (R10), Y7
 	VMOVUPS (R11), Y8
-	VMULPS Y14, Y7, Y9  // w11
-	VMULPS Y14, Y8, Y10 // w12
-	VMULPS Y15, Y7, Y11 // w21
-	VMULPS Y15, Y8, Y12 // w22
-	VMULPS Y9, Y3, Y3
-	VMULPS Y10, Y4, Y4
-	VMULPS Y11, Y5, Y5
-	VMULPS Y12, Y6, Y6
-	VADDPS Y4, Y3, Y3
-	VADDPS Y5, Y3, Y3
-	VADDPS Y6, Y3, Y3
-	VMOVUPS Y3, (DI)
+	BILSUM
 	ADDQ $32, DI
 	ADDQ $32, R8
 	ADDQ $32, R9
@@ -94,18 +102,7 @@ bilp_loop:
 	VPERMPS (DX)(BX*4), Y1, Y6 // r2[x2]
 	VMOVUPS (R12), Y7
 	VMOVUPS (R13), Y8
-	VMULPS Y14, Y7, Y9  // w11
-	VMULPS Y14, Y8, Y10 // w12
-	VMULPS Y15, Y7, Y11 // w21
-	VMULPS Y15, Y8, Y12 // w22
-	VMULPS Y9, Y3, Y3
-	VMULPS Y10, Y4, Y4
-	VMULPS Y11, Y5, Y5
-	VMULPS Y12, Y6, Y6
-	VADDPS Y4, Y3, Y3
-	VADDPS Y5, Y3, Y3
-	VADDPS Y6, Y3, Y3
-	VMOVUPS Y3, (DI)
+	BILSUM
 	ADDQ $32, DI
 	ADDQ $4, R8
 	ADDQ $4, R9
