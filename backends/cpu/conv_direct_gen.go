@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -212,11 +213,19 @@ func kernelZ(w *bytes.Buffer, r int) {
 	p("MOVQ tiles+72(FP), R12")
 	p("TESTQ R12, R12")
 	p("JEQ %s_next", name)
-	label("tile")
 	// body emits the loop and tail for h tiles (1 or 2) at once; the
-	// last of them stores the lanes of K2.
-	body := func(tag string, h int) {
-		masked := func(k int) bool { return k == h-1 }
+	// last of them stores the lanes of K2. With pair, the two tiles are
+	// the only ones of two consecutive rows: the second reads its input
+	// xrow floats on (AX in the loop) and stores crow floats on (R8 in
+	// the tail), and both store the lanes of K1.
+	body := func(tag string, h int, pair bool) {
+		masked := func(k int) bool { return k == h-1 || pair }
+		addr := func(i, k int) string {
+			if pair && k == 1 {
+				return rowAddrOn("R8", i, 0)
+			}
+			return rowAddr(i, k*64)
+		}
 		p("MOVQ kc+0(FP), CX")
 		p("MOVQ a+8(FP), SI")
 		p("MOVQ offs+24(FP), R8")
@@ -225,11 +234,19 @@ func kernelZ(w *bytes.Buffer, r int) {
 				p("VPXORD %s, %s, %s", acc(i, k), acc(i, k), acc(i, k))
 			}
 		}
+		if pair {
+			p("MOVQ xrow+80(FP), AX")
+			p("LEAQ (DI)(AX*4), AX")
+		}
 		p("TESTQ CX, CX")
 		p("JEQ %s_%stail", name, tag)
 		label(tag + "loop")
 		p("MOVQ (R8), BX")
 		for k := range h {
+			if pair && k == 1 {
+				p("VMOVUPS (AX)(BX*4), Z%d", 24+k)
+				continue
+			}
 			p("VMOVUPS %d(DI)(BX*4), Z%d", 64*k, 24+k)
 		}
 		for i := range r {
@@ -245,16 +262,20 @@ func kernelZ(w *bytes.Buffer, r int) {
 		p("DECQ CX")
 		p("JNE %s_%sloop", name, tag)
 		label(tag + "tail")
+		if pair {
+			p("MOVQ crow+88(FP), R8")
+			p("LEAQ (DX)(R8*4), R8")
+		}
 		p("MOVQ flags+48(FP), AX")
 		p("TESTQ $1, AX")
 		p("JEQ %s_%sbias", name, tag)
 		for i := range r {
 			for k := range h {
 				if masked(k) {
-					p("VMOVUPS.Z %s, K2, Z30", rowAddr(i, k*64))
+					p("VMOVUPS.Z %s, %s, Z30", addr(i, k), maskReg(pair))
 					p("VADDPS Z30, %s, %s", acc(i, k), acc(i, k))
 				} else {
-					p("VADDPS %s, %s, %s", rowAddr(i, k*64), acc(i, k), acc(i, k))
+					p("VADDPS %s, %s, %s", addr(i, k), acc(i, k), acc(i, k))
 				}
 			}
 		}
@@ -281,11 +302,15 @@ func kernelZ(w *bytes.Buffer, r int) {
 		for i := range r {
 			for k := range h {
 				if masked(k) {
-					p("VMOVUPS %s, K2, %s", acc(i, k), rowAddr(i, k*64))
+					p("VMOVUPS %s, %s, %s", acc(i, k), maskReg(pair), addr(i, k))
 				} else {
-					p("VMOVUPS %s, %s", acc(i, k), rowAddr(i, k*64))
+					p("VMOVUPS %s, %s", acc(i, k), addr(i, k))
 				}
 			}
+		}
+		if pair {
+			p("JMP %s_next2", name)
+			return
 		}
 		p("ADDQ $%d, DI", 64*h)
 		p("ADDQ $%d, DX", 64*h)
@@ -293,6 +318,15 @@ func kernelZ(w *bytes.Buffer, r int) {
 		p("JNE %s_tile", name)
 		p("JMP %s_next", name)
 	}
+	// Rows of one tile go two at a time while two are left, so that the
+	// kernel keeps 2r sums in flight as it does over two tiles of a row.
+	p("CMPQ R12, $1")
+	p("JNE %s_pairs", name)
+	p("CMPQ R13, $2")
+	p("JLT %s_pairs", name)
+	body("r", 2, true)
+	label("pairs")
+	label("tile")
 	p("CMPQ R12, $2")
 	p("JLT %s_one", name)
 	// The pair's second tile is the row's last when two are left.
@@ -300,10 +334,19 @@ func kernelZ(w *bytes.Buffer, r int) {
 	p("JNE %s_wbody", name)
 	p("KMOVW K1, K2")
 	label("wbody")
-	body("w", 2)
+	body("w", 2, false)
 	label("one")
 	p("KMOVW K1, K2")
-	body("s", 1)
+	body("s", 1, false)
+	label("next2")
+	// After a pair of rows: one row on here, the second at next.
+	p("MOVQ xrow+80(FP), BX")
+	p("SHLQ $2, BX")
+	p("ADDQ BX, xr-8(SP)")
+	p("MOVQ crow+88(FP), BX")
+	p("SHLQ $2, BX")
+	p("ADDQ BX, cr-16(SP)")
+	p("DECQ R13")
 	label("next")
 	p("MOVQ xrow+80(FP), BX")
 	p("SHLQ $2, BX")
@@ -320,6 +363,20 @@ func kernelZ(w *bytes.Buffer, r int) {
 	label("done")
 	p("VZEROUPPER")
 	p("RET")
+}
+
+// rowAddrOn is rowAddr from base register b instead of DX.
+func rowAddrOn(b string, i, off int) string {
+	return strings.Replace(rowAddr(i, off), "(DX)", "("+b+")", 1)
+}
+
+// maskReg is the mask register of a kernel's masked tiles: K1 (the
+// row's last lanes) for a pair of rows, else K2.
+func maskReg(pair bool) string {
+	if pair {
+		return "K1"
+	}
+	return "K2"
 }
 
 // copyRows is the padded copy's row loop.
