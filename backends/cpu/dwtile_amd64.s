@@ -2,41 +2,7 @@
 
 #include "textflag.h"
 
-// TRANSPOSE8 transposes the 8×8 floats in Y0..Y7 (row i in Yi) into
-// Y0..Y7 (column i in Yi), through Y8..Y15.
-#define TRANSPOSE8 \
-	VUNPCKLPS Y1, Y0, Y8 \
-	VUNPCKHPS Y1, Y0, Y9 \
-	VUNPCKLPS Y3, Y2, Y10 \
-	VUNPCKHPS Y3, Y2, Y11 \
-	VUNPCKLPS Y5, Y4, Y12 \
-	VUNPCKHPS Y5, Y4, Y13 \
-	VUNPCKLPS Y7, Y6, Y14 \
-	VUNPCKHPS Y7, Y6, Y15 \
-	VSHUFPS $0x44, Y10, Y8, Y0 \
-	VSHUFPS $0xEE, Y10, Y8, Y1 \
-	VSHUFPS $0x44, Y11, Y9, Y2 \
-	VSHUFPS $0xEE, Y11, Y9, Y3 \
-	VSHUFPS $0x44, Y14, Y12, Y4 \
-	VSHUFPS $0xEE, Y14, Y12, Y5 \
-	VSHUFPS $0x44, Y15, Y13, Y6 \
-	VSHUFPS $0xEE, Y15, Y13, Y7 \
-	VPERM2F128 $0x20, Y4, Y0, Y8 \
-	VPERM2F128 $0x20, Y5, Y1, Y9 \
-	VPERM2F128 $0x20, Y6, Y2, Y10 \
-	VPERM2F128 $0x20, Y7, Y3, Y11 \
-	VPERM2F128 $0x31, Y4, Y0, Y12 \
-	VPERM2F128 $0x31, Y5, Y1, Y13 \
-	VPERM2F128 $0x31, Y6, Y2, Y14 \
-	VPERM2F128 $0x31, Y7, Y3, Y15 \
-	VMOVAPS Y8, Y0 \
-	VMOVAPS Y9, Y1 \
-	VMOVAPS Y10, Y2 \
-	VMOVAPS Y11, Y3 \
-	VMOVAPS Y12, Y4 \
-	VMOVAPS Y13, Y5 \
-	VMOVAPS Y14, Y6 \
-	VMOVAPS Y15, Y7
+#include "transpose_amd64.h"
 
 // func transpose8AVX(dst, src *float32, stride, n int)
 //

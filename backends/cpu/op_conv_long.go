@@ -114,22 +114,3 @@ func (k *convKernel) convLong(x, bias, y []float32) {
 	}
 	k.gep.bias = nil
 }
-
-// transposeInto sets dst (c×r) to the transpose of src (r×c), in
-// blocks of 8×8 so that both sides stay in cache.
-func transposeInto(dst, src []float32, r, c int) {
-	dst, src = dst[:r*c], src[:r*c]
-	const b = 8
-	for i0 := 0; i0 < r; i0 += b {
-		i1 := min(i0+b, r)
-		for j0 := 0; j0 < c; j0 += b {
-			j1 := min(j0+b, c)
-			for i := i0; i < i1; i++ {
-				row := src[i*c+j0 : i*c+j1]
-				for j, v := range row {
-					dst[(j0+j)*r+i] = v
-				}
-			}
-		}
-	}
-}
