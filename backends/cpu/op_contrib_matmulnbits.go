@@ -7,16 +7,15 @@ import (
 
 // nbitsTileBytes bounds the float32 scratch of one tile of dequantized
 // weights.
-const nbitsTileBytes = 128 << 10
+const nbitsTileBytes = 512 << 10
 
 // matMulNBitsKernel runs MatMulNBits (com.microsoft;
 // model.MatMulNBitsAttrs) with 4-bit weights, in float32 (float16 runs
 // through viaF32). The weights are never dequantized whole: with a few
 // rows of A (decoding) each column's dot products are taken straight
 // from its codes (runPart); otherwise the columns are taken a tile at a
-// time, the tile's weights dequantized into scratch (each column's K
-// values contiguous, as B stores them) and multiplied with the SGEMM
-// straight into Y's columns. accuracy_level
+// time, the tile's weights dequantized into scratch packed as the SGEMM
+// reads B, and multiplied straight into Y's columns. accuracy_level
 // is ignored: the product computes in float32, as ONNX Runtime's CPU
 // kernel does by default.
 type matMulNBitsKernel struct {
@@ -26,12 +25,17 @@ type matMulNBitsKernel struct {
 	zpU8 bool
 	// tile is the number of columns dequantized at once, and w their
 	// scratch.
-	tile int
-	w    []float32
+	tile   int
+	w, col []float32
 	// call is the state of a few-row call, read by runPart; asum holds
 	// each row's sum of A over each block.
 	call nbitsCall
 	asum []float32
+	// ad holds the call's rows of A deinterleaved for nbitsCols, zp8 a
+	// row of default zero points (8), zpConst the constant uint8 zero
+	// points widened at load, and zpf those of a call's non-constant
+	// uint8 zero points.
+	ad, zp8, zpConst, zpf []float32
 }
 
 // nbitsFewRows is the most rows of A for which the product is taken
@@ -45,6 +49,11 @@ type nbitsCall struct {
 	a, y, scales, zf []float32
 	q, zu            []uint8
 	m, parts         int
+	// wide is set when the columns run on nbitsCols with A
+	// deinterleaved in ad and zero points zp, zs apart per column.
+	wide bool
+	zp   []float32
+	zs   int
 }
 
 func (k *matMulNBitsKernel) run(in, out []*tensor) error {
@@ -85,6 +94,9 @@ func (k *matMulNBitsKernel) run(in, out []*tensor) error {
 			}
 		}
 		k.call = nbitsCall{a: a, y: y, scales: scales, zf: zf, q: q, zu: zu, m: m, parts: 1}
+		if K%bs == 0 && nbitsWide(bs) {
+			k.wideCall(m, K, kb, zpRow)
+		}
 		if pool := k.gc.pool; pool != nil {
 			k.call.parts = max(1, min(pool.size(), N*K/(1<<16)))
 		}
@@ -97,32 +109,64 @@ func (k *matMulNBitsKernel) run(in, out []*tensor) error {
 		addRowBias(y, bias, m, N)
 		return nil
 	}
-	w := growF32(&k.w, k.tile*K)
+	w := growF32(&k.w, roundUp(k.tile, gemmNR)*K)
+	cols := growF32(&k.col, gemmNR*K)
+	// Blocks that fill K are dequantized a column at a time.
+	whole := K%bs == 0
+	var zp []float32
+	var zs int
+	if whole {
+		zp, zs = k.zeroPoints(zf, zu, kb, zpRow)
+	}
 	for n0 := 0; n0 < N; n0 += k.tile {
 		nt := min(k.tile, N-n0)
-		for j := range nt {
-			n := n0 + j
-			wr := w[j*K : (j+1)*K]
-			qr := q[n*kb*blob:]
-			for b := range kb {
-				sc := scales[n*kb+b]
-				zp := float32(8)
-				switch {
-				case zu != nil:
-					zp = float32(zu[n*zpRow+b/2] >> (4 * (b & 1)) & 15)
-				case zf != nil:
-					zp = zf[n*kb+b]
+		np := roundUp(nt, gemmNR)
+		// Each panel's columns are dequantized into cols, one after
+		// another, then transposed into the panel's rows.
+		for j0 := 0; j0 < np; j0 += gemmNR {
+			for j := range gemmNR {
+				col := cols[j*K : (j+1)*K]
+				n := n0 + j0 + j
+				if j0+j >= nt {
+					clear(col)
+					continue
 				}
-				k0 := b * bs
-				qb := qr[b*blob : (b+1)*blob]
-				dst := wr[k0:min(k0+bs, K)]
-				nibbles4(dst, qb, sc, zp)
+				if whole {
+					nibblesCol(col, q[n*kb*blob:], kb, bs, scales[n*kb:], zp[n*zs:])
+					continue
+				}
+				qr := q[n*kb*blob:]
+				for b := range kb {
+					sc := scales[n*kb+b]
+					zp := float32(8)
+					switch {
+					case zu != nil:
+						zp = float32(zu[n*zpRow+b/2] >> (4 * (b & 1)) & 15)
+					case zf != nil:
+						zp = zf[n*kb+b]
+					}
+					k0 := b * bs
+					qb := qr[b*blob : (b+1)*blob]
+					nibbles4(col[k0:min(k0+bs, K)], qb, sc, zp)
+				}
 			}
+			packPanel(w, cols, j0, np, K)
 		}
-		k.gc.sgemm(false, true, m, nt, K, 1, a, K, w, K, 0, y[n0:], N)
+		k.gc.run(m, nt, K, 1, gemmA{data: a, ld: K}, gemmB{packed: w[:np*K]}, 0, y[n0:], N)
 	}
 	addRowBias(y, bias, m, N)
 	return nil
+}
+
+// packPanel writes the panel of gemmNR columns from j0 of B (column j's
+// K values at cols[j*K:]) into w, B packed as the SGEMM packs it (packB)
+// for np columns: blocks of gemmKC rows, each a run of panels of gemmNR
+// columns, row by row.
+func packPanel(w, cols []float32, j0, np, K int) {
+	for p0 := 0; p0 < K; p0 += gemmKC {
+		kcb := min(gemmKC, K-p0)
+		transposeStrided(w[p0*np+j0*kcb:], cols[p0:], gemmNR, kcb, gemmNR, K)
+	}
 }
 
 // addRowBias adds bias (n values; none when nil) to each of y's m rows.
@@ -138,6 +182,50 @@ func addRowBias(y, bias []float32, m, n int) {
 	}
 }
 
+// wideCall readies a few-row call of m rows for nbitsCols: A's rows
+// deinterleaved and the zero points as floats, per column (zs = kb) or
+// one shared row of 8s (zs = 0).
+func (k *matMulNBitsKernel) wideCall(m, K, kb, zpRow int) {
+	c := &k.call
+	c.wide = true
+	ad := growF32(&k.ad, m*K)
+	deinterleave32(ad, c.a[:m*K])
+	c.zp, c.zs = k.zeroPoints(c.zf, c.zu, kb, zpRow)
+}
+
+// zeroPoints returns the call's zero points as floats, zs apart per
+// column: the float input (zs = kb), the uint8 one widened (at load
+// when constant), or one shared row of 8s (zs = 0).
+func (k *matMulNBitsKernel) zeroPoints(zf []float32, zu []uint8, kb, zpRow int) (zp []float32, zs int) {
+	switch {
+	case zf != nil:
+		return zf, kb
+	case zu != nil && k.zpConst != nil:
+		return k.zpConst, kb
+	case zu != nil:
+		zp = growF32(&k.zpf, int(k.a.N)*kb)
+		widenZeroPoints(zp, zu, int(k.a.N), kb, zpRow)
+		return zp, kb
+	}
+	if len(k.zp8) < kb {
+		k.zp8 = growF32(&k.zp8, kb)
+		for i := range k.zp8 {
+			k.zp8[i] = 8
+		}
+	}
+	return k.zp8, 0
+}
+
+// widenZeroPoints sets dst[n*kb+b] to column n's zero point of block b,
+// packed two to a byte, zpRow bytes a column, low nibble first.
+func widenZeroPoints(dst []float32, zu []uint8, n, kb, zpRow int) {
+	for j := range n {
+		for b := range kb {
+			dst[j*kb+b] = float32(zu[j*zpRow+b/2] >> (4 * (b & 1)) & 15)
+		}
+	}
+}
+
 // runPart computes columns [part·N/parts, (part+1)·N/parts) of a
 // few-row call.
 func (k *matMulNBitsKernel) runPart(part int) {
@@ -147,6 +235,17 @@ func (k *matMulNBitsKernel) runPart(part int) {
 	kb := k.a.KBlocks()
 	blob := bs / 2
 	zpRow := (kb + 1) / 2
+	if c.wide {
+		n0, n1 := part*N/c.parts, (part+1)*N/c.parts
+		if n1 <= n0 {
+			return
+		}
+		for r := range c.m {
+			nbitsCols(c.y[r*N+n0:r*N+n1], c.q[n0*kb*blob:], kb*blob, k.ad[r*K:(r+1)*K], c.scales[n0*kb:], c.zp[n0*c.zs:], c.zs,
+				k.asum[r*kb:(r+1)*kb], kb, bs, n1-n0)
+		}
+		return
+	}
 	var acc [nbitsFewRows]float32
 	for n := part * N / c.parts; n < (part+1)*N/c.parts; n++ {
 		clear(acc[:])
@@ -236,6 +335,15 @@ func init() {
 			return nil, c.invalid("bias is %s, A is %s", c.inType(5), c.inType(0))
 		}
 		k.tile = int(min(max(nbitsTileBytes/4/a.K, 16), a.N))
+		// Constant uint8 zero points are widened once, for nbitsCols.
+		if t := c.constInput(3); t != nil && k.zpU8 && nbitsWide(int(a.BlockSize)) {
+			kb := a.KBlocks()
+			zu, err := model.View[uint8](t)
+			if err == nil && len(zu) >= int(a.N)*((kb+1)/2) {
+				k.zpConst = make([]float32, int(a.N)*kb)
+				widenZeroPoints(k.zpConst, zu, int(a.N), kb, (kb+1)/2)
+			}
+		}
 		return k, nil
 	}))
 }

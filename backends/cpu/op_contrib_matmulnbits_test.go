@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -58,6 +60,85 @@ func TestMatMulNBits(t *testing.T) {
 	for r := range 9 {
 		if got := outs[0].f32()[2*r : 2*r+2]; got[0] != -9.5 || got[1] != 6 {
 			t.Errorf("row %d = %v, want [-9.5 6]", r, got)
+		}
+	}
+}
+
+// TestMatMulNBitsBlocks runs MatMulNBits of blocks of 32 to 128 values
+// (the few-row path's nbitsCols, in assembly where the CPU has it, and
+// the tiled path) with no, packed and float zero points, against the
+// weights dequantized and multiplied in float64, and checks that the
+// few-row path allocates nothing once warm.
+func TestMatMulNBitsBlocks(t *testing.T) {
+	r := nnRng(9)
+	for _, bs := range []int{32, 64, 128} {
+		for _, zp := range []string{"none", "u8", "f"} {
+			for _, m := range []int{1, 3, 4, 9} {
+				const n = 13
+				K := 2 * bs
+				kb := K / bs
+				name := fmt.Sprintf("bs%d_zp_%s_m%d", bs, zp, m)
+				q := make([]uint8, n*kb*bs/2)
+				for i := range q {
+					q[i] = uint8(r.IntN(256))
+				}
+				sc := nnRand(r, n*kb)
+				zps := make([]float64, n*kb)
+				for i := range zps {
+					zps[i] = 8
+				}
+				in := []string{"a", "b", "s"}
+				var zt *tensor
+				switch zp {
+				case "u8":
+					row := (kb + 1) / 2
+					zu := make([]uint8, n*row)
+					for j := range n {
+						for b := range kb {
+							v := uint8(r.IntN(16))
+							zu[j*row+b/2] |= v << (4 * (b & 1))
+							zps[j*kb+b] = float64(v)
+						}
+					}
+					zt, in = mk([]int{len(zu)}, zu), append(in, "z")
+				case "f":
+					zf := make([]float32, n*kb)
+					for i := range zf {
+						zf[i] = float32(r.IntN(16))
+						zps[i] = float64(zf[i])
+					}
+					zt, in = mk([]int{len(zf)}, zf), append(in, "z")
+				}
+				a := nnRand(r, m*K)
+				c := nodeCase{node: msNode("MatMulNBits", in, aInt("K", int64(K)), aInt("N", n), aInt("bits", 4), aInt("block_size", int64(bs)))}
+				ins := []*tensor{mk([]int{m, K}, a), mk([]int{n, kb, bs / 2}, q), mk([]int{n * kb}, sc)}
+				if zt != nil {
+					ins = append(ins, zt)
+				}
+				outs, err := runNode(t, c, ins...)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				got := outs[0].f32()
+				for i := range m {
+					for j := range n {
+						var want, mag float64
+						for kk := range K {
+							b := kk / bs
+							code := q[j*kb*bs/2+kk/2] >> (4 * (kk & 1)) & 15
+							w := (float64(code) - zps[j*kb+b]) * float64(sc[j*kb+b])
+							want += w * float64(a[i*K+kk])
+							mag += math.Abs(w * float64(a[i*K+kk]))
+						}
+						if d := math.Abs(float64(got[i*n+j]) - want); !(d <= 1e-5*mag+1e-6) {
+							t.Fatalf("%s: y[%d][%d] = %v, want %v", name, i, j, got[i*n+j], want)
+						}
+					}
+				}
+				if m <= nbitsFewRows {
+					wantSteadyNoAllocs(t, c, ins...)
+				}
+			}
 		}
 	}
 }

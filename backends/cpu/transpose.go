@@ -1,36 +1,35 @@
 package cpu
 
-// transposeGo sets dst (c×r) to the transpose of src (r×c), in blocks
-// of 8×8 so that both sides stay in cache.
-func transposeGo(dst, src []float32, r, c int) {
-	dst, src = dst[:r*c], src[:r*c]
+// transposeStridedGo sets dst[j*ldd+i] = src[i*lds+j] for i < r and
+// j < c, in blocks of 8×8 so that both sides stay in cache.
+func transposeStridedGo(dst, src []float32, r, c, ldd, lds int) {
 	const b = 8
 	for i0 := 0; i0 < r; i0 += b {
 		i1 := min(i0+b, r)
 		for j0 := 0; j0 < c; j0 += b {
 			j1 := min(j0+b, c)
 			for i := i0; i < i1; i++ {
-				row := src[i*c+j0 : i*c+j1]
+				row := src[i*lds+j0 : i*lds+j1]
 				for j, v := range row {
-					dst[(j0+j)*r+i] = v
+					dst[(j0+j)*ldd+i] = v
 				}
 			}
 		}
 	}
 }
 
-// transposeEdges sets dst[j*r+i] = src[i*c+j] for the cells of src (r×c)
-// outside its top-left r0×c0 corner: the rows from r0 and, above them,
-// the columns from c0.
-func transposeEdges(dst, src []float32, r, c, r0, c0 int) {
+// transposeEdges sets dst[j*ldd+i] = src[i*lds+j] for the cells of src
+// (r×c) outside its top-left r0×c0 corner: the rows from r0 and, above
+// them, the columns from c0.
+func transposeEdges(dst, src []float32, r, c, ldd, lds, r0, c0 int) {
 	for i := range r {
 		j0 := c0
 		if i >= r0 {
 			j0 = 0
 		}
-		row := src[i*c+j0 : i*c+c]
+		row := src[i*lds+j0 : i*lds+c]
 		for j, v := range row {
-			dst[(j0+j)*r+i] = v
+			dst[(j0+j)*ldd+i] = v
 		}
 	}
 }

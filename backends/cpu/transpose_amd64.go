@@ -2,19 +2,29 @@
 
 package cpu
 
-//go:noescape
-func transposeBlocksAVX(dst, src *float32, r, c, rb, cb int)
+import "fmt"
 
-// transposeInto sets dst (c×r) to the transpose of src (r×c): the whole
-// 8×8 blocks in assembly where the CPU has AVX2, the edges as
-// transposeGo does.
-func transposeInto(dst, src []float32, r, c int) {
-	if !hasAVX2FMA || r < 8 || c < 8 {
-		transposeGo(dst, src, r, c)
+//go:noescape
+func transposeBlocksAVX(dst, src *float32, ldd, lds, rb, cb int)
+
+// transposeInto sets dst (c×r) to the transpose of src (r×c).
+func transposeInto(dst, src []float32, r, c int) { transposeStrided(dst, src, r, c, r, c) }
+
+// transposeStrided sets dst[j*ldd+i] = src[i*lds+j] for i < r, j < c:
+// the whole 8×8 blocks in assembly where the CPU has AVX2, the edges as
+// transposeStridedGo does.
+func transposeStrided(dst, src []float32, r, c, ldd, lds int) {
+	if r <= 0 || c <= 0 {
 		return
 	}
-	dst, src = dst[:r*c], src[:r*c]
+	if len(src) < (r-1)*lds+c || len(dst) < (c-1)*ldd+r || ldd < r || lds < c {
+		panic(fmt.Sprintf("transpose: %d×%d from %d floats %d apart into %d floats %d apart", r, c, len(src), lds, len(dst), ldd))
+	}
+	if !hasAVX2FMA || r < 8 || c < 8 {
+		transposeStridedGo(dst, src, r, c, ldd, lds)
+		return
+	}
 	rb, cb := r/8, c/8
-	transposeBlocksAVX(&dst[0], &src[0], r, c, rb, cb)
-	transposeEdges(dst, src, r, c, 8*rb, 8*cb)
+	transposeBlocksAVX(&dst[0], &src[0], ldd, lds, rb, cb)
+	transposeEdges(dst, src, r, c, ldd, lds, 8*rb, 8*cb)
 }

@@ -4,17 +4,17 @@
 
 #include "transpose_amd64.h"
 
-// func transposeBlocksAVX(dst, src *float32, r, c, rb, cb int)
+// func transposeBlocksAVX(dst, src *float32, ldd, lds, rb, cb int)
 //
-// For the rb×cb blocks of 8×8 at the top left of src (r×c, row-major),
-// dst[j*r+i] = src[i*c+j]: each block loaded as eight rows of src,
-// transposed in registers and stored as eight rows of dst.
+// For the rb×cb blocks of 8×8 at the top left of src (rows lds floats
+// apart), dst[j*ldd+i] = src[i*lds+j]: each block loaded as eight rows
+// of src, transposed in registers and stored as eight rows of dst.
 TEXT ·transposeBlocksAVX(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
-	MOVQ r+16(FP), R9
+	MOVQ ldd+16(FP), R9
 	SHLQ $2, R9
-	MOVQ c+24(FP), R8
+	MOVQ lds+24(FP), R8
 	SHLQ $2, R8
 	MOVQ rb+32(FP), CX
 	LEAQ (R8)(R8*2), R10

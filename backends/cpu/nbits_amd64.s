@@ -1,0 +1,286 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func nbitsColsZ(y *float32, q *uint8, qstride int, ad, sc, zp *float32, zstride int, asum *float32, kb, chunks, ncols int)
+//
+// For columns j < ncols: y[j] = Σ_b sc[j*kb+b]·(Σ_i code·ad − zp[j*zstride+b]·asum[b])
+// over kb blocks of chunks·32 codes, column j's at q + j·qstride, low
+// nibble of each byte against the chunk's first 16 values of ad, high
+// against its last 16 (ad holds each chunk of A with its even-indexed
+// values first). Four columns at a time, then one by one. Each block's
+// code products are summed in a vector of 16 lanes, chunk by chunk, and
+// added to the column's sum times its scale; the zero point's term is
+// summed apart and taken off after the lanes are added.
+TEXT ·nbitsColsZ(SB), NOSPLIT, $0-88
+	MOVQ y+0(FP), R11
+	MOVQ q+8(FP), SI
+	MOVQ qstride+16(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ sc+32(FP), BX
+	MOVQ kb+64(FP), R10
+	SHLQ $2, R10
+	MOVQ zp+40(FP), DX
+	MOVQ zstride+48(FP), R12
+	SHLQ $2, R12
+	MOVL $15, AX
+	VPBROADCASTD AX, Z15
+quad:
+	CMPQ ncols+80(FP), $4
+	JLT one
+	VPXORD Z0, Z0, Z0
+	VPXORD Z20, Z20, Z20
+	VPXORD Z1, Z1, Z1
+	VPXORD Z21, Z21, Z21
+	VPXORD Z2, Z2, Z2
+	VPXORD Z22, Z22, Z22
+	VPXORD Z3, Z3, Z3
+	VPXORD Z23, Z23, Z23
+	MOVQ ad+24(FP), DI
+	MOVQ asum+56(FP), AX
+	MOVQ SI, R13
+	XORQ R14, R14
+qblock:
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	MOVQ chunks+72(FP), CX
+qchunk:
+	VMOVUPS (DI), Z8
+	VMOVUPS 64(DI), Z9
+	VPMOVZXBD (R13), Z10
+	VPMOVZXBD (R13)(R8*1), Z11
+	VPMOVZXBD (R13)(R8*2), Z12
+	VPMOVZXBD (R13)(R9*1), Z13
+	VPSRLD $4, Z10, Z16
+	VPANDD Z15, Z10, Z10
+	VCVTDQ2PS Z10, Z10
+	VCVTDQ2PS Z16, Z16
+	VFMADD231PS Z8, Z10, Z4
+	VFMADD231PS Z9, Z16, Z4
+	VPSRLD $4, Z11, Z17
+	VPANDD Z15, Z11, Z11
+	VCVTDQ2PS Z11, Z11
+	VCVTDQ2PS Z17, Z17
+	VFMADD231PS Z8, Z11, Z5
+	VFMADD231PS Z9, Z17, Z5
+	VPSRLD $4, Z12, Z18
+	VPANDD Z15, Z12, Z12
+	VCVTDQ2PS Z12, Z12
+	VCVTDQ2PS Z18, Z18
+	VFMADD231PS Z8, Z12, Z6
+	VFMADD231PS Z9, Z18, Z6
+	VPSRLD $4, Z13, Z19
+	VPANDD Z15, Z13, Z13
+	VCVTDQ2PS Z13, Z13
+	VCVTDQ2PS Z19, Z19
+	VFMADD231PS Z8, Z13, Z7
+	VFMADD231PS Z9, Z19, Z7
+	ADDQ $16, R13
+	ADDQ $128, DI
+	DECQ CX
+	JNE qchunk
+	LEAQ (BX)(R14*1), CX
+	VMOVSS (AX)(R14*1), X25
+	VBROADCASTSS (CX), Z24
+	VFMADD231PS Z24, Z4, Z0
+	VBROADCASTSS (CX)(R10*1), Z24
+	VFMADD231PS Z24, Z5, Z1
+	VBROADCASTSS (CX)(R10*2), Z24
+	VFMADD231PS Z24, Z6, Z2
+	ADDQ R10, CX
+	VBROADCASTSS (CX)(R10*2), Z24
+	VFMADD231PS Z24, Z7, Z3
+	LEAQ (BX)(R14*1), CX
+	LEAQ (BX)(R14*1), CX
+	VMOVSS (CX), X24
+	LEAQ (DX)(R14*1), CX
+	VMULSS (CX), X24, X24
+	VFMADD231SS X25, X24, X20
+	LEAQ (BX)(R14*1), CX
+	ADDQ R10, CX
+	VMOVSS (CX), X24
+	LEAQ (DX)(R14*1), CX
+	ADDQ R12, CX
+	VMULSS (CX), X24, X24
+	VFMADD231SS X25, X24, X21
+	LEAQ (BX)(R14*1), CX
+	ADDQ R10, CX
+	ADDQ R10, CX
+	VMOVSS (CX), X24
+	LEAQ (DX)(R14*1), CX
+	ADDQ R12, CX
+	ADDQ R12, CX
+	VMULSS (CX), X24, X24
+	VFMADD231SS X25, X24, X22
+	LEAQ (BX)(R14*1), CX
+	ADDQ R10, CX
+	ADDQ R10, CX
+	ADDQ R10, CX
+	VMOVSS (CX), X24
+	LEAQ (DX)(R14*1), CX
+	ADDQ R12, CX
+	ADDQ R12, CX
+	ADDQ R12, CX
+	VMULSS (CX), X24, X24
+	VFMADD231SS X25, X24, X23
+	ADDQ $4, R14
+	CMPQ R14, R10
+	JLT qblock
+	// column 0
+	VEXTRACTF64X4 $1, Z0, Y14
+	VADDPS Y14, Y0, Y0
+	VEXTRACTF128 $1, Y0, X14
+	VADDPS X14, X0, X0
+	VMOVHLPS X0, X0, X14
+	VADDPS X14, X0, X0
+	VMOVSHDUP X0, X14
+	VADDSS X14, X0, X0
+	VSUBSS X20, X0, X0
+	VMOVSS X0, 0(R11)
+	// column 1
+	VEXTRACTF64X4 $1, Z1, Y14
+	VADDPS Y14, Y1, Y1
+	VEXTRACTF128 $1, Y1, X14
+	VADDPS X14, X1, X1
+	VMOVHLPS X1, X1, X14
+	VADDPS X14, X1, X1
+	VMOVSHDUP X1, X14
+	VADDSS X14, X1, X1
+	VSUBSS X21, X1, X1
+	VMOVSS X1, 4(R11)
+	// column 2
+	VEXTRACTF64X4 $1, Z2, Y14
+	VADDPS Y14, Y2, Y2
+	VEXTRACTF128 $1, Y2, X14
+	VADDPS X14, X2, X2
+	VMOVHLPS X2, X2, X14
+	VADDPS X14, X2, X2
+	VMOVSHDUP X2, X14
+	VADDSS X14, X2, X2
+	VSUBSS X22, X2, X2
+	VMOVSS X2, 8(R11)
+	// column 3
+	VEXTRACTF64X4 $1, Z3, Y14
+	VADDPS Y14, Y3, Y3
+	VEXTRACTF128 $1, Y3, X14
+	VADDPS X14, X3, X3
+	VMOVHLPS X3, X3, X14
+	VADDPS X14, X3, X3
+	VMOVSHDUP X3, X14
+	VADDSS X14, X3, X3
+	VSUBSS X23, X3, X3
+	VMOVSS X3, 12(R11)
+	ADDQ $16, R11
+	LEAQ (SI)(R8*4), SI
+	LEAQ (BX)(R10*4), BX
+	LEAQ (DX)(R12*4), DX
+	SUBQ $4, ncols+80(FP)
+	JMP quad
+one:
+	CMPQ ncols+80(FP), $0
+	JEQ done
+	VPXORD Z0, Z0, Z0
+	VPXORD Z20, Z20, Z20
+	MOVQ ad+24(FP), DI
+	MOVQ asum+56(FP), AX
+	MOVQ SI, R13
+	XORQ R14, R14
+oblock:
+	VPXORD Z4, Z4, Z4
+	MOVQ chunks+72(FP), CX
+ochunk:
+	VPMOVZXBD (R13), Z10
+	VPSRLD $4, Z10, Z16
+	VPANDD Z15, Z10, Z10
+	VCVTDQ2PS Z10, Z10
+	VCVTDQ2PS Z16, Z16
+	VFMADD231PS (DI), Z10, Z4
+	VFMADD231PS 64(DI), Z16, Z4
+	ADDQ $16, R13
+	ADDQ $128, DI
+	DECQ CX
+	JNE ochunk
+	VMOVSS (AX)(R14*1), X25
+	VBROADCASTSS (BX)(R14*1), Z24
+	VFMADD231PS Z24, Z4, Z0
+	VMULSS (DX)(R14*1), X24, X24
+	VFMADD231SS X25, X24, X20
+	ADDQ $4, R14
+	CMPQ R14, R10
+	JLT oblock
+	VEXTRACTF64X4 $1, Z0, Y14
+	VADDPS Y14, Y0, Y0
+	VEXTRACTF128 $1, Y0, X14
+	VADDPS X14, X0, X0
+	VMOVHLPS X0, X0, X14
+	VADDPS X14, X0, X0
+	VMOVSHDUP X0, X14
+	VADDSS X14, X0, X0
+	VSUBSS X20, X0, X0
+	VMOVSS X0, (R11)
+	ADDQ $4, R11
+	ADDQ R8, SI
+	ADDQ R10, BX
+	ADDQ R12, DX
+	DECQ ncols+80(FP)
+	JMP one
+done:
+	VZEROUPPER
+	RET
+
+// func nibblesColZ(dst *float32, q *uint8, kb, chunks int, sc, zp *float32)
+//
+// For kb blocks of chunks·32 codes (16 bytes a chunk, low nibble
+// first): dst[i] = (code_i − zp[b])·sc[b], the subtraction and the
+// product rounded apart as nibbles4 rounds them.
+TEXT ·nibblesColZ(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ q+8(FP), SI
+	MOVQ kb+16(FP), R8
+	MOVQ sc+32(FP), BX
+	MOVQ zp+40(FP), DX
+	MOVL $0x000f, AX
+	VPBROADCASTW AX, Y15
+	MOVL $0x0f00, AX
+	VPBROADCASTW AX, Y14
+	TESTQ R8, R8
+	JEQ ncdone
+
+ncblock:
+	VBROADCASTSS (BX), Z12
+	VBROADCASTSS (DX), Z13
+	MOVQ chunks+24(FP), CX
+
+ncchunk:
+	// Sixteen bytes to words, each word's nibbles to its two bytes (low
+	// first), then the 32 bytes to floats.
+	VPMOVZXBW (SI), Y0
+	VPSLLW $4, Y0, Y1
+	VPAND Y15, Y0, Y0
+	VPAND Y14, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMOVZXBD X0, Z0
+	VPMOVZXBD X1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VSUBPS Z13, Z0, Z0
+	VSUBPS Z13, Z1, Z1
+	VMULPS Z12, Z0, Z0
+	VMULPS Z12, Z1, Z1
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ $16, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNE ncchunk
+	ADDQ $4, BX
+	ADDQ $4, DX
+	DECQ R8
+	JNE ncblock
+
+ncdone:
+	VZEROUPPER
+	RET
