@@ -28,3 +28,19 @@ func transposeStrided(dst, src []float32, r, c, ldd, lds int) {
 	transposeBlocksAVX(&dst[0], &src[0], ldd, lds, rb, cb)
 	transposeEdges(dst, src, r, c, ldd, lds, 8*rb, 8*cb)
 }
+
+// transposeEdges sets dst[j*ldd+i] = src[i*lds+j] for the cells of src
+// (r×c) outside its top-left r0×c0 corner: the rows from r0 and, above
+// them, the columns from c0.
+func transposeEdges(dst, src []float32, r, c, ldd, lds, r0, c0 int) {
+	for i := range r {
+		j0 := c0
+		if i >= r0 {
+			j0 = 0
+		}
+		row := src[i*lds+j0 : i*lds+c]
+		for j, v := range row {
+			dst[(j0+j)*ldd+i] = v
+		}
+	}
+}
