@@ -12,6 +12,12 @@ func untranspose8AVX(dst *float32, stride int, src *float32, n, lanes int)
 func dwTileAVX(dst *float32, n, rows, dstride int, src *float32, sstride, step int, offs *int, w *float32, taps int, bias *float32)
 
 //go:noescape
+func transpose16AVX512(dst, src *float32, stride, n int)
+
+//go:noescape
+func untranspose16AVX512(dst *float32, stride int, src *float32, n int)
+
+//go:noescape
 func dwTile16AVX512(dst *float32, n, rows, dstride int, src *float32, sstride, step int, offs *int, w *float32, taps int, bias *float32)
 
 // dwTileWide reports whether dwTilePlan takes sixteen channels a block
@@ -28,28 +34,38 @@ func dwTileLanes() int {
 	return 8
 }
 
-// transposeLanes is transposeGo, in assembly (eight channels at a time)
-// where the CPU has AVX2 and all lanes (8 or 16) are there.
+// transposeLanes is transposeGo, in assembly where the CPU has AVX2 and
+// all lanes (8 or 16) are there: sixteen lanes in 16×16 blocks on
+// AVX-512 when n >= 16, else eight channels at a time.
 func transposeLanes(dst, src []float32, lanes, stride, n, k int) {
 	if !hasAVX2FMA || k != lanes || n <= 0 || (lanes != 8 && lanes != 16) {
 		transposeGo(dst, src, lanes, stride, n, k)
 		return
 	}
 	_, _ = dst[lanes*(n-1)+lanes-1], src[(lanes-1)*stride+n-1]
+	if lanes == 16 && n >= 16 && hasAVX512 {
+		transpose16AVX512(&dst[0], &src[0], stride, n)
+		return
+	}
 	transpose8AVX(&dst[0], &src[0], stride, n, lanes)
 	if lanes == 16 {
 		transpose8AVX(&dst[8], &src[8*stride], stride, n, lanes)
 	}
 }
 
-// untransposeLanes is untransposeGo, in assembly (eight channels at a
-// time) where the CPU has AVX2 and all lanes (8 or 16) are there.
+// untransposeLanes is untransposeGo, in assembly where the CPU has AVX2
+// and all lanes (8 or 16) are there: sixteen lanes in 16×16 blocks on
+// AVX-512 when n >= 16, else eight channels at a time.
 func untransposeLanes(dst []float32, stride int, src []float32, lanes, n, k int) {
 	if !hasAVX2FMA || k != lanes || n <= 0 || (lanes != 8 && lanes != 16) {
 		untransposeGo(dst, stride, src, lanes, n, k)
 		return
 	}
 	_, _ = dst[(lanes-1)*stride+n-1], src[lanes*(n-1)+lanes-1]
+	if lanes == 16 && n >= 16 && hasAVX512 {
+		untranspose16AVX512(&dst[0], stride, &src[0], n)
+		return
+	}
 	untranspose8AVX(&dst[0], stride, &src[0], n, lanes)
 	if lanes == 16 {
 		untranspose8AVX(&dst[8*stride], stride, &src[8], n, lanes)
