@@ -4,17 +4,20 @@
 
 #include "transpose_amd64.h"
 
-// func transpose8AVX(dst, src *float32, stride, n int)
+// func transpose8AVX(dst, src *float32, stride, n, lanes int)
 //
-// dst[j*8+c] = src[c*stride+j] for j < n, c < 8: eight pixels a block,
-// the last n mod 8 in a block overlapping the previous one when n >= 8,
-// else one by one.
-TEXT ·transpose8AVX(SB), NOSPLIT, $0-32
+// dst[j*lanes+c] = src[c*stride+j] for j < n, c < 8: eight pixels a
+// block, the last n mod 8 in a block overlapping the previous one when
+// n >= 8, else one by one.
+TEXT ·transpose8AVX(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ stride+16(FP), R8
 	SHLQ $2, R8
 	MOVQ n+24(FP), CX
+	MOVQ lanes+32(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
 	LEAQ (R8)(R8*2), R9
 	LEAQ (SI)(R8*4), R10
 	MOVQ CX, R11
@@ -31,17 +34,18 @@ tr_vec:
 	VMOVUPS (R10)(R8*2), Y6
 	VMOVUPS (R10)(R9*1), Y7
 	TRANSPOSE8
+	LEAQ (DI)(R12*4), DX
 	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	VMOVUPS Y4, 128(DI)
-	VMOVUPS Y5, 160(DI)
-	VMOVUPS Y6, 192(DI)
-	VMOVUPS Y7, 224(DI)
+	VMOVUPS Y1, (DI)(R12*1)
+	VMOVUPS Y2, (DI)(R12*2)
+	VMOVUPS Y3, (DI)(R13*1)
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, (DX)(R12*1)
+	VMOVUPS Y6, (DX)(R12*2)
+	VMOVUPS Y7, (DX)(R13*1)
 	ADDQ $32, SI
 	ADDQ $32, R10
-	ADDQ $256, DI
+	LEAQ (DI)(R12*8), DI
 	SUBQ $8, CX
 	JMP tr_vec
 
@@ -54,10 +58,11 @@ tr_tail:
 	JLT tr_one
 	MOVQ $8, AX
 	SUBQ CX, AX
-	SHLQ $2, AX
-	SUBQ AX, SI
-	SUBQ AX, R10
-	SHLQ $3, AX
+	MOVQ AX, DX
+	SHLQ $2, DX
+	SUBQ DX, SI
+	SUBQ DX, R10
+	IMULQ R12, AX
 	SUBQ AX, DI
 	MOVQ $8, CX
 	MOVQ $0, R11
@@ -84,7 +89,7 @@ tr_one:
 	MOVL AX, 28(DI)
 	ADDQ $4, SI
 	ADDQ $4, R10
-	ADDQ $32, DI
+	ADDQ R12, DI
 	DECQ CX
 	JMP tr_one
 
@@ -92,16 +97,19 @@ tr_done:
 	VZEROUPPER
 	RET
 
-// func untranspose8AVX(dst *float32, stride int, src *float32, n int)
+// func untranspose8AVX(dst *float32, stride int, src *float32, n, lanes int)
 //
-// dst[c*stride+j] = src[j*8+c] for j < n, c < 8, in blocks as
+// dst[c*stride+j] = src[j*lanes+c] for j < n, c < 8, in blocks as
 // transpose8AVX.
-TEXT ·untranspose8AVX(SB), NOSPLIT, $0-32
+TEXT ·untranspose8AVX(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ stride+8(FP), R8
 	SHLQ $2, R8
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
+	MOVQ lanes+32(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
 	LEAQ (R8)(R8*2), R9
 	LEAQ (DI)(R8*4), R10
 	MOVQ CX, R11
@@ -109,14 +117,15 @@ TEXT ·untranspose8AVX(SB), NOSPLIT, $0-32
 ut_vec:
 	CMPQ CX, $8
 	JLT ut_tail
+	LEAQ (SI)(R12*4), DX
 	VMOVUPS (SI), Y0
-	VMOVUPS 32(SI), Y1
-	VMOVUPS 64(SI), Y2
-	VMOVUPS 96(SI), Y3
-	VMOVUPS 128(SI), Y4
-	VMOVUPS 160(SI), Y5
-	VMOVUPS 192(SI), Y6
-	VMOVUPS 224(SI), Y7
+	VMOVUPS (SI)(R12*1), Y1
+	VMOVUPS (SI)(R12*2), Y2
+	VMOVUPS (SI)(R13*1), Y3
+	VMOVUPS (DX), Y4
+	VMOVUPS (DX)(R12*1), Y5
+	VMOVUPS (DX)(R12*2), Y6
+	VMOVUPS (DX)(R13*1), Y7
 	TRANSPOSE8
 	VMOVUPS Y0, (DI)
 	VMOVUPS Y1, (DI)(R8*1)
@@ -126,7 +135,7 @@ ut_vec:
 	VMOVUPS Y5, (R10)(R8*1)
 	VMOVUPS Y6, (R10)(R8*2)
 	VMOVUPS Y7, (R10)(R9*1)
-	ADDQ $256, SI
+	LEAQ (SI)(R12*8), SI
 	ADDQ $32, DI
 	ADDQ $32, R10
 	SUBQ $8, CX
@@ -141,10 +150,11 @@ ut_tail:
 	JLT ut_one
 	MOVQ $8, AX
 	SUBQ CX, AX
-	SHLQ $2, AX
-	SUBQ AX, DI
-	SUBQ AX, R10
-	SHLQ $3, AX
+	MOVQ AX, DX
+	SHLQ $2, DX
+	SUBQ DX, DI
+	SUBQ DX, R10
+	IMULQ R12, AX
 	SUBQ AX, SI
 	MOVQ $8, CX
 	MOVQ $0, R11
@@ -169,7 +179,7 @@ ut_one:
 	MOVL AX, (R10)(R8*2)
 	MOVL 28(SI), AX
 	MOVL AX, (R10)(R9*1)
-	ADDQ $32, SI
+	ADDQ R12, SI
 	ADDQ $4, DI
 	ADDQ $4, R10
 	DECQ CX

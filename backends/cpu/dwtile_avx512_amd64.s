@@ -1,0 +1,381 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// TRANSPOSE16 transposes the 16×16 floats in Z0..Z15 (row i in Zi) into
+// Z0..Z15 (column i in Zi), through Z16..Z31: pairs of rows interleaved,
+// 4×4 blocks within each 128-bit lane, then the lanes gathered.
+#define TRANSPOSE16 \
+	VUNPCKLPS Z1, Z0, Z16 \
+	VUNPCKHPS Z1, Z0, Z17 \
+	VUNPCKLPS Z3, Z2, Z18 \
+	VUNPCKHPS Z3, Z2, Z19 \
+	VUNPCKLPS Z5, Z4, Z20 \
+	VUNPCKHPS Z5, Z4, Z21 \
+	VUNPCKLPS Z7, Z6, Z22 \
+	VUNPCKHPS Z7, Z6, Z23 \
+	VUNPCKLPS Z9, Z8, Z24 \
+	VUNPCKHPS Z9, Z8, Z25 \
+	VUNPCKLPS Z11, Z10, Z26 \
+	VUNPCKHPS Z11, Z10, Z27 \
+	VUNPCKLPS Z13, Z12, Z28 \
+	VUNPCKHPS Z13, Z12, Z29 \
+	VUNPCKLPS Z15, Z14, Z30 \
+	VUNPCKHPS Z15, Z14, Z31 \
+	VSHUFPS $0x44, Z18, Z16, Z0 \
+	VSHUFPS $0xEE, Z18, Z16, Z1 \
+	VSHUFPS $0x44, Z19, Z17, Z2 \
+	VSHUFPS $0xEE, Z19, Z17, Z3 \
+	VSHUFPS $0x44, Z22, Z20, Z4 \
+	VSHUFPS $0xEE, Z22, Z20, Z5 \
+	VSHUFPS $0x44, Z23, Z21, Z6 \
+	VSHUFPS $0xEE, Z23, Z21, Z7 \
+	VSHUFPS $0x44, Z26, Z24, Z8 \
+	VSHUFPS $0xEE, Z26, Z24, Z9 \
+	VSHUFPS $0x44, Z27, Z25, Z10 \
+	VSHUFPS $0xEE, Z27, Z25, Z11 \
+	VSHUFPS $0x44, Z30, Z28, Z12 \
+	VSHUFPS $0xEE, Z30, Z28, Z13 \
+	VSHUFPS $0x44, Z31, Z29, Z14 \
+	VSHUFPS $0xEE, Z31, Z29, Z15 \
+	VSHUFF32X4 $0x88, Z4, Z0, Z16 \
+	VSHUFF32X4 $0xDD, Z4, Z0, Z20 \
+	VSHUFF32X4 $0x88, Z12, Z8, Z24 \
+	VSHUFF32X4 $0xDD, Z12, Z8, Z28 \
+	VSHUFF32X4 $0x88, Z5, Z1, Z17 \
+	VSHUFF32X4 $0xDD, Z5, Z1, Z21 \
+	VSHUFF32X4 $0x88, Z13, Z9, Z25 \
+	VSHUFF32X4 $0xDD, Z13, Z9, Z29 \
+	VSHUFF32X4 $0x88, Z6, Z2, Z18 \
+	VSHUFF32X4 $0xDD, Z6, Z2, Z22 \
+	VSHUFF32X4 $0x88, Z14, Z10, Z26 \
+	VSHUFF32X4 $0xDD, Z14, Z10, Z30 \
+	VSHUFF32X4 $0x88, Z7, Z3, Z19 \
+	VSHUFF32X4 $0xDD, Z7, Z3, Z23 \
+	VSHUFF32X4 $0x88, Z15, Z11, Z27 \
+	VSHUFF32X4 $0xDD, Z15, Z11, Z31 \
+	VSHUFF32X4 $0x88, Z24, Z16, Z0 \
+	VSHUFF32X4 $0xDD, Z24, Z16, Z8 \
+	VSHUFF32X4 $0x88, Z28, Z20, Z4 \
+	VSHUFF32X4 $0xDD, Z28, Z20, Z12 \
+	VSHUFF32X4 $0x88, Z25, Z17, Z1 \
+	VSHUFF32X4 $0xDD, Z25, Z17, Z9 \
+	VSHUFF32X4 $0x88, Z29, Z21, Z5 \
+	VSHUFF32X4 $0xDD, Z29, Z21, Z13 \
+	VSHUFF32X4 $0x88, Z26, Z18, Z2 \
+	VSHUFF32X4 $0xDD, Z26, Z18, Z10 \
+	VSHUFF32X4 $0x88, Z30, Z22, Z6 \
+	VSHUFF32X4 $0xDD, Z30, Z22, Z14 \
+	VSHUFF32X4 $0x88, Z27, Z19, Z3 \
+	VSHUFF32X4 $0xDD, Z27, Z19, Z11 \
+	VSHUFF32X4 $0x88, Z31, Z23, Z7 \
+	VSHUFF32X4 $0xDD, Z31, Z23, Z15
+
+// func transpose16AVX512(dst, src *float32, stride, n int)
+//
+// dst[j*16+c] = src[c*stride+j] for j < n (n >= 16), c < 16: sixteen
+// pixels a block, the last n mod 16 in a block overlapping the previous
+// one.
+TEXT ·transpose16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), R8
+	SHLQ $2, R8
+	MOVQ n+24(FP), CX
+	LEAQ (R8)(R8*2), R9
+
+t16_block:
+	LEAQ (SI)(R8*4), R10
+	LEAQ (R10)(R8*4), R11
+	LEAQ (R11)(R8*4), R13
+	VMOVUPS (SI), Z0
+	VMOVUPS (SI)(R8*1), Z1
+	VMOVUPS (SI)(R8*2), Z2
+	VMOVUPS (SI)(R9*1), Z3
+	VMOVUPS (R10), Z4
+	VMOVUPS (R10)(R8*1), Z5
+	VMOVUPS (R10)(R8*2), Z6
+	VMOVUPS (R10)(R9*1), Z7
+	VMOVUPS (R11), Z8
+	VMOVUPS (R11)(R8*1), Z9
+	VMOVUPS (R11)(R8*2), Z10
+	VMOVUPS (R11)(R9*1), Z11
+	VMOVUPS (R13), Z12
+	VMOVUPS (R13)(R8*1), Z13
+	VMOVUPS (R13)(R8*2), Z14
+	VMOVUPS (R13)(R9*1), Z15
+	TRANSPOSE16
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	VMOVUPS Z8, 512(DI)
+	VMOVUPS Z9, 576(DI)
+	VMOVUPS Z10, 640(DI)
+	VMOVUPS Z11, 704(DI)
+	VMOVUPS Z12, 768(DI)
+	VMOVUPS Z13, 832(DI)
+	VMOVUPS Z14, 896(DI)
+	VMOVUPS Z15, 960(DI)
+	ADDQ $64, SI
+	ADDQ $1024, DI
+	SUBQ $16, CX
+	JEQ t16_done
+	CMPQ CX, $16
+	JGE t16_block
+	// The last CX < 16 pixels: back up 16-CX pixels, one more block.
+	MOVQ $16, AX
+	SUBQ CX, AX
+	SHLQ $2, AX
+	SUBQ AX, SI
+	SHLQ $4, AX
+	SUBQ AX, DI
+	MOVQ $16, CX
+	JMP t16_block
+
+t16_done:
+	VZEROUPPER
+	RET
+
+// func untranspose16AVX512(dst *float32, stride int, src *float32, n int)
+//
+// dst[c*stride+j] = src[j*16+c] for j < n (n >= 16), c < 16, in blocks
+// as transpose16AVX512.
+TEXT ·untranspose16AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), R8
+	SHLQ $2, R8
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+	LEAQ (R8)(R8*2), R9
+
+u16_block:
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS 128(SI), Z2
+	VMOVUPS 192(SI), Z3
+	VMOVUPS 256(SI), Z4
+	VMOVUPS 320(SI), Z5
+	VMOVUPS 384(SI), Z6
+	VMOVUPS 448(SI), Z7
+	VMOVUPS 512(SI), Z8
+	VMOVUPS 576(SI), Z9
+	VMOVUPS 640(SI), Z10
+	VMOVUPS 704(SI), Z11
+	VMOVUPS 768(SI), Z12
+	VMOVUPS 832(SI), Z13
+	VMOVUPS 896(SI), Z14
+	VMOVUPS 960(SI), Z15
+	TRANSPOSE16
+	LEAQ (DI)(R8*4), R10
+	LEAQ (R10)(R8*4), R11
+	LEAQ (R11)(R8*4), R13
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, (DI)(R8*1)
+	VMOVUPS Z2, (DI)(R8*2)
+	VMOVUPS Z3, (DI)(R9*1)
+	VMOVUPS Z4, (R10)
+	VMOVUPS Z5, (R10)(R8*1)
+	VMOVUPS Z6, (R10)(R8*2)
+	VMOVUPS Z7, (R10)(R9*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, (R11)(R8*1)
+	VMOVUPS Z10, (R11)(R8*2)
+	VMOVUPS Z11, (R11)(R9*1)
+	VMOVUPS Z12, (R13)
+	VMOVUPS Z13, (R13)(R8*1)
+	VMOVUPS Z14, (R13)(R8*2)
+	VMOVUPS Z15, (R13)(R9*1)
+	ADDQ $1024, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JEQ u16_done
+	CMPQ CX, $16
+	JGE u16_block
+	// The last CX < 16 pixels: back up 16-CX pixels, one more block.
+	MOVQ $16, AX
+	SUBQ CX, AX
+	SHLQ $2, AX
+	SUBQ AX, DI
+	SHLQ $4, AX
+	SUBQ AX, SI
+	MOVQ $16, CX
+	JMP u16_block
+
+u16_done:
+	VZEROUPPER
+	RET
+
+// func dwTile16AVX512(dst *float32, n, rows, dstride int, src *float32, sstride, step int, offs *int, w *float32, taps int, bias *float32)
+//
+// For rows r < rows, pixels i < n (n >= 8) and channels c < 16:
+// dst[r*dstride+i*16+c] = bias[c] + Σ_t w[t*16+c]*src[r*sstride+offs[t]+i*step+c],
+// summed in increasing t with one rounding per FMA, as dwTileAVX on
+// eight lanes: sixteen pixels a block (sixteen FMA chains of 16 lanes,
+// enough to cover the FMA's latency at two a cycle) while sixteen are
+// left, then eight, the last n mod 8 as one more block of eight ending
+// at n, which recomputes some of the previous block's pixels.
+TEXT ·dwTile16AVX512(SB), NOSPLIT, $0-88
+	MOVQ offs+56(FP), R8
+	MOVQ w+64(FP), R9
+	MOVQ taps+72(FP), R10
+	MOVQ bias+80(FP), R11
+	VMOVUPS (R11), Z31
+	MOVQ step+48(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+
+dz_row:
+	MOVQ rows+16(FP), AX
+	TESTQ AX, AX
+	JEQ dz_done
+	DECQ AX
+	MOVQ AX, rows+16(FP)
+	MOVQ dst+0(FP), DI
+	MOVQ src+32(FP), SI
+	MOVQ n+8(FP), CX
+
+dz_wide:
+	CMPQ CX, $16
+	JLT dz_block
+	VMOVAPS Z31, Z0
+	VMOVAPS Z31, Z1
+	VMOVAPS Z31, Z2
+	VMOVAPS Z31, Z3
+	VMOVAPS Z31, Z4
+	VMOVAPS Z31, Z5
+	VMOVAPS Z31, Z6
+	VMOVAPS Z31, Z7
+	VMOVAPS Z31, Z8
+	VMOVAPS Z31, Z9
+	VMOVAPS Z31, Z10
+	VMOVAPS Z31, Z11
+	VMOVAPS Z31, Z12
+	VMOVAPS Z31, Z13
+	VMOVAPS Z31, Z14
+	VMOVAPS Z31, Z15
+	XORQ BX, BX
+	MOVQ R9, R11
+
+dz_wtap:
+	MOVQ (R8)(BX*8), AX
+	LEAQ (SI)(AX*4), AX
+	LEAQ (AX)(R12*4), DX
+	LEAQ (AX)(R12*8), R14
+	LEAQ (DX)(R12*8), R15
+	VMOVUPS (R11), Z30
+	VFMADD231PS (AX), Z30, Z0
+	VFMADD231PS (AX)(R12*1), Z30, Z1
+	VFMADD231PS (AX)(R12*2), Z30, Z2
+	VFMADD231PS (AX)(R13*1), Z30, Z3
+	VFMADD231PS (DX), Z30, Z4
+	VFMADD231PS (DX)(R12*1), Z30, Z5
+	VFMADD231PS (DX)(R12*2), Z30, Z6
+	VFMADD231PS (DX)(R13*1), Z30, Z7
+	VFMADD231PS (R14), Z30, Z8
+	VFMADD231PS (R14)(R12*1), Z30, Z9
+	VFMADD231PS (R14)(R12*2), Z30, Z10
+	VFMADD231PS (R14)(R13*1), Z30, Z11
+	VFMADD231PS (R15), Z30, Z12
+	VFMADD231PS (R15)(R12*1), Z30, Z13
+	VFMADD231PS (R15)(R12*2), Z30, Z14
+	VFMADD231PS (R15)(R13*1), Z30, Z15
+	ADDQ $64, R11
+	INCQ BX
+	CMPQ BX, R10
+	JLT dz_wtap
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	VMOVUPS Z8, 512(DI)
+	VMOVUPS Z9, 576(DI)
+	VMOVUPS Z10, 640(DI)
+	VMOVUPS Z11, 704(DI)
+	VMOVUPS Z12, 768(DI)
+	VMOVUPS Z13, 832(DI)
+	VMOVUPS Z14, 896(DI)
+	VMOVUPS Z15, 960(DI)
+	ADDQ $1024, DI
+	MOVQ R12, AX
+	SHLQ $4, AX
+	ADDQ AX, SI
+	SUBQ $16, CX
+	JEQ dz_next
+	JMP dz_wide
+
+dz_block:
+	CMPQ CX, $8
+	JGE dz_eight
+	// The last CX < 8 pixels: back up 8-CX pixels, one more block.
+	MOVQ $8, AX
+	SUBQ CX, AX
+	MOVQ AX, DX
+	SHLQ $6, DX
+	SUBQ DX, DI
+	IMULQ R12, AX
+	SUBQ AX, SI
+	MOVQ $8, CX
+
+dz_eight:
+	VMOVAPS Z31, Z0
+	VMOVAPS Z31, Z1
+	VMOVAPS Z31, Z2
+	VMOVAPS Z31, Z3
+	VMOVAPS Z31, Z4
+	VMOVAPS Z31, Z5
+	VMOVAPS Z31, Z6
+	VMOVAPS Z31, Z7
+	XORQ BX, BX
+	MOVQ R9, R11
+
+dz_tap:
+	MOVQ (R8)(BX*8), AX
+	LEAQ (SI)(AX*4), AX
+	LEAQ (AX)(R12*4), DX
+	VMOVUPS (R11), Z30
+	VFMADD231PS (AX), Z30, Z0
+	VFMADD231PS (AX)(R12*1), Z30, Z1
+	VFMADD231PS (AX)(R12*2), Z30, Z2
+	VFMADD231PS (AX)(R13*1), Z30, Z3
+	VFMADD231PS (DX), Z30, Z4
+	VFMADD231PS (DX)(R12*1), Z30, Z5
+	VFMADD231PS (DX)(R12*2), Z30, Z6
+	VFMADD231PS (DX)(R13*1), Z30, Z7
+	ADDQ $64, R11
+	INCQ BX
+	CMPQ BX, R10
+	JLT dz_tap
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	ADDQ $512, DI
+	LEAQ (SI)(R12*8), SI
+	SUBQ $8, CX
+	JNE dz_block
+
+dz_next:
+	MOVQ dstride+24(FP), AX
+	SHLQ $2, AX
+	ADDQ AX, dst+0(FP)
+	MOVQ sstride+40(FP), AX
+	SHLQ $2, AX
+	ADDQ AX, src+32(FP)
+	JMP dz_row
+
+dz_done:
+	VZEROUPPER
+	RET
