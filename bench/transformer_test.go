@@ -145,7 +145,8 @@ func encoderFeeds(c testmodels.EncoderConfig, batch int) []payload.Dynamic {
 
 // TestTransformersVsORT times the generated BERT-style encoder (batch 1
 // and 8, sequence 128) and one token of the Llama-style decoder after
-// 128 and 1024 cached positions, in each form the runtime loads, on one
+// 128 and 1024 cached positions, in each form the runtime loads and the
+// decoder with 4-bit weights too, on one
 // thread in lintel and ONNX Runtime, interleaved, and logs medians and
 // ratios. It checks that both gave the same first output.
 func TestTransformersVsORT(t *testing.T) {
@@ -168,6 +169,12 @@ func TestTransformersVsORT(t *testing.T) {
 			tcase{"llama_" + f.String() + "_token_ctx128", dec, tokenFeeds(testmodels.LlamaDecoder, 128)},
 			tcase{"llama_" + f.String() + "_token_ctx1024", dec, tokenFeeds(testmodels.LlamaDecoder, 1024)})
 	}
+	// The decoder with 4-bit weights (MatMulNBits), as ONNX Runtime's
+	// quantizer writes it.
+	dec4 := testmodels.LlamaDecoder.Decoder(testmodels.Contrib4Bit)
+	cases = append(cases,
+		tcase{"llama_contrib4bit_token_ctx128", dec4, tokenFeeds(testmodels.LlamaDecoder, 128)},
+		tcase{"llama_contrib4bit_token_ctx1024", dec4, tokenFeeds(testmodels.LlamaDecoder, 1024)})
 	var rows [][]string
 	before := loadAvg()
 	for _, c := range cases {

@@ -124,3 +124,38 @@ func TestDecoderFormsAgree(t *testing.T) {
 		compareForms(t, c.Decoder, feeds)
 	}
 }
+
+// The decoder with 4-bit weights computes the float decoder's function
+// up to the weights' rounding: close to it, but not the same.
+func TestDecoder4BitNearFloat(t *testing.T) {
+	c := testmodels.DecoderConfig{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 2, FFN: 96, Vocab: 100, MaxPos: 64}
+	r := rand.New(rand.NewPCG(3, 4))
+	const past, seq = 6, 2
+	ids, pos := make([]int64, seq), make([]int64, seq)
+	for i := range ids {
+		ids[i], pos[i] = int64(r.IntN(c.Vocab)), int64(past+i)
+	}
+	feeds := []payload.Dynamic{
+		payload.DynamicOf("input_ids", payload.Tensor[int64]{Shape: []int{1, seq}, Data: ids}),
+		payload.DynamicOf("position_ids", payload.Tensor[int64]{Shape: []int{1, seq}, Data: pos}),
+	}
+	for l := range c.Layers {
+		for kv := range 2 {
+			shape := []int{1, c.KVHeads, past, c.Hidden / c.Heads}
+			feeds = append(feeds, payload.DynamicOf(testmodels.DecoderPast(l, kv), payload.Tensor[float32]{Shape: shape, Data: floats(r, payload.NumElems(shape))}))
+		}
+	}
+	want, err := run(t, c.Decoder(testmodels.Contrib), feeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := run(t, c.Decoder(testmodels.Contrib4Bit), feeds)
+	if err != nil {
+		t.Fatalf("4-bit decoder: %v", err)
+	}
+	gv, _ := payload.Typed[float32](*got.Get("logits"))
+	wv, _ := payload.Typed[float32](*want.Get("logits"))
+	if e := relL2(gv.Data, wv.Data); !(e > 1e-4 && e <= 0.2) {
+		t.Errorf("logits: relative L2 error %.2e against the float decoder, want between 1e-4 and 0.2", e)
+	}
+}

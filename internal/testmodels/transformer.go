@@ -38,11 +38,22 @@ func (f Form) String() string {
 		return "standard"
 	case Contrib:
 		return "contrib"
+	case Contrib4Bit:
+		return "contrib4bit"
 	}
 	return "Form(" + strconv.Itoa(int(f)) + ")"
 }
 
-// Forms lists every form.
+// Contrib4Bit is Contrib with every MatMul by a constant weight
+// (the projections, the MLP and the vocabulary head) written as
+// com.microsoft MatMulNBits of 4-bit weights in blocks of 32 with
+// packed zero points, as ONNX Runtime's MatMulNBits quantizer writes
+// them (asymmetric). Its weights are the other forms' rounded to 16
+// levels per block, so it computes their function only approximately.
+// Only Decoder builds it; it is not in Forms.
+const Contrib4Bit Form = Contrib + 1
+
+// Forms lists every form that computes the same function.
 var Forms = []Form{Basic, Standard, Contrib}
 
 // MicrosoftDomain is ONNX Runtime's contrib-op domain.
@@ -173,7 +184,7 @@ func (c EncoderConfig) Encoder(f Form) []byte {
 		if f == Contrib {
 			wqkv, bqkv := concatCols(p+"wqkv", wq, wk, wv), concatCols(p+"bqkv", bq, bk, bv)
 			att := b.ms("Attention", []string{x, b.add(wqkv), b.add(bqkv), mask}, 1, onnxbuild.AInt("num_heads", h))[0]
-			o := b.op("MatMul", []string{att, wo})
+			o := b.mm(att, wo)
 			n1 = b.ms("SkipLayerNormalization", []string{o, x, g1, e1, bo}, 1, onnxbuild.AFloat("epsilon", 1e-12))[0]
 		} else {
 			q := b.op("Add", []string{b.op("MatMul", []string{x, b.add(wq)}), b.add(bq)})
@@ -193,7 +204,7 @@ func (c EncoderConfig) Encoder(f Form) []byte {
 				ctx := b.op("Transpose", []string{b.op("MatMul", []string{pr, vh})}, perm(0, 2, 1, 3))
 				att = b.op("Reshape", []string{ctx, b.ints(p+"flat", 0, -1, d)})
 			}
-			o := b.op("Add", []string{b.op("MatMul", []string{att, wo}), bo})
+			o := b.op("Add", []string{b.mm(att, wo), bo})
 			n1 = ln(b.op("Add", []string{x, o}), g1, e1)
 		}
 		f1 := b.op("MatMul", []string{n1, w1})
@@ -306,6 +317,11 @@ func DecoderPresent(l, kv int) string {
 // present.L.key and .value [1, KVHeads, P+S, 64]. Weights come from seed
 // 12, the same in every form.
 func (c DecoderConfig) Decoder(f Form) []byte {
+	name := "decoder_" + f.String()
+	nbits := f == Contrib4Bit
+	if nbits {
+		f = Contrib
+	}
 	r := Rand(12)
 	d, h, kvh := int64(c.Hidden), int64(c.Heads), int64(c.KVHeads)
 	hd := d / h
@@ -372,8 +388,8 @@ func (c DecoderConfig) Decoder(f Form) []byte {
 	var ins []onnxbuild.Value
 	for l := range c.Layers {
 		p := "l" + strconv.Itoa(l) + "_"
-		wq, wk, wv, wo := b.add(Weight(r, p+"wq", d, d)), b.add(Weight(r, p+"wk", d, kvh*hd)), b.add(Weight(r, p+"wv", d, kvh*hd)), b.add(Weight(r, p+"wo", d, d))
-		wg, wu, wd := b.add(Weight(r, p+"wg", d, int64(c.FFN))), b.add(Weight(r, p+"wu", d, int64(c.FFN))), b.add(Weight(r, p+"wd", int64(c.FFN), d))
+		wq, wk, wv, wo := b.weight(Weight(r, p+"wq", d, d), nbits), b.weight(Weight(r, p+"wk", d, kvh*hd), nbits), b.weight(Weight(r, p+"wv", d, kvh*hd), nbits), b.weight(Weight(r, p+"wo", d, d), nbits)
+		wg, wu, wd := b.weight(Weight(r, p+"wg", d, int64(c.FFN)), nbits), b.weight(Weight(r, p+"wu", d, int64(c.FFN)), nbits), b.weight(Weight(r, p+"wd", int64(c.FFN), d), nbits)
 		g1 := b.add(onnxbuild.TensorOf(p+"g1", []int64{d}, plusOne(Uniform(r, c.Hidden, 0.2))))
 		g2 := b.add(onnxbuild.TensorOf(p+"g2", []int64{d}, plusOne(Uniform(r, c.Hidden, 0.2))))
 		pk, pv := DecoderPast(l, 0), DecoderPast(l, 1)
@@ -398,9 +414,9 @@ func (c DecoderConfig) Decoder(f Form) []byte {
 			n1 = rmsBasic(x, g1)
 			res = x
 		}
-		q := b.op("MatMul", []string{n1, wq})
-		k := b.op("MatMul", []string{n1, wk})
-		v := b.op("MatMul", []string{n1, wv})
+		q := b.mm(n1, wq)
+		k := b.mm(n1, wk)
+		v := b.mm(n1, wv)
 		var att, prK, prV string
 		switch f {
 		case Contrib:
@@ -437,7 +453,7 @@ func (c DecoderConfig) Decoder(f Form) []byte {
 		outs = append(outs,
 			onnxbuild.Value{Name: DecoderPresent(l, 0), DType: payload.Float32, Shape: []int64{1, kvh, -1, hd}, DimParams: []string{"", "", "total", ""}},
 			onnxbuild.Value{Name: DecoderPresent(l, 1), DType: payload.Float32, Shape: []int64{1, kvh, -1, hd}, DimParams: []string{"", "", "total", ""}})
-		o := b.op("MatMul", []string{att, wo})
+		o := b.mm(att, wo)
 		if f == Contrib {
 			so := b.ms("SkipSimplifiedLayerNormalization", []string{o, res, g2}, 4, onnxbuild.AFloat("epsilon", eps))
 			h1, res = so[0], so[3]
@@ -450,9 +466,9 @@ func (c DecoderConfig) Decoder(f Form) []byte {
 				h1 = rmsBasic(res, g2)
 			}
 		}
-		gate := b.op("MatMul", []string{h1, wg})
+		gate := b.mm(h1, wg)
 		silu := b.op("Mul", []string{gate, b.op("Sigmoid", []string{gate})})
-		mlp := b.op("MatMul", []string{b.op("Mul", []string{silu, b.op("MatMul", []string{h1, wu})}), wd})
+		mlp := b.mm(b.op("Mul", []string{silu, b.mm(h1, wu)}), wd)
 		if f == Contrib {
 			x = mlp
 		} else {
@@ -470,10 +486,10 @@ func (c DecoderConfig) Decoder(f Form) []byte {
 	default:
 		hf = rmsBasic(x, gf)
 	}
-	b.op("MatMul", []string{hf, b.add(Weight(r, "lm_head", d, int64(c.Vocab)))})
+	b.mm(hf, b.weight(Weight(r, "lm_head", d, int64(c.Vocab)), nbits))
 	b.named("logits")
 	g := onnxbuild.Graph{
-		Name: "decoder_" + f.String(),
+		Name: name,
 		Inputs: append([]onnxbuild.Value{
 			{Name: "input_ids", DType: payload.Int64, Shape: []int64{1, -1}, DimParams: []string{"", "seq"}},
 			{Name: "position_ids", DType: payload.Int64, Shape: []int64{1, -1}, DimParams: []string{"", "seq"}},
