@@ -7,10 +7,18 @@ import "fmt"
 //go:noescape
 func nbitsColsZ(y *float32, q *uint8, qstride int, ad, sc, zp *float32, zstride int, asum *float32, kb, chunks, ncols int)
 
+//go:noescape
+func nbitsColsA(y *float32, q *uint8, qstride int, ad, sc, zp *float32, zstride int, asum *float32, kb, chunks, ncols int)
+
 // nbitsWide reports whether nbitsCols runs in assembly for blocks of bs
 // values (then A must be given deinterleaved by deinterleave32): where
-// 512-bit vectors run at full width and blocks are whole chunks of 32.
-func nbitsWide(bs int) bool { return wide512 && bs >= 32 && bs%32 == 0 }
+// the CPU has AVX2 and FMA and blocks are whole chunks of 32. The
+// AVX-512 kernels run where 512-bit vectors run at full width.
+func nbitsWide(bs int) bool { return hasAVX2FMA && bs >= 32 && bs%32 == 0 }
+
+// nbitsAVX512 selects the AVX-512 kernels of nbitsCols and nibblesCol
+// (wide512, decided once at init; tests switch it to compare both).
+var nbitsAVX512 = wide512
 
 // nbitsCols is nbitsColsGo; where nbitsWide(bs), in assembly, reading
 // a deinterleaved (the sums then run in another order).
@@ -29,11 +37,18 @@ func nbitsCols(y []float32, q []uint8, qstride int, a, sc, zp []float32, zstride
 		panic(fmt.Sprintf("nbitsCols: %d columns of %d blocks of %d, %d codes %d apart, %d values, %d scales, %d zero points %d apart, %d sums",
 			ncols, kb, bs, len(q), qstride, len(a), len(sc), len(zp), zstride, len(asum)))
 	}
-	nbitsColsZ(&y[0], &q[0], qstride, &a[0], &sc[0], &zp[0], zstride, &asum[0], kb, bs/32, ncols)
+	if nbitsAVX512 {
+		nbitsColsZ(&y[0], &q[0], qstride, &a[0], &sc[0], &zp[0], zstride, &asum[0], kb, bs/32, ncols)
+		return
+	}
+	nbitsColsA(&y[0], &q[0], qstride, &a[0], &sc[0], &zp[0], zstride, &asum[0], kb, bs/32, ncols)
 }
 
 //go:noescape
 func nibblesColZ(dst *float32, q *uint8, kb, chunks int, sc, zp *float32)
+
+//go:noescape
+func nibblesColA(dst *float32, q *uint8, kb, chunks int, sc, zp *float32)
 
 // nibblesCol dequantizes one column of kb blocks of bs codes (q, low
 // nibble first) into dst: (code − zp[b])·sc[b], as nibbles4; in
@@ -46,5 +61,9 @@ func nibblesCol(dst []float32, q []uint8, kb, bs int, sc, zp []float32) {
 	if len(dst) < kb*bs || len(q) < kb*bs/2 || len(sc) < kb || len(zp) < kb {
 		panic(fmt.Sprintf("nibblesCol: %d blocks of %d into %d floats from %d codes, %d scales, %d zero points", kb, bs, len(dst), len(q), len(sc), len(zp)))
 	}
-	nibblesColZ(&dst[0], &q[0], kb, bs/32, &sc[0], &zp[0])
+	if nbitsAVX512 {
+		nibblesColZ(&dst[0], &q[0], kb, bs/32, &sc[0], &zp[0])
+		return
+	}
+	nibblesColA(&dst[0], &q[0], kb, bs/32, &sc[0], &zp[0])
 }

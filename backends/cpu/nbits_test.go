@@ -14,6 +14,15 @@ func TestNbitsCols(t *testing.T) {
 	if !nbitsWide(32) {
 		t.Skip("no assembly for nbitsCols on this CPU or build: nbitsCols is nbitsColsGo")
 	}
+	for _, z := range nbitsWidths() {
+		t.Run(fmt.Sprintf("avx512=%v", z), func(t *testing.T) {
+			defer nbitsUse(z)()
+			testNbitsCols(t)
+		})
+	}
+}
+
+func testNbitsCols(t *testing.T) {
 	r := nnRng(5)
 	const guard = 4
 	for _, bs := range []int{32, 64, 128, 256} {
@@ -79,6 +88,15 @@ func TestNibblesCol(t *testing.T) {
 	if !nbitsWide(32) {
 		t.Skip("no assembly for nibblesCol on this CPU or build: nibblesCol is nibblesColGo")
 	}
+	for _, z := range nbitsWidths() {
+		t.Run(fmt.Sprintf("avx512=%v", z), func(t *testing.T) {
+			defer nbitsUse(z)()
+			testNibblesCol(t)
+		})
+	}
+}
+
+func testNibblesCol(t *testing.T) {
 	r := nnRng(6)
 	const guard = 5
 	for _, bs := range []int{32, 64, 256} {
