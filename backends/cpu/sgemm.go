@@ -383,10 +383,14 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 		start = i0 + (i1-i0)/h*h
 	}
 	if ad != nil && tall.rows > 0 {
+		wide, one := tall.wide, tall.one
+		if tall.wideStream != nil && cl.k*cl.n >= gemmStreamFloats {
+			wide, one = tall.wideStream, tall.oneStream
+		}
 		for jp := j0; jp < jFull; {
-			kt, q := tall.one, 1
+			kt, q := one, 1
 			if jp+tall.q <= jFull {
-				kt, q = tall.wide, tall.q
+				kt, q = wide, tall.q
 			}
 			bpan := &bBlk[jp*ps]
 			var bias *float32

@@ -13,6 +13,15 @@ func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add in
 //go:noescape
 func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
 
+// sgemmR8Q2DZP and sgemmR8Q1DZP are sgemmR8Q2DZ and sgemmR8Q1DZ that
+// also prefetch their panels ahead (tallKernels.wideStream).
+//
+//go:noescape
+func sgemmR8Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR8Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
 //go:noescape
 func sgemmR8Q2DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
 
@@ -39,7 +48,7 @@ var hasAVX512 = hasAVX2FMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 
 // avx512Tall returns the AVX-512 tall kernels.
 func avx512Tall() tallKernels[float32] {
-	return tallKernels[float32]{rows: 8, q: 2, wide: sgemmR8Q2DZ, one: sgemmR8Q1DZ}
+	return tallKernels[float32]{rows: 8, q: 2, wide: sgemmR8Q2DZ, one: sgemmR8Q1DZ, wideStream: sgemmR8Q2DZP, oneStream: sgemmR8Q1DZP}
 }
 
 // avx512HalfTall returns the AVX-512 tall kernels for panels in format k.

@@ -105,7 +105,10 @@ func main() {
 	w.WriteString(header)
 	for _, e := range []elem{f32, f16, bf16} {
 		for _, s := range zmmShapes {
-			directZ(&w, s[0], s[1], e)
+			directZ(&w, s[0], s[1], e, false)
+			if e == f32 {
+				directZ(&w, s[0], s[1], e, true)
+			}
 		}
 	}
 	for q := 1; q <= 2; q++ {
@@ -446,6 +449,10 @@ func packedZ(w *bytes.Buffer, r, q int) {
 	p("RET")
 }
 
+// streamDist is how far ahead of its loads, in bytes, a streaming tall
+// kernel prefetches its panels: sixteen steps of k.
+const streamDist = 1024
+
 // directZ writes sgemmRxQyDZ (sgemm_kern_avx512_amd64.s): an r-row by
 // 16·q-column tile with AVX-512, r rows of A read in place lda floats
 // apart, each a 32-bit broadcast (folded into the FMA when there is one
@@ -458,8 +465,15 @@ func packedZ(w *bytes.Buffer, r, q int) {
 // by VCVTPH2PS, 16 columns at once; bfloat16, stored pair-interleaved,
 // by a shift for columns 0-7 and a mask (Z27) for 8-15, joined by
 // VINSERTF64X4. Z28 and Z29 are scratch.
-func directZ(w *bytes.Buffer, r, q int, e elem) {
+//
+// With stream, the kernel (named with a P) also prefetches each panel's
+// row streamDist bytes ahead, for products whose packed B does not stay
+// in cache (tallKernels.wideStream).
+func directZ(w *bytes.Buffer, r, q int, e elem, stream bool) {
 	name := fmt.Sprintf("sgemmR%dQ%dDZ%s", r, q, e.suffix())
+	if stream {
+		name += "P"
+	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	load := func(addr string, z int) {
 		switch e {
@@ -508,6 +522,15 @@ func directZ(w *bytes.Buffer, r, q int, e elem) {
 			load("(DI)", 30+j)
 		} else {
 			load("(DI)(R12*1)", 30+j)
+		}
+	}
+	if stream {
+		for j := range q {
+			if j == 0 {
+				p("PREFETCHT0 %d(DI)", streamDist)
+			} else {
+				p("PREFETCHT0 %d(DI)(R12*1)", streamDist)
+			}
 		}
 	}
 	for i := range r {

@@ -9,11 +9,19 @@ import "unsafe"
 // tallKernels are direct kernels for tiles of rows rows (at most
 // gemmTallMax): wide covers q panels, one a single panel. Each element is
 // summed as by microKernelOf, so the bits do not depend on which kernel
-// computes a row.
+// computes a row. wideStream and oneStream, when set, are their forms
+// that prefetch the panels ahead, for products whose packed B is too
+// large to stay in cache (at least gemmStreamFloats).
 type tallKernels[E panelElem] struct {
-	rows, q   int
-	wide, one tallKernelOf[E]
+	rows, q               int
+	wide, one             tallKernelOf[E]
+	wideStream, oneStream tallKernelOf[E]
 }
+
+// gemmStreamFloats is the size of B, in floats, from which the tall
+// tiles prefetch its panels: 4 MiB, past the L2 caches of the cores
+// this runs on, where a product streams its weights from L3 or memory.
+const gemmStreamFloats = 1 << 20
 
 // tallKernelOf is directKernelOf that also applies a fused epilogue to
 // the tile it stores, as gemmEpilogue.applyRows would after it: with

@@ -18,15 +18,22 @@ func TestTallKernelsMatchGo(t *testing.T) {
 		if tk.rows == 0 {
 			continue
 		}
-		for _, q := range []int{tk.q, 1} {
-			fn := tk.wide
-			if q == 1 {
-				fn = tk.one
-			}
+		type form struct {
+			q      int
+			stream bool
+			fn     tallKernelOf[float32]
+		}
+		forms := []form{{tk.q, false, tk.wide}, {1, false, tk.one}}
+		if tk.wideStream != nil {
+			// The prefetching forms, for products that stream B.
+			forms = append(forms, form{tk.q, true, tk.wideStream}, form{1, true, tk.oneStream})
+		}
+		for _, f := range forms {
+			q, fn := f.q, f.fn
 			for _, kc := range []int{0, 1, 7, 64, 255, 256} {
 				for add := range 2 {
 					for ep := range tallBias | tallRelu + 1 {
-						name := fmt.Sprintf("%s r%d q%d kc%d add%d ep%d", setName, tk.rows, q, kc, add, ep)
+						name := fmt.Sprintf("%s r%d q%d stream %v kc%d add%d ep%d", setName, tk.rows, q, f.stream, kc, add, ep)
 						lda := kc + 3
 						a := nnRand(r, (tk.rows-1)*lda+kc+1)
 						ps := kc*gemmNR + 5 // panels not adjacent
