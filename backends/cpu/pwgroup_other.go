@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// pwGroup is pwGroupGo: this build has no assembly for it.
+func pwGroup(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int) {
+	pwGroupCheck(x, xs, w, b, y, ys, n, cg, mg)
+	pwGroupGo(x, xs, w, b, y, ys, n, cg, mg)
+}
