@@ -16,9 +16,10 @@ import "fmt"
 //
 // Each output is summed from its bias in increasing input channel, one
 // rounding per FMA in the assembly and per product and add in
-// pwGroupGo; neither is bit-identical to the SGEMM's order. The fused
-// activation runs over blocks of pwGroupChunk positions of each output
-// row right after they are computed, while they are in cache.
+// pwGroupGo; neither is bit-identical to the SGEMM's order. A fused
+// Relu runs in the kernel; other activations over blocks of
+// pwGroupChunk positions of each output row right after they are
+// computed, while they are in cache.
 
 // pwGroupMaxC, pwGroupMaxM and pwGroupMaxCM bound the channels a group
 // that the path takes: inputs up to what the AVX-512 kernel holds in
@@ -108,7 +109,10 @@ func (p *pwGroupPlan) runPart(part int) {
 	n, cg, mg := cl.n, cl.cg, cl.mg
 	p0, p1 := part*n/cl.parts, (part+1)*n/cl.parts
 	chunk := p1 - p0
-	if cl.ep != nil {
+	// Relu runs in the kernel; other activations over chunks.
+	relu := cl.ep != nil && cl.ep.act.act == actRelu
+	act := cl.ep != nil && !relu && cl.ep.act.act != actNone
+	if act {
 		chunk = pwGroupChunk
 	}
 	for grp := range cl.groups {
@@ -123,8 +127,8 @@ func (p *pwGroupPlan) runPart(part int) {
 				// alone.
 				e = p1
 			}
-			pwGroup(xg[s:], n, wg, bg, yg[s:], n, e-s, cg, mg)
-			if cl.ep != nil {
+			pwGroup(xg[s:], n, wg, bg, yg[s:], n, e-s, cg, mg, relu)
+			if act {
 				for o := range mg {
 					cl.ep.act.apply(yg[o*n+s : o*n+e])
 				}
@@ -135,8 +139,9 @@ func (p *pwGroupPlan) runPart(part int) {
 }
 
 // pwGroupGo sets y[o*ys+p] = b[o] + Σ_c w[o*cg+c]*x[c*xs+p] for o < mg
-// and p < n, summed in increasing c.
-func pwGroupGo(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int) {
+// and p < n, summed in increasing c, then actRelu32's value of it when
+// relu is set.
+func pwGroupGo(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int, relu bool) {
 	for o := range mg {
 		row := y[o*ys : o*ys+n]
 		wo := w[o*cg : (o+1)*cg]
@@ -146,6 +151,9 @@ func pwGroupGo(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int) {
 				acc += float32(wc * x[c*xs+p])
 			}
 			row[p] = acc
+		}
+		if relu {
+			actReluGo(row)
 		}
 	}
 }

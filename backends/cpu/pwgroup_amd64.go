@@ -9,10 +9,10 @@ package cpu
 // block, each product fused into its add.
 
 //go:noescape
-func pwGroupZ(x *float32, xs int, w, b, y *float32, ys, n, cg, mg int)
+func pwGroupZ(x *float32, xs int, w, b, y *float32, ys, n, cg, mg, relu int)
 
 //go:noescape
-func pwGroupY(x *float32, xs int, w, b, y *float32, ys, n, cg, mg int)
+func pwGroupY(x *float32, xs int, w, b, y *float32, ys, n, cg, mg, relu int)
 
 // pwGroupAVX512 selects pwGroupZ: where 512-bit vectors run at full
 // width (wide512, decided once at init; tests switch it to compare
@@ -21,15 +21,19 @@ var pwGroupAVX512 = wide512
 
 // pwGroup is pwGroupGo, in assembly where the CPU has AVX-512 at full
 // width (n >= 16) or AVX2 and FMA (n >= 8, cg <= 14).
-func pwGroup(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int) {
+func pwGroup(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int, relu bool) {
 	pwGroupCheck(x, xs, w, b, y, ys, n, cg, mg)
+	r := 0
+	if relu {
+		r = 1
+	}
 	switch {
 	case n <= 0 || mg <= 0 || cg <= 0:
 	case pwGroupAVX512 && n >= 16 && cg <= 16:
-		pwGroupZ(&x[0], xs, &w[0], &b[0], &y[0], ys, n, cg, mg)
+		pwGroupZ(&x[0], xs, &w[0], &b[0], &y[0], ys, n, cg, mg, r)
 	case hasAVX2FMA && n >= 8 && cg <= 14:
-		pwGroupY(&x[0], xs, &w[0], &b[0], &y[0], ys, n, cg, mg)
+		pwGroupY(&x[0], xs, &w[0], &b[0], &y[0], ys, n, cg, mg, r)
 	default:
-		pwGroupGo(x, xs, w, b, y, ys, n, cg, mg)
+		pwGroupGo(x, xs, w, b, y, ys, n, cg, mg, relu)
 	}
 }

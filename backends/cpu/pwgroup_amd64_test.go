@@ -11,7 +11,8 @@ import (
 // TestPwGroupMatchesGo checks pwGroup's assembly kernels (AVX2, and
 // AVX-512 where the CPU has it) against pwGroupGo on random inputs for
 // every input channel count each kernel takes, several output counts
-// and position counts around the vector widths (tails included), with
+// and position counts around the vector widths (tails included), Relu
+// or none, with
 // guard cells around and between the output rows. The assembly fuses
 // each product into its add, so the two agree to a few ulps, not bit
 // for bit.
@@ -40,9 +41,11 @@ func TestPwGroupMatchesGo(t *testing.T) {
 					xs, ys := n+3, n+guard
 					x, w, b := nnRand(r, (cg-1)*xs+n), nnRand(r, mg*cg), nnRand(r, mg)
 					y0 := nnRand(r, guard+(mg-1)*ys+n+guard)
+					relu := (cg+mg+n)%2 == 1
+					name += fmt.Sprintf(" relu=%t", relu)
 					got, want := append([]float32(nil), y0...), append([]float32(nil), y0...)
-					pwGroup(x, xs, w, b, got[guard:], ys, n, cg, mg)
-					pwGroupGo(x, xs, w, b, want[guard:], ys, n, cg, mg)
+					pwGroup(x, xs, w, b, got[guard:], ys, n, cg, mg, relu)
+					pwGroupGo(x, xs, w, b, want[guard:], ys, n, cg, mg, relu)
 					for j := range got {
 						o, p := (j-guard)/ys, (j-guard)%ys
 						if j < guard || o >= mg || p >= n {

@@ -8,7 +8,8 @@
 //
 //	y[o*ys+p] = b[o]; for c in 0..cg: y[o*ys+p] = fma(w[o*cg+c], x[c*xs+p], y[o*ys+p])
 //
-// one block of positions at a time: the block's cg input vectors are
+// then, when relu is not zero, y[o*ys+p] = max(y[o*ys+p], 0) as
+// actRelu32 computes it (NaN and -0 to 0), one block of positions at a time: the block's cg input vectors are
 // loaded once into registers, then each output row is its bias plus cg
 // FMAs with the weights broadcast from memory. The last n mod 16 (8)
 // positions run as one more block ending at n, which recomputes some of
@@ -44,8 +45,8 @@ func kernel(w *bytes.Buffer, name string, vl, maxC int) {
 		}
 		return fmt.Sprintf("Y%d", i)
 	}
-	fmt.Fprintf(w, "\n// func %s(x *float32, xs int, w, b, y *float32, ys, n, cg, mg int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-72\n", name)
+	fmt.Fprintf(w, "\n// func %s(x *float32, xs int, w, b, y *float32, ys, n, cg, mg, relu int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	p("MOVQ x+0(FP), SI")
 	p("MOVQ xs+8(FP), R8")
 	p("SHLQ $2, R8")
@@ -94,6 +95,16 @@ func kernel(w *bytes.Buffer, name string, vl, maxC int) {
 				p("VFMADD231PS Y15, %s, %s", reg(i), acc)
 			}
 		}
+		p("CMPQ relu+72(FP), $0")
+		p("JEQ %s_st", l)
+		if vl == 16 {
+			p("VPXORD Z17, Z17, Z17")
+			p("VMAXPS Z17, %s, %s", acc, acc)
+		} else {
+			p("VXORPS Y15, Y15, Y15")
+			p("VMAXPS Y15, %s, %s", acc, acc)
+		}
+		fmt.Fprintf(w, "%s_st:\n", l)
 		p("VMOVUPS %s, (R13)", acc)
 		p("ADDQ $4, R14")
 		p("ADDQ $%d, R12", 4*c)

@@ -3,7 +3,7 @@
 package cpu
 
 // pwGroup is pwGroupGo: this build has no assembly for it.
-func pwGroup(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int) {
+func pwGroup(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int, relu bool) {
 	pwGroupCheck(x, xs, w, b, y, ys, n, cg, mg)
-	pwGroupGo(x, xs, w, b, y, ys, n, cg, mg)
+	pwGroupGo(x, xs, w, b, y, ys, n, cg, mg, relu)
 }
