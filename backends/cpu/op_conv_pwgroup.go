@@ -37,9 +37,11 @@ const (
 // pwGroupTakes reports whether the grouped 1×1 path takes a float32
 // Conv of geometry g with cg inputs and mg outputs a group: a 1×1
 // window without padding, not depthwise, of at least a vector of
-// output positions (fewer go to the short and SGEMM paths).
+// output positions (fewer go to the short and SGEMM paths), where the
+// assembly kernels run (pwGroupKernelC): the scalar twin is slower than
+// the SGEMM.
 func pwGroupTakes(g *geom, cg, mg int) bool {
-	return cg >= 2 && cg <= pwGroupMaxC && mg >= 1 && mg <= pwGroupMaxM && cg*mg <= pwGroupMaxCM &&
+	return cg >= 2 && cg <= min(pwGroupMaxC, pwGroupKernelC()) && mg >= 1 && mg <= pwGroupMaxM && cg*mg <= pwGroupMaxCM &&
 		size3(g.out) >= pwGroupMinN && (g.pointwise() || g.subsampledPointwise())
 }
 

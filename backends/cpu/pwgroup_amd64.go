@@ -19,6 +19,19 @@ func pwGroupY(x *float32, xs int, w, b, y *float32, ys, n, cg, mg, relu int)
 // both).
 var pwGroupAVX512 = wide512
 
+// pwGroupKernelC is the most input channels a group that pwGroup's
+// assembly takes on this CPU: 16 with AVX-512, 14 with AVX2 and FMA,
+// none without.
+func pwGroupKernelC() int {
+	switch {
+	case pwGroupAVX512:
+		return 16
+	case hasAVX2FMA:
+		return 14
+	}
+	return 0
+}
+
 // pwGroup is pwGroupGo, in assembly where the CPU has AVX-512 at full
 // width (n >= 16) or AVX2 and FMA (n >= 8, cg <= 14).
 func pwGroup(x []float32, xs int, w, b, y []float32, ys, n, cg, mg int, relu bool) {

@@ -63,3 +63,14 @@ func TestPwGroupMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestConvGroupedPointwiseAVX2 runs TestConvGroupedPointwise's checks on
+// the AVX2 kernel where the AVX-512 one would run.
+func TestConvGroupedPointwiseAVX2(t *testing.T) {
+	if !pwGroupAVX512 || !hasAVX2FMA {
+		t.Skip("TestConvGroupedPointwise runs the AVX2 kernel, or none, on this CPU")
+	}
+	defer func(v bool) { pwGroupAVX512 = v }(pwGroupAVX512)
+	pwGroupAVX512 = false
+	checkConvGroupedPointwise(t)
+}
