@@ -41,6 +41,9 @@ type convKernel struct {
 	// channel over small planes.
 	dw  dwPlan
 	dwt dwTilePlan
+	// pwg runs float32 1×1 windows of few channels a group
+	// (op_conv_pwgroup.go).
+	pwg pwGroupPlan
 	// gep is the epilogue of the float32 products: the group's bias by
 	// row, then ep's activation. packed holds the unrolled windows of one
 	// image and group as a packed B, grown only when too small, which
@@ -289,6 +292,10 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 	depthwise := cg == 1 && mg == 1
 	pointwise := g.pointwise()
 	f32 := unsafe.Sizeof(*new(E)) == 4
+	if f32 && pwGroupTakes(g, cg, mg) {
+		k.pwg.conv(k.gc.pool, g, f32s(x), f32s(w), f32s(bias), f32s(y), k.batch, k.group, cg, mg, &k.sub, &k.subOdd, k.ep)
+		return
+	}
 	// The direct kernels take the windows directTakes accepts, when their
 	// weights were packed for them at load.
 	direct := f32 && !depthwise && !pointwise && dw != nil && directTakes(g, kdim)

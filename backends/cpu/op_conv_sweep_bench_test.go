@@ -3,6 +3,8 @@ package cpu
 import (
 	"fmt"
 	"testing"
+
+	"github.com/lintel-ml/lintel/model"
 )
 
 // BenchmarkConvShapes measures float32 Conv with bias on one thread over
@@ -46,6 +48,28 @@ func BenchmarkConvShapes(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N)/1e3, "cpu-us/op")
+		})
+	}
+}
+
+// BenchmarkConvGroupedPointwise measures float32 1×1 Convs with bias and
+// Relu of few channels a group (op_conv_pwgroup.go) on one thread, by
+// input and output channels, groups, plane side and stride.
+func BenchmarkConvGroupedPointwise(b *testing.B) {
+	type shape struct{ in, out, groups, hw, s int }
+	for _, s := range []shape{{16, 16, 4, 112, 1}, {8, 8, 1, 112, 2}, {8, 8, 1, 56, 1}, {16, 16, 1, 56, 1}, {32, 32, 2, 56, 1}, {64, 64, 8, 56, 1}, {256, 256, 16, 28, 1},
+		{16, 64, 4, 56, 1}, {16, 128, 4, 56, 1}, {32, 128, 4, 28, 1}, {64, 128, 4, 28, 2}, {240, 240, 3, 28, 1}} {
+		b.Run(fmt.Sprintf("i%d_o%d_g%d_%d_s%d", s.in, s.out, s.groups, s.hw, s.s), func(b *testing.B) {
+			c := directCase{xs: []int{1, s.in, s.hw, s.hw}, ws: []int{s.out, s.in / s.groups, 1, 1},
+				strides: []int64{int64(s.s), int64(s.s)}, group: s.groups, bias: true, act: model.ActRelu}
+			k, ins, out := buildDirectCase(b, c, 1, nil)
+			out.data = alignedBytes(4 * out.numel())
+			outs := []*tensor{out}
+			for b.Loop() {
+				if err := k.run(ins, outs); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
