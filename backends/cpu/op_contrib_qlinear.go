@@ -212,12 +212,34 @@ func (q qRounder) round(v float32) byte {
 
 // qaddBoth is QLinearAdd's output where both operands vary: pa and pb
 // are their products with their ratios, fz the fixed part. The products
-// are exact in float64, so float32(p + t) is the fused multiply-add
-// rounded once to float32 (but for ratios far below 2⁻²⁰ of the sum,
-// where float64 rounds first).
+// are exact in float64, so addRound32 gives the fused multiply-adds'
+// results, each rounded once to float32.
 func qaddBoth(pa, pb, fz float64, q qRounder) byte {
-	t := float32(pb + fz)
-	return q.round(float32(pa + float64(t)))
+	t := addRound32(pb, fz)
+	return q.round(addRound32(pa, float64(t)))
+}
+
+// addRound32 returns p + c rounded once to float32, as a float32 fused
+// multiply-add whose product is p rounds it. The float64 sum is made
+// round-to-odd (TwoSum gives its exact error; an inexact even result
+// moves one ulp towards the exact sum), so that the conversion to
+// float32 cannot round twice: float32(p + c) alone differs when c is
+// more than 2²¹ times p or the other way round and the float64 sum
+// falls on a float32 tie.
+func addRound32(p, c float64) float32 {
+	s := p + c
+	bb := s - p
+	if e := (p - (s - bb)) + (c - bb); e != 0 {
+		if b := math.Float64bits(s); b&1 == 0 {
+			if (e > 0) == (s > 0) {
+				b++
+			} else {
+				b--
+			}
+			s = math.Float64frombits(b)
+		}
+	}
+	return float32(s)
 }
 
 // qmulOne is QLinearMul's output for the exact product p of the operands
@@ -284,13 +306,13 @@ func (k *qlinearBinKernel) oneRow(y, x []byte, p *[256]float64, f float64, q qRo
 	if len(y) >= qRowLUTMin {
 		t := &k.row
 		for v := range t {
-			t[v] = q.round(float32(p[v] + f))
+			t[v] = q.round(addRound32(p[v], f))
 		}
 		(*qTable)(t).apply(y, x)
 		return
 	}
 	for i, v := range x {
-		y[i] = q.round(float32(p[v] + f))
+		y[i] = q.round(addRound32(p[v], f))
 	}
 }
 

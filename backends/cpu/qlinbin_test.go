@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 )
@@ -105,5 +106,40 @@ func TestQLinBinRowsMatchScalar(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestAddRound32 checks addRound32 against the exact sum rounded once
+// (math/big) on products of a byte and a float32 ratio with float32
+// addends, among them addends over 2²¹ times the product and sums on
+// float32 ties, where rounding the float64 sum again goes wrong.
+func TestAddRound32(t *testing.T) {
+	r := nnRng(12)
+	check := func(p, c float64) {
+		t.Helper()
+		exact := new(big.Float).SetPrec(200).SetFloat64(p)
+		exact.Add(exact, new(big.Float).SetPrec(200).SetFloat64(c))
+		want, _ := exact.Float32()
+		if got := addRound32(p, c); math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("addRound32(%v, %v) = %v, want %v", p, c, got, want)
+		}
+	}
+	// Exact sums just past a float32 tie whose float64 sum is the tie:
+	// rounding that again goes to even, the wrong way.
+	check(0x1p-24+0x1p-60, 1)
+	check(-(0x1p-24 + 0x1p-60), -1)
+	check(0x1p-24-0x1p-60, 1)
+	check(0x1p-25+0x1p-61, 1+0x1p-23)
+	for range 200000 {
+		p := float64(r.IntN(256)) * float64(float32(r.Float64()*math.Ldexp(1, r.IntN(40)-20)))
+		c := float64(float32((r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(40)-10)))
+		if r.IntN(2) == 0 {
+			// Half a float32 ulp of c, give or take a sliver.
+			m := float32(c)
+			u := float64(math.Nextafter32(m, float32(math.Inf(1))) - m)
+			p = u/2 + u*math.Ldexp(r.Float64()-0.5, -(28+r.IntN(12)))
+		}
+		check(p, c)
+		check(-p, c)
 	}
 }
