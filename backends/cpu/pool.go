@@ -28,6 +28,9 @@ type poolHelper struct {
 	// seq counts the tasks posted to this helper; the helper runs one
 	// each time it changes.
 	seq atomic.Uint32
+	// epoch is the epoch of the last task posted to this helper, stored
+	// before seq changes.
+	epoch atomic.Uint32
 	// parked is set by the helper before it blocks on wake; the poster
 	// that clears it sends on wake.
 	parked atomic.Bool
@@ -38,11 +41,21 @@ type poolHelper struct {
 // workerPool is a model's persistent helper goroutines: run hands parts
 // 1..parts-1 of a task to them and runs part 0 itself. Nothing is started
 // or allocated per call. A nil pool is one thread.
+//
+// Each part is claimed before it runs, by whoever gets to it first: the
+// caller, done with part 0, claims and runs the parts whose helpers have
+// not started yet, so a helper that is slow to wake (parked, or its
+// thread descheduled) delays a task by no more than the parts it has
+// started.
 type workerPool struct {
 	helpers []poolHelper
 	task    poolTask
 	closed  atomic.Bool
-	_       [cacheLine]byte
+	// epoch numbers the tasks; claims[k] holds the epoch of the last task
+	// whose part k was claimed.
+	epoch  atomic.Uint32
+	claims []poolClaim
+	_      [cacheLine]byte
 	// pending counts the helper parts of the current task not yet done,
 	// in its low bits, and holds poolWaiting while the caller is blocked
 	// on done. Both live in one word so that the helper whose part ends
@@ -56,12 +69,35 @@ type workerPool struct {
 	mu     sync.Mutex
 }
 
+// poolClaim is one part's claim word, alone on its cache line.
+type poolClaim struct {
+	epoch atomic.Uint32
+	_     [cacheLine - 4]byte
+}
+
+// claim reports whether the caller takes part k of the task of epoch e,
+// which no one else then runs: false when part k of that task or of a
+// later one is claimed already (a helper that wakes late for a finished
+// task finds its part taken).
+func (p *workerPool) claim(k int, e uint32) bool {
+	c := &p.claims[k].epoch
+	for {
+		old := c.Load()
+		if int32(old-e) >= 0 {
+			return false
+		}
+		if c.CompareAndSwap(old, e) {
+			return true
+		}
+	}
+}
+
 // newWorkerPool starts threads-1 helpers; it returns nil for one thread.
 func newWorkerPool(threads int) *workerPool {
 	if threads <= 1 {
 		return nil
 	}
-	p := &workerPool{helpers: make([]poolHelper, threads-1), done: make(chan struct{}, 1)}
+	p := &workerPool{helpers: make([]poolHelper, threads-1), claims: make([]poolClaim, threads), done: make(chan struct{}, 1)}
 	for i := range p.helpers {
 		p.helpers[i].wake = make(chan struct{}, 1)
 		go p.helperLoop(i)
@@ -82,18 +118,34 @@ func (p *workerPool) size() int {
 const poolWaiting = 1 << 30
 
 // run runs parts [0, parts) of t, parts <= size, and waits for all.
+// Part k > 0 runs on helper k-1, or on the caller when the helper has
+// not claimed it by the time the caller is done with the others.
 func (p *workerPool) run(t poolTask, parts int) {
 	p.task = t
+	e := p.epoch.Add(1)
 	p.pending.Store(int32(parts - 1))
 	for i := 1; i < parts; i++ {
-		p.post(&p.helpers[i-1])
+		p.post(&p.helpers[i-1], e)
 	}
 	defer p.wait()
 	t.runPart(0)
+	for k := parts - 1; k >= 1; k-- {
+		if p.claim(k, e) {
+			p.runStolen(t, k)
+		}
+	}
 }
 
-// post hands the current task to h, waking it when it is parked.
-func (p *workerPool) post(h *poolHelper) {
+// runStolen runs helper part k on the caller and counts it done.
+func (p *workerPool) runStolen(t poolTask, k int) {
+	defer p.pending.Add(-1)
+	t.runPart(k)
+}
+
+// post hands the current task, of epoch e, to h, waking it when it is
+// parked.
+func (p *workerPool) post(h *poolHelper, e uint32) {
+	h.epoch.Store(e)
 	h.seq.Add(1)
 	if h.parked.CompareAndSwap(true, false) {
 		h.wake <- struct{}{}
@@ -159,7 +211,11 @@ func (p *workerPool) helperLoop(i int) {
 		if p.closed.Load() {
 			return
 		}
-		p.runHelper(p.task, i+1)
+		// The last task posted to this helper, unless the caller took its
+		// part: then that task may be over, and p.task another's.
+		if p.claim(i+1, h.epoch.Load()) {
+			p.runHelper(p.task, i+1)
+		}
 	}
 }
 
@@ -201,6 +257,6 @@ func (p *workerPool) close() {
 	}
 	p.closed.Store(true)
 	for i := range p.helpers {
-		p.post(&p.helpers[i])
+		p.post(&p.helpers[i], p.epoch.Load())
 	}
 }

@@ -130,3 +130,55 @@ func TestWorkerPoolWaitsForEveryPart(t *testing.T) {
 		p.close()
 	}
 }
+
+// onceTask counts the runs of each part of one task, sleeping in some
+// parts so that the caller takes parts whose helpers have not started.
+type onceTask struct {
+	runs  [8]atomic.Int32
+	parts int
+	slow  int
+}
+
+func (o *onceTask) runPart(part int) {
+	if part >= o.parts {
+		panic("part out of range")
+	}
+	if part == o.slow {
+		time.Sleep(20 * time.Microsecond)
+	}
+	o.runs[part].Add(1)
+}
+
+// TestWorkerPoolRunsEachPartOnce runs thousands of tasks of varying
+// part counts back to back, with helpers that are parked, busy or late,
+// and checks that every part of every task ran exactly once before run
+// returned, whether its helper or the caller took it.
+func TestWorkerPoolRunsEachPartOnce(t *testing.T) {
+	for _, threads := range []int{2, 3, 8} {
+		p := newWorkerPool(threads)
+		tasks := make([]onceTask, 4000)
+		for i := range tasks {
+			o := &tasks[i]
+			o.parts = 1 + i%threads
+			o.slow = i % 5
+			if i%97 == 0 {
+				// Let the helpers park.
+				time.Sleep(3 * poolSpin)
+			}
+			p.run(o, o.parts)
+			for k := range o.parts {
+				if got := o.runs[k].Load(); got != 1 {
+					t.Fatalf("%d threads, task %d of %d parts: part %d ran %d times, want 1", threads, i, o.parts, k, got)
+				}
+			}
+		}
+		p.close()
+		for i := range tasks {
+			for k := tasks[i].parts; k < len(tasks[i].runs); k++ {
+				if got := tasks[i].runs[k].Load(); got != 0 {
+					t.Fatalf("%d threads, task %d of %d parts: part %d ran %d times after the task", threads, i, tasks[i].parts, k, got)
+				}
+			}
+		}
+	}
+}
