@@ -101,36 +101,9 @@ func TestEncoderFormsAgree(t *testing.T) {
 	compareForms(t, c.Encoder, feeds)
 }
 
-// The three forms of the generated decoder compute the same function, on
-// a prompt with an empty cache and on new tokens after a cache.
-func TestDecoderFormsAgree(t *testing.T) {
-	c := testmodels.DecoderConfig{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 2, FFN: 96, Vocab: 100, MaxPos: 64}
-	for _, tc := range []struct{ past, seq int }{{0, 5}, {6, 1}, {6, 3}} {
-		r := rand.New(rand.NewPCG(uint64(tc.past), uint64(tc.seq)))
-		ids, pos := make([]int64, tc.seq), make([]int64, tc.seq)
-		for i := range ids {
-			ids[i], pos[i] = int64(r.IntN(c.Vocab)), int64(tc.past+i)
-		}
-		feeds := []payload.Dynamic{
-			payload.DynamicOf("input_ids", payload.Tensor[int64]{Shape: []int{1, tc.seq}, Data: ids}),
-			payload.DynamicOf("position_ids", payload.Tensor[int64]{Shape: []int{1, tc.seq}, Data: pos}),
-		}
-		for l := range c.Layers {
-			for kv := range 2 {
-				shape := []int{1, c.KVHeads, tc.past, c.Hidden / c.Heads}
-				feeds = append(feeds, payload.DynamicOf(testmodels.DecoderPast(l, kv), payload.Tensor[float32]{Shape: shape, Data: floats(r, payload.NumElems(shape))}))
-			}
-		}
-		compareForms(t, c.Decoder, feeds)
-	}
-}
-
-// The decoder with 4-bit weights computes the float decoder's function
-// up to the weights' rounding: close to it, but not the same.
-func TestDecoder4BitNearFloat(t *testing.T) {
-	c := testmodels.DecoderConfig{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 2, FFN: 96, Vocab: 100, MaxPos: 64}
-	r := rand.New(rand.NewPCG(3, 4))
-	const past, seq = 6, 2
+// decoderFeeds returns random feeds of decoder c for seq new tokens
+// after past cached positions.
+func decoderFeeds(c testmodels.DecoderConfig, r *rand.Rand, past, seq int) []payload.Dynamic {
 	ids, pos := make([]int64, seq), make([]int64, seq)
 	for i := range ids {
 		ids[i], pos[i] = int64(r.IntN(c.Vocab)), int64(past+i)
@@ -145,6 +118,24 @@ func TestDecoder4BitNearFloat(t *testing.T) {
 			feeds = append(feeds, payload.DynamicOf(testmodels.DecoderPast(l, kv), payload.Tensor[float32]{Shape: shape, Data: floats(r, payload.NumElems(shape))}))
 		}
 	}
+	return feeds
+}
+
+// The three forms of the generated decoder compute the same function, on
+// a prompt with an empty cache and on new tokens after a cache.
+func TestDecoderFormsAgree(t *testing.T) {
+	c := testmodels.DecoderConfig{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 2, FFN: 96, Vocab: 100, MaxPos: 64}
+	for _, tc := range []struct{ past, seq int }{{0, 5}, {6, 1}, {6, 3}} {
+		r := rand.New(rand.NewPCG(uint64(tc.past), uint64(tc.seq)))
+		compareForms(t, c.Decoder, decoderFeeds(c, r, tc.past, tc.seq))
+	}
+}
+
+// The decoder with 4-bit weights computes the float decoder's function
+// up to the weights' rounding: close to it, but not the same.
+func TestDecoder4BitNearFloat(t *testing.T) {
+	c := testmodels.DecoderConfig{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 2, FFN: 96, Vocab: 100, MaxPos: 64}
+	feeds := decoderFeeds(c, rand.New(rand.NewPCG(3, 4)), 6, 2)
 	want, err := run(t, c.Decoder(testmodels.Contrib), feeds)
 	if err != nil {
 		t.Fatal(err)
