@@ -138,13 +138,7 @@ func (k *matMulNBitsKernel) run(in, out []*tensor) error {
 				qr := q[n*kb*blob:]
 				for b := range kb {
 					sc := scales[n*kb+b]
-					zp := float32(8)
-					switch {
-					case zu != nil:
-						zp = float32(zu[n*zpRow+b/2] >> (4 * (b & 1)) & 15)
-					case zf != nil:
-						zp = zf[n*kb+b]
-					}
+					zp := nbitsZeroPoint(zf, zu, n, b, kb, zpRow)
 					k0 := b * bs
 					qb := qr[b*blob : (b+1)*blob]
 					nibbles4(col[k0:min(k0+bs, K)], qb, sc, zp)
@@ -216,12 +210,25 @@ func (k *matMulNBitsKernel) zeroPoints(zf []float32, zu []uint8, kb, zpRow int) 
 	return k.zp8, 0
 }
 
+// nbitsZeroPoint returns column n's zero point of block b: from the
+// packed uint8 zu (zpRow bytes a column, low nibble first) or the float
+// zf (kb a column) when given, else 8.
+func nbitsZeroPoint(zf []float32, zu []uint8, n, b, kb, zpRow int) float32 {
+	switch {
+	case zu != nil:
+		return float32(zu[n*zpRow+b/2] >> (4 * (b & 1)) & 15)
+	case zf != nil:
+		return zf[n*kb+b]
+	}
+	return 8
+}
+
 // widenZeroPoints sets dst[n*kb+b] to column n's zero point of block b,
 // packed two to a byte, zpRow bytes a column, low nibble first.
 func widenZeroPoints(dst []float32, zu []uint8, n, kb, zpRow int) {
 	for j := range n {
 		for b := range kb {
-			dst[j*kb+b] = float32(zu[j*zpRow+b/2] >> (4 * (b & 1)) & 15)
+			dst[j*kb+b] = nbitsZeroPoint(nil, zu, j, b, kb, zpRow)
 		}
 	}
 }
@@ -251,13 +258,7 @@ func (k *matMulNBitsKernel) runPart(part int) {
 		clear(acc[:])
 		for b := range kb {
 			sc := c.scales[n*kb+b]
-			zp := float32(8)
-			switch {
-			case c.zu != nil:
-				zp = float32(c.zu[n*zpRow+b/2] >> (4 * (b & 1)) & 15)
-			case c.zf != nil:
-				zp = c.zf[n*kb+b]
-			}
+			zp := nbitsZeroPoint(c.zf, c.zu, n, b, kb, zpRow)
 			k0 := b * bs
 			w := min(bs, K-k0)
 			qb := c.q[(n*kb+b)*blob:][:(w+1)/2]
