@@ -299,11 +299,18 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 		rowBlocks(g, ks, rb4, w, bp, j0, j1)
 		return
 	}
+	// Blocks of at most gemmMC rows; read in place, of nearly equal
+	// heights, so that the last is not a few rows that the tall tiles
+	// cannot cover.
+	blocks := (m + gemmMC - 1) / gemmMC
 	for p0 := 0; p0 < k; p0 += gemmKC {
 		kcb := min(gemmKC, k-p0)
 		bBlk := bp[p0*np : p0*np+kcb*np]
-		for i0 := 0; i0 < m; i0 += gemmMC {
-			i1 := min(i0+gemmMC, m)
+		for bi := range blocks {
+			i0, i1 := bi*gemmMC, min((bi+1)*gemmMC, m)
+			if direct {
+				i0, i1 = bi*m/blocks, (bi+1)*m/blocks
+			}
 			var ap, ad []float32
 			switch {
 			case cl.a.half != nil:
@@ -316,7 +323,7 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 				// are packed, where block expects them.
 				ad = cl.a.data[i0*cl.a.ld+p0:]
 				ap = w.a[:(i1-i0)*kcb]
-				if rd := i0 + (i1-i0)/directRows(ks)*directRows(ks); rd < i1 {
+				if rd := directStart(ks, i0, i1); rd < i1 {
 					packA(ap[(rd-i0)*kcb:], cl.a.data, cl.a.ld, false, 1, rd, i1, p0, p0+kcb)
 				}
 			default:
@@ -338,8 +345,7 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 				continue
 			}
 			// The tall tiles applied it to their full panels.
-			h := directRows(ks)
-			start := i0 + (i1-i0)/h*h
+			start := directStart(ks, i0, i1)
 			if jf := min(j1, n/gemmNR) * gemmNR; jf < c1 {
 				cl.ep.applyRows(cl.c, cl.ldc, i0, start, jf, c1)
 			}
@@ -348,19 +354,21 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 	}
 }
 
-// directRows is the height of the tiles that read A in place with ks.
-func directRows[E panelElem](ks *[gemmMR]kernelRowOf[E]) int {
-	if t := ks[gemmMR-1].tall.rows; t > 0 {
-		return t
+// directStart returns the first of rows [i0, i1) that the kernels
+// reading A in place leave to the packed ones: the tall tiles' plan
+// (tallKernels.plan), or whole tiles of gemmMR rows.
+func directStart[E panelElem](ks *[gemmMR]kernelRowOf[E], i0, i1 int) int {
+	if t := &ks[gemmMR-1].tall; t.rows > 0 {
+		return i0 + t.plan(i1-i0).covered
 	}
-	return gemmMR
+	return i0 + (i1-i0)/gemmMR*gemmMR
 }
 
 // block multiplies the packed rows [i0, i1) of A by the packed panels
 // [j0, j1) of B over one block of kcb steps, into C. When ad is set, the
-// whole tiles of directRows(ks) rows read A from ad (row i0 at ad[0],
-// rows cl.a.ld apart) with the direct or tall kernels and ap holds only
-// the rows left over, at their place. ks are the kernels for B panels of
+// rows before directStart read A from ad (row i0 at ad[0], rows cl.a.ld
+// apart) with the direct or tall kernels and ap holds only the rows left
+// over, at their place. ks are the kernels for B panels of
 // E. The tall tiles apply the epilogue ef (see tallKernelOf) with the
 // call's bias to their full panels.
 func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, ap, ad []float32, bBlk []E, kcb, i0, i1, j0, j1 int, add bool, ef int) {
@@ -375,30 +383,31 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 	k6 := ks[gemmMR-1].one
 	kd, lda := ks[gemmMR-1].direct, cl.a.ld
 	tall := &ks[gemmMR-1].tall
-	// Rows [i0, start) read A in place, in tiles of h rows; the rest is
-	// packed.
-	start, h := i0, 0
+	// Rows [i0, start) read A in place, in the tall tiles of plan tp or
+	// in tiles of gemmMR rows; the rest is packed.
+	start := i0
+	var tp tallPlan
 	if ad != nil {
-		h = directRows(ks)
-		start = i0 + (i1-i0)/h*h
+		start = directStart(ks, i0, i1)
+		tp = tall.plan(i1 - i0)
 	}
+	stream := cl.k*cl.n >= gemmStreamFloats
 	if ad != nil && tall.rows > 0 {
-		wide, one := tall.wide, tall.one
-		if tall.wideStream != nil && cl.k*cl.n >= gemmStreamFloats {
-			wide, one = tall.wideStream, tall.oneStream
-		}
 		for jp := j0; jp < jFull; {
-			kt, q := one, 1
+			q := 1
 			if jp+tall.q <= jFull {
-				kt, q = wide, tall.q
+				q = tall.q
 			}
 			bpan := &bBlk[jp*ps]
 			var bias *float32
 			if ef&tallBias != 0 {
 				bias = &cl.ep.bias[jp*gemmNR]
 			}
-			for ir := i0; ir < start; ir += h {
+			for ir := i0; ir < start; {
+				h := tp.height(ir - i0)
+				kt := tall.set(h).pick(q > 1, stream)
 				kt(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda, bias, ef)
+				ir += h
 			}
 			jp += q
 		}
@@ -445,8 +454,8 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 			rr := min(gemmMR, i1-ir)
 			switch {
 			case ir < start && tall.rows > 0:
-				rr = h
-				tall.one(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda, nil, 0)
+				rr = tp.height(ir - i0)
+				tall.set(rr).one(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda, nil, 0)
 			case ir < start:
 				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
 			default:

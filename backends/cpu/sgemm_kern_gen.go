@@ -111,6 +111,12 @@ func main() {
 			}
 		}
 	}
+	for r := zmmShortMin; r < zmmShapes[0][0]; r++ {
+		for q := 2; q >= 1; q-- {
+			directZ(&w, r, q, f32, false)
+			directZ(&w, r, q, f32, true)
+		}
+	}
 	for q := 1; q <= 2; q++ {
 		packedZ(&w, 6, q)
 	}
@@ -360,6 +366,14 @@ func rowBlocks(w *bytes.Buffer, e elem) {
 
 // zmmShapes lists the (rows, panels) AVX-512 kernels reading A in place.
 var zmmShapes = [][2]int{{8, 2}, {8, 1}}
+
+// zmmShortMin is the fewest rows of the shorter float32 tiles read in
+// place: kernels of zmmShortMin to 7 rows, one and two panels, with and
+// without prefetching, let a block of rows be covered by tall tiles of
+// nearly equal heights instead of leaving rows to the packed kernels
+// (see tallKernels.short). Four rows of two panels keep eight
+// accumulators, enough to cover the FMA latency.
+const zmmShortMin = 4
 
 // zRow is the address of row i (0 <= i < 16) at byte offset off, with
 // base the row 0 (rows 8-15 from base2), R8, R9, R10 and R11 holding 1,

@@ -7,15 +7,82 @@ import "unsafe"
 // apply the fused epilogue in their store.
 
 // tallKernels are direct kernels for tiles of rows rows (at most
-// gemmTallMax): wide covers q panels, one a single panel. Each element is
-// summed as by microKernelOf, so the bits do not depend on which kernel
-// computes a row. wideStream and oneStream, when set, are their forms
-// that prefetch the panels ahead, for products whose packed B is too
-// large to stay in cache (at least gemmStreamFloats).
+// gemmTallMax), and, when minRows is set, for tiles of minRows to rows-1
+// rows (short), so that a block of rows splits into tiles of nearly
+// equal heights (see tallPlan) rather than leaving up to rows-1 rows to
+// the packed kernels, a whole pass over the panels each. Each element
+// is summed as by microKernelOf, so the bits do not depend on which
+// kernel computes a row.
 type tallKernels[E panelElem] struct {
-	rows, q               int
+	rows, q int
+	tallSet[E]
+	short   [gemmTallMax]tallSet[E]
+	minRows int
+}
+
+// tallSet is one tile height's kernels: wide covers q panels, one a
+// single panel; wideStream and oneStream, when set, are their forms that
+// prefetch the panels ahead, for products whose packed B is too large
+// to stay in cache (at least gemmStreamFloats).
+type tallSet[E panelElem] struct {
 	wide, one             tallKernelOf[E]
 	wideStream, oneStream tallKernelOf[E]
+}
+
+// set returns the kernels for tiles of r rows: rows, or minRows to
+// rows-1.
+func (t *tallKernels[E]) set(r int) *tallSet[E] {
+	if r == t.rows {
+		return &t.tallSet
+	}
+	return &t.short[r]
+}
+
+// pick returns the kernel for q > 1 panels (wide) or one, prefetching
+// when stream is set and the set has such forms.
+func (s *tallSet[E]) pick(wide, stream bool) tallKernelOf[E] {
+	switch {
+	case wide && stream && s.wideStream != nil:
+		return s.wideStream
+	case wide:
+		return s.wide
+	case stream && s.oneStream != nil:
+		return s.oneStream
+	}
+	return s.one
+}
+
+// tallPlan is how a block of rows is covered by tall tiles: its first
+// covered rows, in tiles whose first extra have base+1 rows and the
+// rest base; the rows after them go to the packed kernels.
+type tallPlan struct {
+	covered, base, extra int
+}
+
+// plan covers n rows: with shorter tiles, in the fewest tiles of at most
+// rows rows, of heights differing by one at most, when that keeps every
+// tile at minRows or more (49 rows: seven of 7); otherwise in tiles of
+// rows rows, the rest left over.
+func (t *tallKernels[E]) plan(n int) tallPlan {
+	if t.rows == 0 {
+		return tallPlan{}
+	}
+	if t.minRows > 0 {
+		tiles := (n + t.rows - 1) / t.rows
+		if tiles > 0 && n >= tiles*t.minRows {
+			return tallPlan{covered: n, base: n / tiles, extra: n % tiles}
+		}
+	}
+	return tallPlan{covered: n / t.rows * t.rows, base: t.rows}
+}
+
+// height returns the rows of the tile that starts o rows into the
+// block, o < covered.
+func (p tallPlan) height(o int) int {
+	if o < p.extra*(p.base+1) {
+		return p.base + 1
+	}
+	return p.base
 }
 
 // gemmStreamFloats is the size of B, in floats, from which the tall
@@ -57,8 +124,26 @@ func goTallKernels(rows, q int) [gemmMR]kernelRow {
 	ks[gemmMR-1].direct = func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int) {
 		goDirect(gemmMR, 1, kc, a, b, ps, c, ldc, add, lda)
 	}
-	ks[gemmMR-1].tall = tallKernels[float32]{
-		rows: rows, q: q,
+	ks[gemmMR-1].tall = tallKernels[float32]{rows: rows, q: q, tallSet: goTallSet(rows, q)}
+	return ks
+}
+
+// goShortTallKernels is goTallKernels with shorter tiles of minRows to
+// rows-1 rows (see tallKernels.short).
+func goShortTallKernels(rows, q, minRows int) [gemmMR]kernelRow {
+	ks := goTallKernels(rows, q)
+	t := &ks[gemmMR-1].tall
+	t.minRows = minRows
+	for r := minRows; r < rows; r++ {
+		t.short[r] = goTallSet(r, q)
+	}
+	return ks
+}
+
+// goTallSet returns goDirect's kernels for tiles of rows rows, q panels
+// or one.
+func goTallSet(rows, q int) tallSet[float32] {
+	return tallSet[float32]{
 		wide: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int, bias *float32, ep int) {
 			goDirect(rows, q, kc, a, b, ps, c, ldc, add, lda)
 			goTallEpilogue(rows, q, c, ldc, bias, ep)
@@ -68,7 +153,6 @@ func goTallKernels(rows, q int) [gemmMR]kernelRow {
 			goTallEpilogue(rows, 1, c, ldc, bias, ep)
 		},
 	}
-	return ks
 }
 
 // goTallEpilogue applies tallKernelOf's epilogue ep to an r-row by
@@ -108,5 +192,5 @@ func goHalfTall(k halfKind, rows, q int) tallKernels[uint16] {
 			goTallEpilogue(rows, q, c, ldc, bias, ep)
 		}
 	}
-	return tallKernels[uint16]{rows: rows, q: q, wide: f(q), one: f(1)}
+	return tallKernels[uint16]{rows: rows, q: q, tallSet: tallSet[uint16]{wide: f(q), one: f(1)}}
 }

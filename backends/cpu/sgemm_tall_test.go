@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -12,6 +13,8 @@ import (
 // pure-Go twins), storing and adding, with guard cells
 // around C.
 func TestTallKernelsMatchGo(t *testing.T) {
+	// Every height: the tall one and, where the set has them, the
+	// shorter ones.
 	r := nnRng(31)
 	for setName, ks := range kernelSets() {
 		tk := ks[gemmMR-1].tall
@@ -19,16 +22,27 @@ func TestTallKernelsMatchGo(t *testing.T) {
 			continue
 		}
 		type form struct {
-			q      int
-			stream bool
-			fn     tallKernelOf[float32]
+			rows, q int
+			stream  bool
+			fn      tallKernelOf[float32]
 		}
-		forms := []form{{tk.q, false, tk.wide}, {1, false, tk.one}}
-		if tk.wideStream != nil {
-			// The prefetching forms, for products that stream B.
-			forms = append(forms, form{tk.q, true, tk.wideStream}, form{1, true, tk.oneStream})
+		var forms []form
+		heights := []int{tk.rows}
+		if tk.minRows > 0 {
+			for h := tk.minRows; h < tk.rows; h++ {
+				heights = append(heights, h)
+			}
+		}
+		for _, h := range heights {
+			set := tk.set(h)
+			forms = append(forms, form{h, tk.q, false, set.wide}, form{h, 1, false, set.one})
+			if set.wideStream != nil {
+				// The prefetching forms, for products that stream B.
+				forms = append(forms, form{h, tk.q, true, set.wideStream}, form{h, 1, true, set.oneStream})
+			}
 		}
 		for _, f := range forms {
+			tk.rows = f.rows
 			q, fn := f.q, f.fn
 			for _, kc := range []int{0, 1, 7, 64, 255, 256} {
 				for add := range 2 {
@@ -74,6 +88,46 @@ func TestTallKernelsMatchGo(t *testing.T) {
 	}
 }
 
+// TestTallPlan checks how blocks of rows are covered: with shorter
+// tiles, every row in the fewest tiles of 4 to 8 rows, heights at most
+// one apart; without them, or when a tile would be shorter than 4, in
+// tiles of 8 with the rest left over.
+func TestTallPlan(t *testing.T) {
+	short := goShortTallKernels(8, 2, 4)[gemmMR-1].tall
+	only8 := goTallKernels(8, 2)[gemmMR-1].tall
+	tests := []struct {
+		name string
+		tk   *tallKernels[float32]
+		n    int
+		want []int // tile heights; the rows after them are left over
+	}{
+		{"short", &short, 0, nil},
+		{"short", &short, 3, nil},
+		{"short", &short, 4, []int{4}},
+		{"short", &short, 7, []int{7}},
+		{"short", &short, 8, []int{8}},
+		{"short", &short, 9, []int{5, 4}},
+		{"short", &short, 10, []int{5, 5}},
+		{"short", &short, 17, []int{6, 6, 5}},
+		{"short", &short, 25, []int{7, 6, 6, 6}},
+		{"short", &short, 49, []int{7, 7, 7, 7, 7, 7, 7}},
+		{"short", &short, 96, []int{8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
+		{"only8", &only8, 3, nil},
+		{"only8", &only8, 9, []int{8}},
+		{"only8", &only8, 49, []int{8, 8, 8, 8, 8, 8}},
+	}
+	for _, tt := range tests {
+		p := tt.tk.plan(tt.n)
+		var got []int
+		for o := 0; o < p.covered; o += got[len(got)-1] {
+			got = append(got, p.height(o))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s plan(%d): tiles %v, want %v", tt.name, tt.n, got, tt.want)
+		}
+	}
+}
+
 // TestTallProductSameBits checks that products computed with the tall
 // kernels give the bits of the same set without them, on random ragged
 // sizes, one to three threads, storing and adding, with guard cells.
@@ -85,7 +139,7 @@ func TestTallProductSameBits(t *testing.T) {
 			p.close()
 		}
 	}()
-	ms := []int{1, 5, 7, 8, 9, 15, 16, 17, 23, 40, 64, 97, 200}
+	ms := []int{1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 40, 49, 64, 97, 196, 200}
 	ns := []int{1, 10, 16, 17, 32, 48, 100, 512}
 	kk := []int{1, 16, 255, 256, 257, 600}
 	for setName, set := range kernelSets() {
