@@ -43,3 +43,20 @@ func dup2Rows[W word](d0, d1, s []W) {
 	dup2Go(d0, s)
 	copy(d1[:2*len(s)], d0[:2*len(s)])
 }
+
+// interleave2AddAVX is interleave2AddGo on n elements of a and b, n a
+// multiple of 8 (dup2_amd64.s).
+//
+//go:noescape
+func interleave2AddAVX(d, a, b *float32, n int, bias float32)
+
+// interleave2Add is interleave2AddGo, in AVX where the CPU has it.
+func interleave2Add(d, a, b []float32, bias float32) {
+	b = b[:len(a)]
+	if n := len(a) &^ 7; n > 0 && hasAVX {
+		d = d[:2*len(a)]
+		interleave2AddAVX(&d[0], &a[0], &b[0], n, bias)
+		d, a, b = d[2*n:], a[n:], b[n:]
+	}
+	interleave2AddGo(d, a, b, bias)
+}

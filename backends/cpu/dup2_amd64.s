@@ -62,3 +62,36 @@ dup2r_loop:
 dup2r_done:
 	VZEROUPPER
 	RET
+
+// func interleave2AddAVX(d, a, b *float32, n int, bias float32)
+//
+// Sets d[2i] to a[i]+bias and d[2i+1] to b[i]+bias for i < n (n a
+// multiple of 8): eight of each in, sixteen out a step, paired as by
+// dup2x32AVX.
+TEXT ·interleave2AddAVX(SB), NOSPLIT, $0-36
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS bias+32(FP), Y5
+	SHRQ $3, CX
+	JEQ il2_done
+
+il2_loop:
+	VADDPS (SI), Y5, Y0
+	VADDPS (DX), Y5, Y6
+	VUNPCKLPS Y6, Y0, Y1 // a0 b0 a1 b1 | a4 b4 a5 b5
+	VUNPCKHPS Y6, Y0, Y2 // a2 b2 a3 b3 | a6 b6 a7 b7
+	VPERM2F128 $0x20, Y2, Y1, Y3
+	VPERM2F128 $0x31, Y2, Y1, Y4
+	VMOVUPS Y3, (DI)
+	VMOVUPS Y4, 32(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNE il2_loop
+
+il2_done:
+	VZEROUPPER
+	RET

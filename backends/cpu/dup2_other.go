@@ -10,3 +10,6 @@ func dup2Rows[W word](d0, d1, s []W) {
 	dup2Go(d0, s)
 	copy(d1[:2*len(s)], d0[:2*len(s)])
 }
+
+// interleave2Add is interleave2AddGo: this build has no assembly.
+func interleave2Add(d, a, b []float32, bias float32) { interleave2AddGo(d, a, b, bias) }

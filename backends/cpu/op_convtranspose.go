@@ -20,6 +20,9 @@ type convTransposeKernel struct {
 	col64            []float64
 	// gc runs the float32 products.
 	gc *gemmCtx
+	// scatter writes the output of a float32 ConvTranspose whose kernel
+	// tiles the output (convTScatter).
+	scatter convTScatter
 }
 
 func init() {
@@ -77,6 +80,10 @@ func (k *convTransposeKernel) run(in, out []*tensor) error {
 		var bv []float32
 		if b != nil {
 			bv = b.f32()
+		}
+		if k.tiles() {
+			k.runTiled(in[0].f32(), in[1].f32(), bv, out[0].f32())
+			return nil
 		}
 		convTransposeRun(k, in[0].f32(), in[1].f32(), bv, out[0].f32(), &k.col32)
 	case payload.Float64:

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -103,6 +104,12 @@ func TestConvTransposeAgainstReference(t *testing.T) {
 		{xs: []int{1, 5, 3, 4}, ws: []int{5, 2, 1, 1}, bias: true},
 		{xs: []int{1, 5, 3, 4}, ws: []int{5, 2, 1, 1}, outPad: []int64{1, 1}, strides: []int64{2, 2}},
 		{xs: []int{1, 2, 3, 3, 2}, ws: []int{2, 2, 2, 3, 2}, strides: []int64{2, 1, 2}, pads: []int64{0, 1, 0, 1, 0, 1}},
+		// Kernels that tile the output (runTiled): stride 2 with rows
+		// past the vector width, groups and images, stride 3, 1-D.
+		{xs: []int{1, 3, 5, 20}, ws: []int{3, 4, 2, 2}, strides: []int64{2, 2}, bias: true},
+		{xs: []int{2, 4, 3, 9}, ws: []int{4, 2, 2, 2}, group: 2, strides: []int64{2, 2}, bias: true},
+		{xs: []int{1, 2, 4, 5}, ws: []int{2, 3, 3, 3}, strides: []int64{3, 3}},
+		{xs: []int{1, 2, 9}, ws: []int{2, 3, 2}, strides: []int64{2}, bias: true},
 	}
 	r := nnRng(3)
 	for _, c := range cases {
@@ -216,4 +223,70 @@ func TestConvTransposeErrors(t *testing.T) {
 	nnWantErr(t, "output_padding", err, errs.InvalidArtifact)
 	_, err = runNode(t, nodeCase{node: node("ConvTranspose", []string{"x", "w"}, aString("auto_pad", "X"))}, x, mk([]int{3, 2, 3, 3}, make([]float32, 54)))
 	nnWantErr(t, "auto_pad", err, errs.Unsupported)
+}
+
+// TestConvTransposeTiledSameBits checks that the tiled path (kernel
+// equal to the stride) gives col2im's bits, with and without a bias, on
+// one thread and two, and that it is the path taken.
+func TestConvTransposeTiledSameBits(t *testing.T) {
+	r := nnRng(5)
+	p2 := newWorkerPool(2)
+	defer p2.close()
+	for _, c := range []struct {
+		cin, cout, ih, iw, sh, sw int
+		bias                      bool
+	}{{24, 24, 20, 20, 2, 2, true}, {24, 1, 40, 40, 2, 2, false}, {3, 5, 7, 13, 2, 3, true}, {4, 2, 5, 33, 1, 2, true}} {
+		for _, pool := range []*workerPool{nil, p2} {
+			name := fmt.Sprintf("c%d->%d %dx%d s%dx%d bias %v threads %d", c.cin, c.cout, c.ih, c.iw, c.sh, c.sw, c.bias, pool.size())
+			k := &convTransposeKernel{group: 1, batch: 1, inC: c.cin, outC: c.cout, gc: newGemmCtx(pool)}
+			g := &k.g
+			g.reset(2)
+			g.in[1], g.in[2], g.out[1], g.out[2] = c.ih*c.sh, c.iw*c.sw, c.ih, c.iw
+			g.k[1], g.k[2], g.s[1], g.s[2] = c.sh, c.sw, c.sh, c.sw
+			if !k.tiles() {
+				t.Fatalf("%s: tiles() = false, want true", name)
+			}
+			x, w := nnRand(r, c.cin*c.ih*c.iw), nnRand(r, c.cin*c.cout*c.sh*c.sw)
+			var b []float32
+			if c.bias {
+				b = nnRand(r, c.cout)
+			}
+			n := c.cout * c.ih * c.sh * c.iw * c.sw
+			const guards = 8
+			all, got := guarded(n, guards)
+			k.runTiled(x, w, b, got)
+			checkGuards(t, name, all, guards, 1, n, n)
+			want := make([]float32, n)
+			var col []float32
+			convTransposeRun(k, x, w, b, want, &col)
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s: element %d is %v, %v by col2im", name, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestInterleave2Add wants interleave2Add (AVX where the CPU has it) to
+// give interleave2AddGo's values on every length, leaving the cells
+// after the output alone.
+func TestInterleave2Add(t *testing.T) {
+	if !asmRuns() {
+		t.Skip("no assembly in this build: interleave2Add is interleave2AddGo")
+	}
+	r := nnRng(6)
+	for _, n := range []int{0, 1, 7, 8, 9, 16, 23, 40} {
+		a, b := nnRand(r, n), nnRand(r, n)
+		all, got := guarded(2*n, 4)
+		want := make([]float32, 2*n)
+		interleave2Add(got, a, b, 0.25)
+		interleave2AddGo(want, a, b, 0.25)
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d: cell %d is %v, want %v", n, i, got[i], want[i])
+			}
+		}
+		checkGuards(t, fmt.Sprintf("n=%d", n), all, 4, 1, 2*n, 2*n)
+	}
 }
