@@ -114,7 +114,7 @@ func (f *fuser) ewGrow(root string, start int, extra bool) ([]*Node, *EwProgram,
 		if !touches {
 			continue
 		}
-		st, x, y, ok := f.ewStep(n, have, rootVI, full)
+		st, x, y, ok := f.ewStep(n, have, rootVI, full, extra)
 		if !ok {
 			continue
 		}
@@ -223,8 +223,10 @@ func (f *fuser) fuseProg(n *Node, pos int) {
 // float32 nodes that FuseActivations left with one node of EwDomain's
 // EwOpType that runs their program (Node.Fused.Prog): unary ops,
 // Clip with constant bounds, float32 Casts to float32, and Add, Sub,
-// Mul, Div, Max, Min and Pow whose other operand is a constant scalar or
-// a value of the first input's shape (every dim known). Only values used
+// Mul, Div, Max, Min and Pow whose other operand is a constant scalar,
+// or (but for Pow) a constant or value of a rank no greater than the
+// first input's that broadcasts with it, such as a per-channel scale
+// (EwSpan; the node broadcasts its inputs as the unfused nodes did). Only values used
 // by nothing else and not graph outputs are absorbed; the node takes the
 // last one's output and the place of the last node. g must be sorted, and
 // typed by InferTypes.
@@ -298,7 +300,7 @@ func (f *fuser) producedBefore(r *ewRegion, s int, v string) bool {
 // ewStep returns n as a step, with the names of its operands (y "" for a
 // constant), or false when n cannot join a region that has the values in
 // have.
-func (f *fuser) ewStep(n *Node, have map[string]bool, root *ValueInfo, full bool) (st EwStep, x, y string, ok bool) {
+func (f *fuser) ewStep(n *Node, have map[string]bool, root *ValueInfo, full, extra bool) (st EwStep, x, y string, ok bool) {
 	st = EwStep{Op: n.OpType, Y: -1}
 	switch {
 	case ewUnaryOps[n.OpType]:
@@ -364,7 +366,12 @@ func (f *fuser) ewStep(n *Node, have map[string]bool, root *ValueInfo, full bool
 				st.K, st.ConstFirst = []float32{v}, first
 				return st, x, "", true
 			}
-			if !full || n.OpType == "Pow" || f.g.Const(other) != nil || !f.sameFullShape(other, root) {
+			switch {
+			case n.OpType == "Pow":
+				return st, "", "", false
+			case full && f.g.Const(other) == nil && f.sameFullShape(other, root):
+			case extra && f.bcastOK(other, root):
+			default:
 				return st, "", "", false
 			}
 			if first {
@@ -381,6 +388,39 @@ func (f *fuser) ewStep(n *Node, have map[string]bool, root *ValueInfo, full bool
 func (f *fuser) ewScalarOK(v string, root *ValueInfo) bool {
 	t := f.g.Const(v)
 	return t != nil && t.DType == payload.Float32 && t.NumElems() == 1 && len(t.Shape) <= len(root.Shape)
+}
+
+// bcastOK reports whether value v, a constant or not, is float32 of a
+// known rank no greater than root's whose dims are 1 or root's where
+// root's are known: an operand that a program node broadcasts to root's
+// shape at run time, as the unfused node did, without growing it.
+func (f *fuser) bcastOK(v string, root *ValueInfo) bool {
+	var shape []int
+	switch t, vi := f.g.Const(v), f.g.Values[v]; {
+	case t != nil:
+		if t.DType != payload.Float32 {
+			return false
+		}
+		shape = t.Shape
+	case vi != nil && vi.DType == payload.Float32 && vi.RankKnown:
+		shape = vi.Shape
+	default:
+		return false
+	}
+	off := len(root.Shape) - len(shape)
+	if off < 0 {
+		return false
+	}
+	for j, d := range shape {
+		r := root.Shape[off+j]
+		if d != 1 && r >= 0 && d != r {
+			// A clash, or root broadcast along a dim of 1: the program
+			// would compute root's ops once per element of the larger
+			// output.
+			return false
+		}
+	}
+	return true
 }
 
 // sameFullShape reports whether value v is float32 with root's shape,

@@ -46,7 +46,8 @@ func TestFuseElementwise(t *testing.T) {
 				{Op: "Exp", X: 0, Y: -1, K: []float32{0, 0}}, {Op: "Add", X: 1, Y: 2}}}},
 		{name: "second input of an unknown dim", inputs: []ValueInfo{vin("x", f32, -1, 4), vin("z", f32, -1, 4)},
 			nodes:   []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Add", []string{"z", "e"}, []string{"y"})},
-			wantOps: []string{"Exp", "Add"}},
+			wantOps: []string{EwOpType}, want: &EwProgram{Inputs: 2, Steps: []EwStep{
+				{Op: "Exp", X: 0, Y: -1, K: []float32{0, 0}}, {Op: "Add", X: 1, Y: 2}}}},
 		{name: "one op alone", nodes: []*Node{nd("Relu", []string{"x"}, []string{"y"})}, wantOps: []string{"Relu"}},
 		{name: "used twice", nodes: []*Node{
 			nd("Exp", []string{"x"}, []string{"e"}), nd("Neg", []string{"e"}, []string{"n"}),
@@ -55,8 +56,27 @@ func TestFuseElementwise(t *testing.T) {
 				{Op: "Neg", X: 0, Y: -1, K: []float32{0, 0}}, {Op: "Add", X: 2, Y: 1}}}},
 		{name: "graph output inside", nodes: []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Neg", []string{"e"}, []string{"y"})},
 			extra: []string{"e"}, wantOps: []string{"Exp", "Neg"}},
-		{name: "vector constant", nodes: []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Add", []string{"e", "vec"}, []string{"y"})},
+		{name: "vector constant along the last axis", nodes: []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Add", []string{"e", "vec"}, []string{"y"})},
+			wantOps: []string{EwOpType}, want: &EwProgram{Inputs: 2, Steps: []EwStep{
+				{Op: "Exp", X: 0, Y: -1, K: []float32{0, 0}}, {Op: "Add", X: 2, Y: 1}}}},
+		{name: "vector constant under Pow", nodes: []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Pow", []string{"e", "vec"}, []string{"y"})},
+			wantOps: []string{"Exp", "Pow"}},
+		{name: "per-channel scale computed (squeeze-excitation)", inputs: []ValueInfo{vin("x", f32, 1, 3, 2, 2), vin("s", f32, 1, 3, 1, 1)},
+			nodes:   []*Node{nd("Mul", []string{"x", "s"}, []string{"m"}), nd("Add", []string{"x", "m"}, []string{"y"})},
+			wantOps: []string{EwOpType}, want: &EwProgram{Inputs: 2, Steps: []EwStep{
+				{Op: "Mul", X: 0, Y: 1}, {Op: "Add", X: 0, Y: 2}}}},
+		{name: "broadcast over two runs of axes", inputs: []ValueInfo{vin("x", f32, 1, 3, 2, 2), vin("s", f32, 1, 3, 1, 2)},
+			nodes:   []*Node{nd("Mul", []string{"x", "s"}, []string{"m"}), nd("Add", []string{"x", "m"}, []string{"y"})},
+			wantOps: []string{EwOpType}},
+		{name: "per-channel scale of unknown batch and plane", inputs: []ValueInfo{vin("x", f32, -1, 3, -1, -1), vin("s", f32, -1, 3, 1, 1)},
+			nodes:   []*Node{nd("Mul", []string{"x", "s"}, []string{"m"}), nd("Add", []string{"x", "m"}, []string{"y"})},
+			wantOps: []string{EwOpType}},
+		{name: "operand of a higher rank", inputs: []ValueInfo{vin("x", f32, 3, 4), vin("s", f32, 2, 3, 4)},
+			nodes:   []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Add", []string{"e", "s"}, []string{"y"})},
 			wantOps: []string{"Exp", "Add"}},
+		{name: "broadcast that grows the first input", inputs: []ValueInfo{vin("x", f32, 3, 1, 1), vin("s", f32, 1, 3, 1, 1)},
+			nodes:   []*Node{nd("Mul", []string{"x", "s"}, []string{"m"}), nd("Relu", []string{"m"}, []string{"y"})},
+			wantOps: []string{"Mul", "Relu"}},
 		{name: "scalar of a higher rank", nodes: []*Node{nd("Exp", []string{"x"}, []string{"e"}), nd("Add", []string{"e", "big"}, []string{"y"})},
 			wantOps: []string{"Exp", "Add"}},
 		{name: "clip bound computed", nodes: []*Node{
@@ -121,4 +141,33 @@ func TestElementwiseFromFile(t *testing.T) {
 	n.Fused.Prog.Steps[0] = EwStep{Op: "Frobnicate", X: 0, Y: -1}
 	_, _, err = BindNode(n, 1)
 	wantKind(t, err, errs.InvalidArtifact)
+}
+
+// TestEwSpan checks which input shapes broadcast to an output along one
+// run of axes, and the inner and span they read with.
+func TestEwSpan(t *testing.T) {
+	tests := []struct {
+		in, out     []int
+		inner, span int
+		ok          bool
+	}{
+		{[]int{1, 8, 1, 1}, []int{2, 8, 5, 7}, 35, 8, true},
+		{[]int{8, 1, 1}, []int{2, 8, 5, 7}, 35, 8, true},
+		{[]int{7}, []int{2, 8, 5, 7}, 1, 7, true},
+		{[]int{5, 7}, []int{2, 8, 5, 7}, 1, 35, true},
+		{[]int{5, 1}, []int{2, 8, 5, 7}, 7, 5, true},
+		{[]int{2, 1, 1, 1}, []int{2, 8, 5, 7}, 280, 2, true},
+		{[]int{1}, []int{2, 8}, 1, 1, true},
+		{[]int{}, []int{2, 8}, 1, 1, true},
+		{[]int{2, 8}, []int{2, 8}, 0, 0, false},             // the output's own shape
+		{[]int{1, 8, 1, 7}, []int{2, 8, 5, 7}, 0, 0, false}, // two runs
+		{[]int{1, 4, 1, 1}, []int{2, 8, 5, 7}, 0, 0, false}, // a dim that does not match
+		{[]int{1, 2, 8}, []int{2, 8}, 0, 0, false},          // more dims than the output
+	}
+	for _, tt := range tests {
+		inner, span, ok := EwSpan(tt.in, tt.out)
+		if inner != tt.inner || span != tt.span || ok != tt.ok {
+			t.Errorf("EwSpan(%v, %v) = %d, %d, %v; want %d, %d, %v", tt.in, tt.out, inner, span, ok, tt.inner, tt.span, tt.ok)
+		}
+	}
 }

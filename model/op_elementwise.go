@@ -56,7 +56,8 @@ func init() {
 }
 
 // ElementwiseAttrs is the rule of a node FuseElementwise wrote: its
-// program, whose inputs all have the first input's shape.
+// program, whose inputs broadcast together as the unfused nodes'
+// operands did.
 type ElementwiseAttrs struct {
 	Prog *EwProgram
 }
@@ -107,30 +108,63 @@ func (p *EwProgram) Check() error {
 	return nil
 }
 
-// Infer implements Rule: the output has input 0's shape, and every input
-// is float32 of that shape.
+// Infer implements Rule: every input is float32, and the output has the
+// multidirectional broadcast of their shapes, the shape the unfused
+// nodes end with.
 func (a *ElementwiseAttrs) Infer(c *InferCtx) error {
-	d0, ok0 := c.Dims(0)
 	for i := range c.NumIn() {
 		if dt := c.DType(i); dt != payload.Float32 && dt != payload.Undefined {
 			return c.Errorf("input %d is %s, want float32", i, dt)
 		}
-		if i == 0 || !ok0 {
-			continue
-		}
-		d, ok := c.Dims(i)
-		if !ok {
-			continue
-		}
-		if len(d) != len(d0) {
-			return c.Errorf("input %d has rank %d, want %d", i, len(d), len(d0))
-		}
-		for j := range d {
-			if d[j] >= 0 && d0[j] >= 0 && d[j] != d0[j] {
-				return c.Errorf("input %d has shape %v, want %v", i, d, d0)
+	}
+	if err := c.Broadcast(0); err != nil {
+		return err
+	}
+	c.SetType(0, payload.Float32)
+	return nil
+}
+
+// EwSpan reports how an input of shape in broadcasts to a program's
+// output of shape out when its dims, aligned to the right, are 1 except
+// along one run of consecutive axes where they equal out's: output
+// element e (row-major) reads input element (e/inner)%span, inner being
+// the product of out's dims after the run and span the input's element
+// count. A per-channel [1, C, 1, 1] against [N, C, H, W] has inner H·W;
+// a bias [C] against [N, T, C] has inner 1. It reports false for any
+// other shape (more dims than out, a dim that neither is 1 nor matches),
+// and for an input of out's own element count, which needs no span.
+func EwSpan(in, out []int) (inner, span int, ok bool) {
+	if len(in) > len(out) {
+		return 0, 0, false
+	}
+	off := len(out) - len(in)
+	first, last := -1, -1
+	for j, v := range in {
+		if v != 1 {
+			if first < 0 {
+				first = j
 			}
+			last = j
 		}
 	}
-	c.SameShape(0, 0, payload.Float32)
-	return nil
+	inner, span = 1, 1
+	if first >= 0 {
+		for j := first; j <= last; j++ {
+			if in[j] != out[off+j] {
+				return 0, 0, false
+			}
+			span *= in[j]
+		}
+		for _, v := range out[off+last+1:] {
+			inner *= v
+		}
+	}
+	total := 1
+	for _, v := range out {
+		total *= v
+	}
+	if span == total {
+		return 0, 0, false
+	}
+	return inner, span, true
 }

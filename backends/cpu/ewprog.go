@@ -206,37 +206,98 @@ func compileEwStep(st model.EwStep) (ewStep, error) {
 	return s, nil
 }
 
-// run runs the program on elements [lo, hi): ins are the program's
-// inputs, d its output (for an epilogue, d is also input 0 and ins is
-// nil).
-func (p *ewProg) run(d []float32, ins [][]float32, lo, hi int) {
+// ewInputs are a program's inputs for one call: x[i] is input i, of the
+// output's shape, or broadcast to it as bc[i] says (along one run of axes,
+// model.EwSpan, or in general). bc is nil when no input broadcasts.
+type ewInputs struct {
+	x  [][]float32
+	bc []ewBcast
+}
+
+// ewBcast is how an input broadcasts: output element e reads its element
+// (e/inner)%span; span 0 for an input of the output's shape. Any other
+// broadcast (over more than one run of axes, or of the output's first
+// input) sets dims, the output's, and strides, the input's element
+// strides along them, 0 where it has a dim of 1.
+type ewBcast struct {
+	inner, span   int
+	dims, strides []int
+}
+
+// fill sets dst to the input x's values for output elements e0 onwards.
+func (b ewBcast) fill(dst, x []float32, e0 int) {
+	if b.dims != nil {
+		for i := range dst {
+			e, at := e0+i, 0
+			for a := len(b.dims) - 1; a >= 0; a-- {
+				at += e % b.dims[a] * b.strides[a]
+				e /= b.dims[a]
+			}
+			dst[i] = x[at]
+		}
+		return
+	}
+	x = x[:b.span]
+	if b.inner == 1 {
+		j := e0 % b.span
+		for len(dst) > 0 {
+			n := copy(dst, x[j:])
+			dst, j = dst[n:], 0
+		}
+		return
+	}
+	for len(dst) > 0 {
+		q := e0 / b.inner
+		n := min(len(dst), (q+1)*b.inner-e0)
+		v := x[q%b.span]
+		for i := range dst[:n] {
+			dst[i] = v
+		}
+		dst, e0 = dst[n:], e0+n
+	}
+}
+
+// uniform returns the input's one value over output elements [b0, b1)
+// when they all read the same element.
+func (b ewBcast) uniform(x []float32, b0, b1 int) (float32, bool) {
+	if b.span == 0 || b.dims != nil || b0/b.inner != (b1-1)/b.inner {
+		return 0, false
+	}
+	return x[(b0/b.inner)%b.span], true
+}
+
+// run runs the program on elements [lo, hi): in holds the program's
+// inputs, d its output (for an epilogue, d is also input 0 and in is
+// nil). buf holds ewBlock floats per input where one broadcasts, to
+// widen it into, one buf per concurrent run.
+func (p *ewProg) run(d []float32, in *ewInputs, buf []float32, lo, hi int) {
 	// Scratch blocks live on the stack, which Go zeroes on every call:
 	// take no more than the program uses.
 	switch p.scratch {
 	case 0:
-		p.blocks(nil, d, ins, lo, hi)
+		p.blocks(nil, d, in, buf, lo, hi)
 	case 1:
 		var sc [1][ewBlock]float32
-		p.blocks(sc[:], d, ins, lo, hi)
+		p.blocks(sc[:], d, in, buf, lo, hi)
 	case 2:
 		var sc [2][ewBlock]float32
-		p.blocks(sc[:], d, ins, lo, hi)
+		p.blocks(sc[:], d, in, buf, lo, hi)
 	default:
 		var sc ewScratch
-		p.blocks(sc[:], d, ins, lo, hi)
+		p.blocks(sc[:], d, in, buf, lo, hi)
 	}
 }
 
 // blocks runs the program on elements [lo, hi) block by block.
-func (p *ewProg) blocks(sc [][ewBlock]float32, d []float32, ins [][]float32, lo, hi int) {
+func (p *ewProg) blocks(sc [][ewBlock]float32, d []float32, in *ewInputs, buf []float32, lo, hi int) {
 	for b0 := lo; b0 < hi; b0 += ewBlock {
 		b1 := min(b0+ewBlock, hi)
-		p.block(sc, d[b0:b1], ins, b0, b1)
+		p.block(sc, d[b0:b1], in, buf, b0, b1)
 	}
 }
 
 // block runs every step on one block.
-func (p *ewProg) block(sc [][ewBlock]float32, d []float32, ins [][]float32, b0, b1 int) {
+func (p *ewProg) block(sc [][ewBlock]float32, d []float32, in *ewInputs, buf []float32, b0, b1 int) {
 	n := b1 - b0
 	at := func(s ewSlot) []float32 {
 		switch {
@@ -245,10 +306,47 @@ func (p *ewProg) block(sc [][ewBlock]float32, d []float32, ins [][]float32, b0, 
 		case s > 0:
 			return sc[s-1][:n]
 		}
-		return ins[-1-s][b0:b1]
+		i := -1 - int(s)
+		if in.bc != nil && (in.bc[i].span > 0 || in.bc[i].dims != nil) {
+			b := buf[i*ewBlock:][:n]
+			in.bc[i].fill(b, in.x[i], b0)
+			return b
+		}
+		return in.x[i][b0:b1]
+	}
+	// uniform returns the value of slot s over the block, and a one-cell
+	// row holding it, when s is a broadcast input that has one there.
+	uniform := func(s ewSlot) ([]float32, bool) {
+		i := -1 - int(s)
+		if s >= 0 || in.bc == nil {
+			return nil, false
+		}
+		v, ok := in.bc[i].uniform(in.x[i], b0, b1)
+		if !ok {
+			return nil, false
+		}
+		k := buf[i*ewBlock:][:1]
+		k[0] = v
+		return k, true
 	}
 	for i := range p.steps {
 		st := &p.steps[i]
+		if st.kind == ewBinVec && binConstCode(st.op, false) >= 0 {
+			// A per-channel operand is one value over most blocks: the
+			// constant row kernels compute the same IEEE operation.
+			if k, ok := uniform(st.y); ok {
+				if !constRow32(st.op, false, at(st.d), at(st.x), k[0]) {
+					arithRow(st.op, at(st.d), at(st.x), k, 1, 0)
+				}
+				continue
+			}
+			if k, ok := uniform(st.x); ok {
+				if !constRow32(st.op, true, at(st.d), at(st.y), k[0]) {
+					arithRow(st.op, at(st.d), k, at(st.y), 0, 1)
+				}
+				continue
+			}
+		}
 		dst, x := at(st.d), at(st.x)
 		switch st.kind {
 		case ewBinVec:

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
@@ -195,7 +196,7 @@ func TestCompileEwSlots(t *testing.T) {
 		r2 := min(max(x+3, 0), 6)
 		want[i] = 6 / (x*r2 - x)
 	}
-	c.run(d, nil, 0, len(d))
+	c.run(d, nil, nil, 0, len(d))
 	for i := range d {
 		if !sameF32(d[i], want[i]) {
 			t.Errorf("element %d: %v, want %v", i, d[i], want[i])
@@ -225,7 +226,7 @@ func BenchmarkEwProgram(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(4 * len(d)))
 			for b.Loop() {
-				c.run(d, nil, 0, len(d))
+				c.run(d, nil, nil, 0, len(d))
 			}
 		})
 	}
@@ -296,6 +297,125 @@ func TestNamedTailsStandalone(t *testing.T) {
 		for i := range a.Data {
 			if !sameF32(a.Data[i], b.Data[i]) {
 				t.Fatalf("%s: element %d is %v fused, %v unfused", act, i, a.Data[i], b.Data[i])
+			}
+		}
+	}
+}
+
+// TestElementwiseBroadcastOperands checks programs whose operands
+// broadcast along one run of axes: a squeeze-excitation scale computed
+// in the graph (x + x·s, s of [N, C, 1, 1]) and per-channel, per-row and
+// last-axis constants, on either side, through Add, Mul, Sub, Div and
+// Max. Each graph must become one Elementwise node after the reduction,
+// with the unfused graph's bits, on one thread and two, on planes that
+// blocks straddle and planes that hold whole blocks, allocating nothing.
+func TestElementwiseBroadcastOperands(t *testing.T) {
+	for _, dims := range [][]int64{{2, 8, 9, 11}, {2, 8, 64, 64}} {
+		n, c, h, w := dims[0], dims[1], dims[2], dims[3]
+		r := rand.New(rand.NewPCG(41, uint64(h)))
+		g := onnxbuild.Graph{Name: "bcast"}
+		g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, dims...)}
+		g.Outputs = []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, dims...)}
+		g.Initializers = []onnxbuild.Tensor{
+			onnxbuild.TensorOf("axes", []int64{2}, []int64{2, 3}),
+			onnxbuild.TensorOf("pc", []int64{c, 1, 1}, fuseRand(r, int(c), 2)),
+			onnxbuild.TensorOf("pc4", []int64{1, c, 1, 1}, fuseRand(r, int(c), 2)),
+			onnxbuild.TensorOf("last", []int64{w}, fuseRand(r, int(w), 2)),
+			onnxbuild.TensorOf("plane", []int64{h, w}, fuseRand(r, int(h*w), 2)),
+			onnxbuild.TensorOf("row", []int64{1, 1, h, 1}, fuseRand(r, int(h), 2)),
+		}
+		nd := func(op string, ins []string, out string) onnxbuild.Node {
+			return onnxbuild.Node{Name: out, Op: op, Inputs: ins, Outputs: []string{out}}
+		}
+		g.Nodes = []onnxbuild.Node{
+			{Name: "m", Op: "ReduceMean", Inputs: []string{"x", "axes"}, Outputs: []string{"m"}},
+			nd("Sigmoid", []string{"m"}, "s"),
+			nd("Mul", []string{"x", "s"}, "xs"),
+			nd("Add", []string{"x", "xs"}, "se"),
+			nd("Add", []string{"se", "pc"}, "a"),
+			nd("Mul", []string{"pc4", "a"}, "b"),
+			nd("Sub", []string{"last", "b"}, "d"),
+			nd("Div", []string{"d", "plane"}, "e"),
+			nd("Max", []string{"e", "row"}, "y"),
+		}
+		onnx := (&onnxbuild.Model{Opset: 18, Graph: g}).Encode()
+		x := fuseRand(r, int(n*c*h*w), 4)
+		x[5] = float32(math.NaN())
+		in := f32t{Shape: []int{int(n), int(c), int(h), int(w)}, Data: x}
+		var want f32t
+		plain, _ := loadFused(t, onnx, false, 1)
+		if err := plain.InferOne(&in, &want); err != nil {
+			t.Fatal(err)
+		}
+		for _, threads := range []int{1, 2} {
+			fused, _ := loadFused(t, onnx, true, threads)
+			var ops []string
+			for _, nd := range fused.prog.g.Nodes {
+				ops = append(ops, nd.OpType)
+			}
+			if len(ops) != 3 || ops[2] != model.EwOpType {
+				t.Fatalf("%v: nodes %v, want the reduction, the Sigmoid and one Elementwise node", dims, ops)
+			}
+			var got f32t
+			if err := fused.InferOne(&in, &got); err != nil {
+				t.Fatal(err)
+			}
+			for i := range want.Data {
+				if !sameF32(got.Data[i], want.Data[i]) {
+					t.Fatalf("%v, %d threads: element %d is %v fused, %v unfused", dims, threads, i, got.Data[i], want.Data[i])
+				}
+			}
+			if a := testing.AllocsPerRun(5, func() {
+				if err := fused.InferOne(&in, &got); err != nil {
+					t.Fatal(err)
+				}
+			}); a != 0 {
+				t.Errorf("%v, %d threads: %v allocations per call, want 0", dims, threads, a)
+			}
+		}
+	}
+}
+
+// TestElementwiseGeneralBroadcast checks a program fused on inputs of
+// unknown dims whose operands, at run time, broadcast over two runs of
+// axes, and whose first input is itself broadcast to a larger output:
+// the same shape and bits as the unfused graph.
+func TestElementwiseGeneralBroadcast(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	g := onnxbuild.Graph{Name: "general"}
+	g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, 3, -1, -1)}
+	g.Outputs = []onnxbuild.Value{{Name: "y", DType: payload.Float32, NoShape: true}}
+	g.Initializers = []onnxbuild.Tensor{
+		onnxbuild.TensorOf("cw", []int64{3, 1, 5}, fuseRand(r, 15, 2)),
+		onnxbuild.TensorOf("ch", []int64{3, 4, 1}, fuseRand(r, 12, 2)),
+	}
+	g.Nodes = []onnxbuild.Node{
+		{Name: "a", Op: "Mul", Inputs: []string{"x", "cw"}, Outputs: []string{"a"}},
+		{Name: "b", Op: "Add", Inputs: []string{"ch", "a"}, Outputs: []string{"b"}},
+		{Name: "y", Op: "Relu", Inputs: []string{"b"}, Outputs: []string{"y"}},
+	}
+	onnx := (&onnxbuild.Model{Opset: 17, Graph: g}).Encode()
+	plain, _ := loadFused(t, onnx, false, 1)
+	fused, _ := loadFused(t, onnx, true, 1)
+	if n := fused.prog.g.Nodes; len(n) != 1 || !model.IsEwNode(n[0]) {
+		t.Fatalf("%d nodes, want one Elementwise node", len(n))
+	}
+	for _, shape := range [][]int{{2, 3, 4, 5}, {2, 3, 1, 5}, {1, 3, 4, 1}} {
+		n := shape[0] * shape[1] * shape[2] * shape[3]
+		in := f32t{Shape: shape, Data: fuseRand(r, n, 4)}
+		var got, want f32t
+		if err := plain.InferOne(&in, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := fused.InferOne(&in, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Shape, want.Shape) {
+			t.Fatalf("input %v: output shape %v, want %v", shape, got.Shape, want.Shape)
+		}
+		for i := range want.Data {
+			if !sameF32(got.Data[i], want.Data[i]) {
+				t.Fatalf("input %v: element %d is %v fused, %v unfused", shape, i, got.Data[i], want.Data[i])
 			}
 		}
 	}

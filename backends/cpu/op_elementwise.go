@@ -10,16 +10,23 @@ import (
 const ewParallelMin = 32 << 10
 
 // ewKernel runs a node model.FuseElementwise wrote: its program over
-// inputs of one shape, in one pass, split across the pool's threads when
-// large.
+// inputs of the output's shape or broadcast to it along one run of axes
+// (a per-channel scale), in one pass, split across the pool's threads
+// when large.
 type ewKernel struct {
 	n    *model.Node
 	prog *ewProg
 	gc   *gemmCtx // the model's, for its pool; nil outside a model
-	// ins, d and parts are the current call's, for runPart.
-	ins   [][]float32
+	// in, d and parts are the current call's, for runPart.
+	in    ewInputs
 	d     []float32
 	parts int
+	// bc backs in.bc; buf holds each thread's blocks to widen
+	// broadcast inputs into, ewBlock floats per input; strides backs
+	// the general broadcasts' strides.
+	bc      []ewBcast
+	buf     []float32
+	strides []int
 }
 
 func buildElementwise(c *buildCtx) (kernel, error) {
@@ -36,17 +43,36 @@ func buildElementwise(c *buildCtx) (kernel, error) {
 	if err != nil {
 		return nil, c.invalid("elementwise program: %v", err)
 	}
-	return &ewKernel{n: c.n, prog: p, gc: c.gemm, ins: make([][]float32, p.inputs)}, nil
+	k := &ewKernel{n: c.n, prog: p, gc: c.gemm, bc: make([]ewBcast, p.inputs)}
+	k.in.x = make([][]float32, p.inputs)
+	threads := 1
+	if c.gemm != nil {
+		threads = c.gemm.pool.size()
+	}
+	k.buf = make([]float32, threads*p.inputs*ewBlock)
+	return k, nil
 }
 
 func (k *ewKernel) run(in, out []*tensor) error {
 	d := out[0].f32()
-	for i := range k.ins {
+	os := out[0].shape
+	k.in.bc = nil
+	r := len(os)
+	k.strides = growInts(&k.strides, r*len(k.in.x))
+	for i := range k.in.x {
 		x := in[i].f32()
-		if len(x) < len(d) {
-			return shapeErr(k.n, "elementwise input %d has %d elements, want %d", i, len(x), len(d))
+		k.bc[i] = ewBcast{}
+		if len(x) != len(d) || len(in[i].shape) != r {
+			k.in.bc = k.bc
+			if inner, span, ok := model.EwSpan(in[i].shape, os); ok && span == len(x) {
+				k.bc[i] = ewBcast{inner: inner, span: span}
+			} else if st, ok := ewStrides(k.strides[i*r:(i+1)*r], in[i].shape, os); ok {
+				k.bc[i] = ewBcast{dims: os, strides: st}
+			} else {
+				return shapeErr(k.n, "elementwise input %d of shape %v does not broadcast to %v", i, in[i].shape, os)
+			}
 		}
-		k.ins[i] = x
+		k.in.x[i] = x
 	}
 	n := len(d)
 	parts := 1
@@ -54,7 +80,7 @@ func (k *ewKernel) run(in, out []*tensor) error {
 		parts = min(k.gc.pool.size(), n/ewParallelMin)
 	}
 	if parts <= 1 {
-		k.prog.run(d, k.ins, 0, n)
+		k.prog.run(d, &k.in, k.buf, 0, n)
 		return nil
 	}
 	k.d, k.parts = d, parts
@@ -69,5 +95,34 @@ func (k *ewKernel) runPart(part int) {
 	blocks := (n + ewBlock - 1) / ewBlock
 	lo := min(part*blocks/k.parts*ewBlock, n)
 	hi := min((part+1)*blocks/k.parts*ewBlock, n)
-	k.prog.run(k.d, k.ins, lo, hi)
+	per := len(k.in.x) * ewBlock
+	k.prog.run(k.d, &k.in, k.buf[part*per:(part+1)*per], lo, hi)
+}
+
+// ewStrides sets st to the element strides of an input of shape in
+// broadcast to out (0 along its dims of 1 and those it lacks), reporting
+// false when in does not broadcast to out.
+func ewStrides(st, in, out []int) ([]int, bool) {
+	off := len(out) - len(in)
+	if off < 0 {
+		return nil, false
+	}
+	step := 1
+	for a := len(out) - 1; a >= 0; a-- {
+		st[a] = 0
+		if a < off {
+			continue
+		}
+		switch d := in[a-off]; d {
+		case out[a]:
+			if d != 1 {
+				st[a] = step
+			}
+			step *= d
+		case 1:
+		default:
+			return nil, false
+		}
+	}
+	return st, true
 }
