@@ -166,3 +166,74 @@ func TestFoldBatchNormSkips(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitBatchNorm checks which BatchNormalization nodes become Mul
+// and Add by per-channel constants, and those constants: the float32
+// kernel's coefficients, shaped [C, 1, …] for the channel axis.
+func TestSplitBatchNorm(t *testing.T) {
+	bnAfterRelu := func() *Graph {
+		g := convBN(false)
+		g.Nodes[0] = nd("Relu", []string{"x"}, []string{"conv"})
+		g.Initializers["scale"] = floats("scale", 1, 2)
+		g.Initializers["beta"] = floats("beta", 0.5, -1)
+		g.Initializers["mean"] = floats("mean", 2, 0)
+		g.Initializers["var"] = floats("var", 3, 0.999)
+		g.Inputs = []ValueInfo{vin("x", f32, -1, 2, -1, -1)}
+		return g
+	}
+	t.Run("split", func(t *testing.T) {
+		g := bnAfterRelu()
+		if err := InferTypes(g); err != nil {
+			t.Fatal(err)
+		}
+		if err := SplitBatchNorm(g); err != nil {
+			t.Fatal(err)
+		}
+		if got := opTypes(g); got != "Relu,Mul,Add" {
+			t.Fatalf("nodes: got %s, want Relu,Mul,Add", got)
+		}
+		mul, add := g.Nodes[1], g.Nodes[2]
+		if mul.Inputs[0] != "conv" || add.Inputs[0] != mul.Outputs[0] || add.Outputs[0] != "y" {
+			t.Fatalf("wiring: Mul %v -> %v, Add %v -> %v", mul.Inputs, mul.Outputs, add.Inputs, add.Outputs)
+		}
+		eps := float64(float32(1e-3))
+		wantA := []float32{float32(1 / math.Sqrt(3+eps)), float32(2 / math.Sqrt(float64(float32(0.999))+eps))}
+		wantB := []float32{float32(0.5 - 2/math.Sqrt(3+eps)), -1}
+		for _, c := range []struct {
+			name string
+			want []float32
+		}{{mul.Inputs[1], wantA}, {add.Inputs[1], wantB}} {
+			tc := g.Initializers[c.name]
+			if tc == nil || len(tc.Shape) != 3 || tc.Shape[0] != 2 || tc.Shape[1] != 1 || tc.Shape[2] != 1 {
+				t.Fatalf("constant %s: %v, want shape [2 1 1]", c.name, tc)
+			}
+			if got := vals(t, g, c.name); got[0] != c.want[0] || got[1] != c.want[1] {
+				t.Errorf("constant %s: got %v, want %v", c.name, got, c.want)
+			}
+		}
+	})
+	skips := map[string]func(g *Graph){
+		"training mode": func(g *Graph) { g.Nodes[1].Attrs = append(g.Nodes[1].Attrs, aI("training_mode", 1)) },
+		"dynamic scale": func(g *Graph) { delete(g.Initializers, "scale"); g.Inputs = append(g.Inputs, vin("scale", f32, 2)) },
+		"float64 mean":  func(g *Graph) { g.Initializers["mean"] = NewTensor("mean", []int{2}, []float64{0, 0}) },
+		"unknown rank":  func(g *Graph) { g.Inputs = []ValueInfo{{Name: "x", DType: f32}} },
+		"opset 6":       func(g *Graph) { g.Opset = 6 },
+		"mean output used": func(g *Graph) {
+			g.Nodes[1].Outputs = []string{"y", "rm"}
+			g.Outputs = append(g.Outputs, ValueInfo{Name: "rm"})
+		},
+	}
+	for name, mod := range skips {
+		t.Run(name, func(t *testing.T) {
+			g := bnAfterRelu()
+			mod(g)
+			_ = InferTypes(g)
+			if err := SplitBatchNorm(g); err != nil {
+				t.Fatalf("SplitBatchNorm: %v", err)
+			}
+			if got := opTypes(g); got != "Relu,BatchNormalization" {
+				t.Fatalf("nodes: got %s, want Relu,BatchNormalization", got)
+			}
+		})
+	}
+}

@@ -118,6 +118,9 @@ func optimizeGraph(g *model.Graph) error {
 	if err := model.FuseActivations(g); err != nil {
 		return err
 	}
+	if err := model.SplitBatchNorm(g); err != nil {
+		return err
+	}
 	return model.FuseElementwise(g)
 }
 

@@ -420,3 +420,58 @@ func TestElementwiseGeneralBroadcast(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchNormJoinsPrograms checks that an inference BatchNormalization
+// after a node it cannot fold into becomes part of the elementwise
+// program around it (model.SplitBatchNorm) with the BatchNormalization
+// kernel's bits, on inputs of rank 4 and 2.
+func TestBatchNormJoinsPrograms(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	const c = 6
+	for _, rank := range []int{4, 2} {
+		dims := []int64{-1, c, -1, -1}[:rank]
+		g := onnxbuild.Graph{Name: "bn"}
+		g.Inputs = []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, dims...)}
+		g.Outputs = []onnxbuild.Value{{Name: "y", DType: payload.Float32, NoShape: true}}
+		variance := fuseRand(r, c, 1)
+		for i := range variance {
+			variance[i] = variance[i]*variance[i] + 0.01
+		}
+		g.Initializers = []onnxbuild.Tensor{
+			onnxbuild.TensorOf("scale", []int64{c}, fuseRand(r, c, 2)),
+			onnxbuild.TensorOf("beta", []int64{c}, fuseRand(r, c, 2)),
+			onnxbuild.TensorOf("mean", []int64{c}, fuseRand(r, c, 2)),
+			onnxbuild.TensorOf("var", []int64{c}, variance),
+		}
+		g.Nodes = []onnxbuild.Node{
+			{Name: "a", Op: "Abs", Inputs: []string{"x"}, Outputs: []string{"a"}},
+			{Name: "b", Op: "BatchNormalization", Inputs: []string{"a", "scale", "beta", "mean", "var"}, Outputs: []string{"b"},
+				Attrs: []onnxbuild.Attr{onnxbuild.AFloat("epsilon", 1e-3)}},
+			{Name: "y", Op: "Relu", Inputs: []string{"b"}, Outputs: []string{"y"}},
+		}
+		onnx := (&onnxbuild.Model{Opset: 15, Graph: g}).Encode()
+		plain, _ := loadFused(t, onnx, false, 1)
+		fused, _ := loadFused(t, onnx, true, 1)
+		if n := fused.prog.g.Nodes; len(n) != 1 || !model.IsEwNode(n[0]) {
+			t.Fatalf("rank %d: %d nodes, want one Elementwise node", rank, len(n))
+		}
+		shape := []int{3, c, 5, 7}[:rank]
+		n := 1
+		for _, d := range shape {
+			n *= d
+		}
+		in := f32t{Shape: shape, Data: fuseRand(r, n, 4)}
+		var got, want f32t
+		if err := plain.InferOne(&in, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := fused.InferOne(&in, &got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range want.Data {
+			if !sameF32(got.Data[i], want.Data[i]) {
+				t.Fatalf("rank %d: element %d is %v fused, %v by the BatchNormalization kernel", rank, i, got.Data[i], want.Data[i])
+			}
+		}
+	}
+}
