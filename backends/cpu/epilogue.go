@@ -129,7 +129,7 @@ func (e *epilogue) apply(d []float32) {
 			f := epilogue{act: e.first, p0: e.p0, p1: e.p1}
 			f.apply(d)
 		}
-		e.prog.run(d, nil, nil, 0, len(d))
+		e.prog.run(d, 0, len(d))
 	}
 }
 

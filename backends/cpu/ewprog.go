@@ -58,8 +58,9 @@ type ewProg struct {
 	scratch int
 }
 
-// ewScratch is the per-call scratch of an ewProg, kept on the stack.
-type ewScratch [model.EwMaxLive][ewBlock]float32
+// ewScratch is the per-call scratch of an epilogue's ewProg, kept on the
+// stack.
+type ewScratch [model.EwMaxLive * ewBlock]float32
 
 // compileEw compiles p; inPlace is set for an epilogue, where input 0
 // is the output block itself.
@@ -266,72 +267,100 @@ func (b ewBcast) uniform(x []float32, b0, b1 int) (float32, bool) {
 	return x[(b0/b.inner)%b.span], true
 }
 
-// run runs the program on elements [lo, hi): in holds the program's
-// inputs, d its output (for an epilogue, d is also input 0 and in is
-// nil). buf holds ewBlock floats per input where one broadcasts, to
-// widen it into, one buf per concurrent run.
-func (p *ewProg) run(d []float32, in *ewInputs, buf []float32, lo, hi int) {
-	// Scratch blocks live on the stack, which Go zeroes on every call:
-	// take no more than the program uses.
+// run runs the program on elements [lo, hi) of d with no input but d
+// itself: an epilogue, d being input 0 and the output. Its scratch blocks
+// live on the stack, which Go zeroes on every call: it takes no more than
+// the program uses.
+func (p *ewProg) run(d []float32, lo, hi int) {
 	switch p.scratch {
 	case 0:
-		p.blocks(nil, d, in, buf, lo, hi)
+		p.blocks(nil, ewBlock, d, nil, nil, lo, hi)
 	case 1:
-		var sc [1][ewBlock]float32
-		p.blocks(sc[:], d, in, buf, lo, hi)
+		var sc [ewBlock]float32
+		p.blocks(sc[:], ewBlock, d, nil, nil, lo, hi)
 	case 2:
-		var sc [2][ewBlock]float32
-		p.blocks(sc[:], d, in, buf, lo, hi)
+		var sc [2 * ewBlock]float32
+		p.blocks(sc[:], ewBlock, d, nil, nil, lo, hi)
 	default:
 		var sc ewScratch
-		p.blocks(sc[:], d, in, buf, lo, hi)
+		p.blocks(sc[:], ewBlock, d, nil, nil, lo, hi)
 	}
 }
 
-// blocks runs the program on elements [lo, hi) block by block.
-func (p *ewProg) blocks(sc [][ewBlock]float32, d []float32, in *ewInputs, buf []float32, lo, hi int) {
-	for b0 := lo; b0 < hi; b0 += ewBlock {
-		b1 := min(b0+ewBlock, hi)
-		p.block(sc, d[b0:b1], in, buf, b0, b1)
+// ewNodeBlock is the block of a standalone program node (ewKernel), whose
+// scratch lives in the kernel: longer than an epilogue's, so that the
+// steps' calls cost less per element.
+const ewNodeBlock = 4 * ewBlock
+
+// scratchSize is how many floats of scratch runNode needs with blocks
+// of bs: the program's scratch blocks, then one per input to widen a
+// broadcast input into.
+func (p *ewProg) scratchSize(bs int) int { return (p.scratch + p.inputs) * bs }
+
+// runNode runs the program on elements [lo, hi): in holds the program's
+// inputs, d its output; sc (scratchSize(ewNodeBlock) floats) is this
+// run's own scratch, one per concurrent run.
+func (p *ewProg) runNode(d []float32, in *ewInputs, sc []float32, lo, hi int) {
+	regs := p.scratch * ewNodeBlock
+	p.blocks(sc[:regs], ewNodeBlock, d, in, sc[regs:], lo, hi)
+}
+
+// blocks runs the program on elements [lo, hi) block by block, bs
+// elements at a time, with scratch blocks sc and, for broadcast inputs,
+// buf (bs floats per input).
+func (p *ewProg) blocks(sc []float32, bs int, d []float32, in *ewInputs, buf []float32, lo, hi int) {
+	for b0 := lo; b0 < hi; b0 += bs {
+		b1 := min(b0+bs, hi)
+		p.block(sc, bs, d[b0:b1], in, buf, b0, b1)
 	}
 }
 
 // block runs every step on one block.
-func (p *ewProg) block(sc [][ewBlock]float32, d []float32, in *ewInputs, buf []float32, b0, b1 int) {
+func (p *ewProg) block(sc []float32, bs int, d []float32, in *ewInputs, buf []float32, b0, b1 int) {
 	n := b1 - b0
+	// Per broadcast input (the first 64), whether its block is one value
+	// (held in its buf's first cell) and whether buf holds its block.
+	var uni, filled uint64
+	if in != nil && in.bc != nil {
+		for i := range min(len(in.bc), 64) {
+			if v, ok := in.bc[i].uniform(in.x[i], b0, b1); ok {
+				buf[i*bs] = v
+				uni |= 1 << i
+			}
+		}
+	}
 	at := func(s ewSlot) []float32 {
 		switch {
 		case s == ewOut:
 			return d
 		case s > 0:
-			return sc[s-1][:n]
+			return sc[(int(s)-1)*bs:][:n]
 		}
 		i := -1 - int(s)
 		if in.bc != nil && (in.bc[i].span > 0 || in.bc[i].dims != nil) {
-			b := buf[i*ewBlock:][:n]
-			in.bc[i].fill(b, in.x[i], b0)
+			b := buf[i*bs:][:n]
+			if i >= 64 || filled&(1<<i) == 0 {
+				in.bc[i].fill(b, in.x[i], b0)
+				if i < 64 {
+					filled |= 1 << i
+				}
+			}
 			return b
 		}
 		return in.x[i][b0:b1]
 	}
-	// uniform returns the value of slot s over the block, and a one-cell
-	// row holding it, when s is a broadcast input that has one there.
+	// uniform returns a one-cell row holding the value of slot s over the
+	// block when s is a broadcast input that has one there.
 	uniform := func(s ewSlot) ([]float32, bool) {
 		i := -1 - int(s)
-		if s >= 0 || in.bc == nil {
+		if s >= 0 || i >= 64 || uni&(1<<i) == 0 {
 			return nil, false
 		}
-		v, ok := in.bc[i].uniform(in.x[i], b0, b1)
-		if !ok {
-			return nil, false
-		}
-		k := buf[i*ewBlock:][:1]
-		k[0] = v
-		return k, true
+		return buf[i*bs:][:1], true
 	}
 	for i := range p.steps {
 		st := &p.steps[i]
-		if st.kind == ewBinVec && binConstCode(st.op, false) >= 0 {
+		if uni != 0 && st.kind == ewBinVec && binConstCode(st.op, false) >= 0 {
 			// A per-channel operand is one value over most blocks: the
 			// constant row kernels compute the same IEEE operation.
 			if k, ok := uniform(st.y); ok {

@@ -196,7 +196,7 @@ func TestCompileEwSlots(t *testing.T) {
 		r2 := min(max(x+3, 0), 6)
 		want[i] = 6 / (x*r2 - x)
 	}
-	c.run(d, nil, nil, 0, len(d))
+	c.run(d, 0, len(d))
 	for i := range d {
 		if !sameF32(d[i], want[i]) {
 			t.Errorf("element %d: %v, want %v", i, d[i], want[i])
@@ -226,7 +226,7 @@ func BenchmarkEwProgram(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(4 * len(d)))
 			for b.Loop() {
-				c.run(d, nil, nil, 0, len(d))
+				c.run(d, 0, len(d))
 			}
 		})
 	}

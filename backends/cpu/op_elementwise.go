@@ -21,9 +21,8 @@ type ewKernel struct {
 	in    ewInputs
 	d     []float32
 	parts int
-	// bc backs in.bc; buf holds each thread's blocks to widen
-	// broadcast inputs into, ewBlock floats per input; strides backs
-	// the general broadcasts' strides.
+	// bc backs in.bc; buf holds each thread's scratch (ewProg.runNode);
+	// strides backs the general broadcasts' strides.
 	bc      []ewBcast
 	buf     []float32
 	strides []int
@@ -49,7 +48,7 @@ func buildElementwise(c *buildCtx) (kernel, error) {
 	if c.gemm != nil {
 		threads = c.gemm.pool.size()
 	}
-	k.buf = make([]float32, threads*p.inputs*ewBlock)
+	k.buf = make([]float32, threads*p.scratchSize(ewNodeBlock))
 	return k, nil
 }
 
@@ -80,7 +79,7 @@ func (k *ewKernel) run(in, out []*tensor) error {
 		parts = min(k.gc.pool.size(), n/ewParallelMin)
 	}
 	if parts <= 1 {
-		k.prog.run(d, &k.in, k.buf, 0, n)
+		k.prog.runNode(d, &k.in, k.buf, 0, n)
 		return nil
 	}
 	k.d, k.parts = d, parts
@@ -92,11 +91,11 @@ func (k *ewKernel) run(in, out []*tensor) error {
 // runPart runs one thread's share, a whole number of blocks.
 func (k *ewKernel) runPart(part int) {
 	n := len(k.d)
-	blocks := (n + ewBlock - 1) / ewBlock
-	lo := min(part*blocks/k.parts*ewBlock, n)
-	hi := min((part+1)*blocks/k.parts*ewBlock, n)
-	per := len(k.in.x) * ewBlock
-	k.prog.run(k.d, &k.in, k.buf[part*per:(part+1)*per], lo, hi)
+	blocks := (n + ewNodeBlock - 1) / ewNodeBlock
+	lo := min(part*blocks/k.parts*ewNodeBlock, n)
+	hi := min((part+1)*blocks/k.parts*ewNodeBlock, n)
+	per := k.prog.scratchSize(ewNodeBlock)
+	k.prog.runNode(k.d, &k.in, k.buf[part*per:(part+1)*per], lo, hi)
 }
 
 // ewStrides sets st to the element strides of an input of shape in
