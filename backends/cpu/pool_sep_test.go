@@ -8,20 +8,31 @@ import (
 	"testing"
 )
 
-// TestPoolRowsMatchesGo checks the assembly row folds bit for bit
-// against their Go twins on random taps, widths, rows and planes, with
-// NaNs and signed zeros in the input and guard cells around every
-// output row.
+// TestPoolRowsMatchesGo checks the assembly row folds (AVX2, and AVX-512
+// where the CPU has it) bit for bit against their Go twins on random
+// taps, widths, rows and planes, with NaNs, infinities and signed zeros
+// in the input and guard cells around every output row.
 func TestPoolRowsMatchesGo(t *testing.T) {
 	needAsm(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the row folds have no assembly on this architecture: the Go twin would be compared with itself")
 	}
+	forPoolWidths(t, testPoolRowsMatchesGo)
+}
+
+// testPoolRowsMatchesGo is TestPoolRowsMatchesGo for the kernels
+// selected now.
+func testPoolRowsMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), float32(math.Inf(1))}
 	const guard = poolGuard
-	for trial := range 400 {
+	for trial := range 600 {
+		// Mostly narrow rows, around the eights and sixteens; every
+		// fourth up to 200 wide, through the 32- and 64-column steps.
 		width := 1 + r.IntN(40)
+		if trial%4 == 3 {
+			width = 1 + r.IntN(200)
+		}
 		rows := 1 + r.IntN(5)
 		planes := 1 + r.IntN(3)
 		spill := r.IntN(2) == 0
@@ -71,26 +82,28 @@ func TestPoolRowsMatchesGo(t *testing.T) {
 	}
 }
 
-// TestPoolDeintMatchesGo checks the two-phase split against its Go
-// twin, with guard cells.
+// TestPoolDeintMatchesGo checks the two-phase split (AVX2, and AVX-512
+// where the CPU has it) against its Go twin, with guard cells.
 func TestPoolDeintMatchesGo(t *testing.T) {
 	needAsm(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("no assembly on this architecture: the Go twin would be compared with itself")
 	}
-	r := rand.New(rand.NewPCG(43, 44))
-	for h := range 40 {
-		src := randF32s(r, 2*h+3, 4)
-		got, want := make([]float32, 2*h+2), make([]float32, 2*h+2)
-		got[2*h], got[2*h+1], want[2*h], want[2*h+1] = poolGuard, poolGuard, poolGuard, poolGuard
-		poolDeint(got, src, 2, h)
-		poolDeintGo(want, src, 2, h)
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("deint h=%d: cell %d = %v, want %v", h, i, got[i], want[i])
+	forPoolWidths(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(43, 44))
+		for h := range 70 {
+			src := randF32s(r, 2*h+3, 4)
+			got, want := make([]float32, 2*h+2), make([]float32, 2*h+2)
+			got[2*h], got[2*h+1], want[2*h], want[2*h+1] = poolGuard, poolGuard, poolGuard, poolGuard
+			poolDeint(got, src, 2, h)
+			poolDeintGo(want, src, 2, h)
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("deint h=%d: cell %d = %v, want %v", h, i, got[i], want[i])
+				}
 			}
 		}
-	}
+	})
 }
 
 // poolSepCases are windows of every kind the separable pooling takes.
@@ -127,6 +140,12 @@ var poolSepCases = []struct {
 // AveragePool poolRun's values within float32 rounding, on every window
 // of poolSepCases, with guard cells after the output.
 func TestPoolSepMatchesPoolRun(t *testing.T) {
+	forPoolWidths(t, testPoolSepMatchesPoolRun)
+}
+
+// testPoolSepMatchesPoolRun is TestPoolSepMatchesPoolRun for the kernels
+// selected now.
+func testPoolSepMatchesPoolRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(45, 46))
 	for _, tc := range poolSepCases {
 		for _, op := range []string{"MaxPool", "AveragePool"} {
@@ -247,8 +266,14 @@ func BenchmarkPoolSep(b *testing.B) {
 // TestGlobalMax32MatchesLoop checks the folded GlobalMaxPool plane
 // against the running maximum from the first value, on sizes around the
 // 32-float blocks, with NaNs (first and later), infinities and signed
-// zeros; a +0 and a -0 compare equal.
+// zeros, with each width of row kernels; a +0 and a -0 compare equal.
 func TestGlobalMax32MatchesLoop(t *testing.T) {
+	forPoolWidths(t, testGlobalMax32MatchesLoop)
+}
+
+// testGlobalMax32MatchesLoop is TestGlobalMax32MatchesLoop for the row
+// kernels selected now.
+func testGlobalMax32MatchesLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(49, 50))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1)), 0, float32(math.Copysign(0, -1))}
 	for _, size := range []int{1, 7, 31, 32, 33, 49, 64, 95, 196, 1000} {
@@ -287,3 +312,4 @@ func TestGlobalMax32MatchesLoop(t *testing.T) {
 
 // randF32sNoAlloc is a plane for the allocation check.
 var randF32sNoAlloc = make([]float32, 100)
+

@@ -1,0 +1,27 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "testing"
+
+// forPoolWidths runs f once with the AVX2 pooling kernels and once with
+// the AVX-512 ones (poolAVX512, with the sixteen-lane row loops taking
+// every row of sixteen or more), skipping the latter where the CPU has no
+// AVX-512.
+func forPoolWidths(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	defer func(v bool, w int) { poolAVX512, poolRows512Min = v, w }(poolAVX512, poolRows512Min)
+	for _, tc := range []struct {
+		name string
+		wide bool
+	}{{"avx2", false}, {"avx512", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.wide && !hasAVX512 {
+				t.Skip("this CPU has no AVX-512: only the AVX2 pooling kernels run here")
+			}
+			poolAVX512, poolRows512Min = tc.wide, 16
+			f(t)
+		})
+	}
+}
+
