@@ -222,7 +222,8 @@ func testPoolSepMatchesPoolRun(t *testing.T) {
 }
 
 // BenchmarkPoolSep times the pooling kernel on one thread on common
-// windows.
+// windows (the 2×2 stride-2 MaxPools with output rows of whole eights
+// take the whole-row kernel instead).
 func BenchmarkPoolSep(b *testing.B) {
 	r := rand.New(rand.NewPCG(47, 48))
 	cases := []struct {
@@ -233,6 +234,8 @@ func BenchmarkPoolSep(b *testing.B) {
 		{"max k3s2p1 512x14", "MaxPool", []int{1, 512, 14, 14}, []int64{3, 2, 1}},
 		{"max k3s2p1 64x112", "MaxPool", []int{1, 64, 112, 112}, []int64{3, 2, 1}},
 		{"max k2s2 512x14", "MaxPool", []int{1, 512, 14, 14}, []int64{2, 2, 0}},
+		{"max k2s2 64x112", "MaxPool", []int{1, 64, 112, 112}, []int64{2, 2, 0}},
+		{"max k2s2 128x48", "MaxPool", []int{1, 128, 48, 48}, []int64{2, 2, 0}},
 		{"max k5s1p2 32x56", "MaxPool", []int{1, 32, 56, 56}, []int64{5, 1, 2}},
 		{"avg k3s1p1 512x14", "AveragePool", []int{1, 512, 14, 14}, []int64{3, 1, 1}},
 		{"avg k3s1p1 256x28", "AveragePool", []int{1, 256, 28, 28}, []int64{3, 1, 1}},
@@ -313,3 +316,37 @@ func testGlobalMax32MatchesLoop(t *testing.T) {
 // randF32sNoAlloc is a plane for the allocation check.
 var randF32sNoAlloc = make([]float32, 100)
 
+// BenchmarkGlobalPool times GlobalMaxPool and GlobalAveragePool on one
+// thread.
+func BenchmarkGlobalPool(b *testing.B) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for _, tc := range []struct {
+		name, op string
+		shape    []int
+	}{
+		{"max 512x7x7", "GlobalMaxPool", []int{1, 512, 7, 7}},
+		{"max 256x28x28", "GlobalMaxPool", []int{1, 256, 28, 28}},
+		{"avg 512x7x7", "GlobalAveragePool", []int{1, 512, 7, 7}},
+		{"avg 256x28x28", "GlobalAveragePool", []int{1, 256, 28, 28}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			x := randT(r, 4, tc.shape...)
+			bc := caseCtx(nodeCase{node: node(tc.op, []string{"x"})}, []*tensor{x})
+			kn, err := buildKernel(bc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			y := &tensor{dt: x.dt}
+			s := newOutShaper(bc, kn)
+			if err := s.shapes([]*tensor{x}, []*tensor{y}); err != nil {
+				b.Fatal(err)
+			}
+			y.data = alignedBytes(4 * y.numel())
+			ins, outs := []*tensor{x}, []*tensor{y}
+			for b.Loop() {
+				_ = s.shapes(ins, outs)
+				_ = kn.run(ins, outs)
+			}
+		})
+	}
+}

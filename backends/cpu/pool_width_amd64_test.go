@@ -25,3 +25,23 @@ func forPoolWidths(t *testing.T, f func(t *testing.T)) {
 	}
 }
 
+// benchPoolWidths runs f as sub-benchmarks with the AVX2 and, where the
+// CPU has AVX-512, the AVX-512 pooling kernels (the sixteen-lane row
+// loops taking every row of sixteen or more, to time them where the
+// wrappers do not pick them).
+func benchPoolWidths(b *testing.B, f func(b *testing.B)) {
+	defer func(v bool, w int) { poolAVX512, poolRows512Min = v, w }(poolAVX512, poolRows512Min)
+	for _, wide := range []bool{false, true} {
+		if wide && !hasAVX512 {
+			continue
+		}
+		name := "avx2"
+		if wide {
+			name = "avx512"
+		}
+		b.Run(name, func(b *testing.B) {
+			poolAVX512, poolRows512Min = wide, 16
+			f(b)
+		})
+	}
+}

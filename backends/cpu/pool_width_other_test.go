@@ -11,3 +11,5 @@ func forPoolWidths(t *testing.T, f func(t *testing.T)) {
 	f(t)
 }
 
+// benchPoolWidths runs f: this build has one width of pooling kernels.
+func benchPoolWidths(b *testing.B, f func(b *testing.B)) { f(b) }
