@@ -31,10 +31,10 @@ func poolRowsSumAVX512(dst, src *float32, offs *int, ntaps, width, rows, ds, ss,
 //go:noescape
 func poolRowsAvgAVX512(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32, tab *float32)
 
-// poolAVX512 selects the sixteen-lane pooling kernels (the row loops, the
-// two-phase split and the 2×2 stride-2 MaxPool) over the AVX2 ones: where
-// 512-bit vectors run at full width (wide512, decided once at init; tests
-// switch it to compare both).
+// poolAVX512 selects the sixteen-lane pooling kernels (the row loops and
+// the 2×2 stride-2 MaxPool) over the AVX2 ones: where 512-bit vectors run
+// at full width (wide512, decided once at init; tests switch it to
+// compare both).
 var poolAVX512 = wide512
 
 // poolRows512Min is the narrowest row the sixteen-lane row loops take
@@ -168,14 +168,11 @@ func poolRowsFit512(dst, src []float32, offs []int, width, rows, ds, ss, planes,
 	return lo >= 0 && (planes-1)*dps+(rows-1)*ds+width <= len(dst) && (planes-1)*sps+(rows-1)*ss+hi+width <= len(src)
 }
 
-// poolDeint is poolDeintGo, two phases in AVX-512 or AVX2 where the CPU
-// has it.
+// poolDeint is poolDeintGo, two phases in AVX2 where the CPU has it. It
+// keeps AVX2 where poolAVX512 is set: the sixteen-lane split
+// (deinterleaveRowsAVX512) made the stride-2 separable pooling 2-6%
+// slower end to end on Zen 5.
 func poolDeint(dst, src []float32, s, h int) {
-	if s == 2 && poolAVX512 && h > 0 {
-		_, _ = src[2*h-1], dst[2*h-1]
-		deinterleaveRowsAVX512(&dst[0], &dst[h], 0, &src[0], 0, 2*h, 1)
-		return
-	}
 	if s != 2 || !hasAVX2FMA || h < 8 {
 		poolDeintGo(dst, src, s, h)
 		return

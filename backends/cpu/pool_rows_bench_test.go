@@ -11,8 +11,7 @@ import (
 // width of kernels this build has, on about 2048 outputs (in L1) and
 // 12288 (in L2, as the separable pooling's blocks): the three-tap max
 // fold on rows of several widths (under eight packed, as the separable
-// pooling lays them), the two-phase split, and the whole-row 2×2
-// stride-2 MaxPool.
+// pooling lays them) and the whole-row 2×2 stride-2 MaxPool.
 func BenchmarkPoolRows(b *testing.B) {
 	r := rand.New(rand.NewPCG(53, 54))
 	src := randF32s(r, 1<<17, 2)
@@ -29,13 +28,6 @@ func BenchmarkPoolRows(b *testing.B) {
 				})
 			})
 		}
-		b.Run(fmt.Sprintf("deint %d", sz), func(b *testing.B) {
-			benchPoolWidths(b, func(b *testing.B) {
-				for b.Loop() {
-					poolDeint(dst, src, 2, sz)
-				}
-			})
-		})
 		for _, n := range []int{8, 24, 56, 112} {
 			b.Run(fmt.Sprintf("maxpool2x2 %d n%d", sz, n), func(b *testing.B) {
 				benchPoolWidths(b, func(b *testing.B) {

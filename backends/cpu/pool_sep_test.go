@@ -82,8 +82,8 @@ func testPoolRowsMatchesGo(t *testing.T) {
 	}
 }
 
-// TestPoolDeintMatchesGo checks the two-phase split (AVX2, and AVX-512
-// where the CPU has it) against its Go twin, with guard cells.
+// TestPoolDeintMatchesGo checks the two-phase split against its Go twin,
+// with guard cells, under each width of the pooling kernels.
 func TestPoolDeintMatchesGo(t *testing.T) {
 	needAsm(t)
 	if runtime.GOARCH != "amd64" {
