@@ -5,6 +5,13 @@ package cpu
 //go:noescape
 func maxPool2x2S2AVX(dst *float32, n int, r0, r1 *float32, lowest float32)
 
+// maxPool512Min is the fewest outputs a row the sixteen-lane 2×2 stride-2
+// MaxPool takes; shorter rows go to the AVX2 kernel. On Zen 5, with the
+// rows in L2, the AVX-512 kernel was 7-10% slower on rows of 24 outputs
+// (0.98-1.29x at 8) and equal from 56 on; in L1 it is about twice as
+// fast from 56 on. Tests lower it to check the kernel on every row.
+var maxPool512Min = 32
+
 //go:noescape
 func maxPool2x2S2AVX512(dst *float32, n int, r0, r1 *float32, lowest float32)
 
@@ -20,7 +27,7 @@ func maxPool2x2S2(dst, r0, r1 []float32, lowest float32) int {
 		return 0
 	}
 	_, _ = r0[2*n-1], r1[2*n-1]
-	if poolAVX512 {
+	if poolAVX512 && n >= maxPool512Min {
 		maxPool2x2S2AVX512(&dst[0], n, &r0[0], &r1[0], lowest)
 		return n
 	}
@@ -40,7 +47,7 @@ func maxPool2x2S2Rows(dst, x []float32, n, rows, iw int, lowest float32) bool {
 		return false
 	}
 	_, _ = dst[rows*n-1], x[(2*rows-1)*iw+2*n-1]
-	if poolAVX512 {
+	if poolAVX512 && n >= maxPool512Min {
 		maxPool2x2S2RowsAVX512(&dst[0], n, rows, &x[0], iw, lowest)
 		return true
 	}
