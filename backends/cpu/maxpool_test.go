@@ -8,14 +8,21 @@ import (
 
 // TestMaxPool2x2MatchesLoop checks maxPool2x2 at stride 2 (assembly where
 // the CPU has it) bit for bit against the plain running maximum, on
-// every length up to 40 with guard cells, with NaNs and signed zeros.
+// every length up to 70 with guard cells, with NaNs, -Inf and signed
+// zeros (AVX2, and AVX-512 where the CPU has it).
 func TestMaxPool2x2MatchesLoop(t *testing.T) {
 	needAsm(t)
+	forPoolWidths(t, testMaxPool2x2MatchesLoop)
+}
+
+// testMaxPool2x2MatchesLoop is TestMaxPool2x2MatchesLoop for the kernels
+// selected now.
+func testMaxPool2x2MatchesLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 13))
 	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1))}
 	const guard = 2
 	lowest := float32(-math.MaxFloat32)
-	for n := range 41 {
+	for n := range 71 {
 		r0, r1 := make([]float32, 2*n+1), make([]float32, 2*n+1)
 		for _, row := range [][]float32{r0, r1} {
 			for i := range row {
@@ -51,15 +58,26 @@ func TestMaxPool2x2MatchesLoop(t *testing.T) {
 // TestMaxPool2x2RowsMatchesRowByRow checks the whole-row 2×2 stride-2
 // pooling (assembly where the CPU has it) bit for bit against maxPool2x2
 // row by row, with guard cells after the output, on exact and odd input
-// heights and widths.
+// heights and widths and output rows of whole and odd sixteens (AVX2,
+// and AVX-512 where the CPU has it).
 func TestMaxPool2x2RowsMatchesRowByRow(t *testing.T) {
 	needAsm(t)
+	forPoolWidths(t, testMaxPool2x2RowsMatchesRowByRow)
+}
+
+// testMaxPool2x2RowsMatchesRowByRow is TestMaxPool2x2RowsMatchesRowByRow
+// for the kernels selected now.
+func testMaxPool2x2RowsMatchesRowByRow(t *testing.T) {
 	tests := []struct{ planes, oh, ow, ih, iw int }{
 		{1, 1, 8, 2, 16},
 		{3, 4, 8, 8, 16},
 		{2, 3, 16, 7, 33},
 		{16, 16, 16, 32, 32},
 		{2, 2, 5, 4, 10},
+		{3, 5, 24, 10, 48},
+		{2, 3, 32, 6, 64},
+		{2, 3, 40, 7, 81},
+		{1, 2, 56, 4, 112},
 	}
 	r := rand.New(rand.NewPCG(14, 15))
 	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1))}

@@ -17,12 +17,44 @@ func poolRowsAvgAVX(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, pl
 //go:noescape
 func poolDeint2AVX(e, o, src *float32, n int)
 
-// poolRowsMax is poolRowsMaxGo, in AVX2 where the CPU has it. With spill
-// set, one plane and rows packed (ds == width), rows narrower than eight
-// may be computed eight wide, the extra lanes landing on the next row's
-// cells before that row is written; src must then hold seven elements
-// after the last row's taps.
+// The same row loops sixteen lanes wide (pool_rows_avx512_amd64.s), for
+// rows of at least sixteen: the last sixteen columns of a row overlap the
+// rest, so they read and write only what the Go loops do and need no
+// spill.
+
+//go:noescape
+func poolRowsMaxAVX512(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
+
+//go:noescape
+func poolRowsSumAVX512(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32)
+
+//go:noescape
+func poolRowsAvgAVX512(dst, src *float32, offs *int, ntaps, width, rows, ds, ss, planes, dps, sps int, lowest float32, tab *float32)
+
+// poolAVX512 selects the sixteen-lane pooling kernels (the row loops and
+// the 2×2 stride-2 MaxPool) over the AVX2 ones: where 512-bit vectors run
+// at full width (wide512, decided once at init; tests switch it to
+// compare both).
+var poolAVX512 = wide512
+
+// poolRows512Min is the narrowest row the sixteen-lane row loops take
+// (at least 16). Narrower rows go to the AVX2 loops: on Zen 5, with the
+// separable pooling's blocks in L2, the wider loads (every misaligned one
+// across two cache lines) paid only from about this width (three taps:
+// 4% faster at 192 and 6% at 256, even at 128, 11% slower at 112 and
+// 20% at 56). Tests lower it to check the loops on every width.
+var poolRows512Min = 192
+
+// poolRowsMax is poolRowsMaxGo, in AVX-512 or AVX2 where the CPU has
+// it. With spill set, one plane and rows packed (ds == width), rows
+// narrower than eight may be computed eight wide (by the AVX2 loops), the
+// extra lanes landing on the next row's cells before that row is written;
+// src must then hold seven elements after the last row's taps.
 func poolRowsMax(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, lowest float32, spill bool) {
+	if poolAVX512 && poolRowsFit512(dst, src, offs, width, rows, ds, ss, planes, dps, sps) {
+		poolRowsMaxAVX512(&dst[0], &src[0], &offs[0], len(offs), width, rows, 4*ds, 4*ss, planes, 4*dps, 4*sps, lowest)
+		return
+	}
 	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
 	if n < 0 {
 		poolRowsMaxGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps, lowest)
@@ -36,9 +68,14 @@ func poolRowsMax(dst, src []float32, offs []int, width, rows, ds, ss, planes, dp
 	}
 }
 
-// poolRowsSum is poolRowsSumGo, in AVX2 where the CPU has it; spill as
+// poolRowsSum is poolRowsSumGo, in AVX-512 or AVX2 where the CPU has it;
+// spill as
 // for poolRowsMax.
 func poolRowsSum(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, spill bool) {
+	if poolAVX512 && poolRowsFit512(dst, src, offs, width, rows, ds, ss, planes, dps, sps) {
+		poolRowsSumAVX512(&dst[0], &src[0], &offs[0], len(offs), width, rows, 4*ds, 4*ss, planes, 4*dps, 4*sps, 0)
+		return
+	}
 	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
 	if n < 0 {
 		poolRowsSumGo(dst, src, offs, width, rows, ds, ss, planes, dps, sps)
@@ -52,9 +89,14 @@ func poolRowsSum(dst, src []float32, offs []int, width, rows, ds, ss, planes, dp
 	}
 }
 
-// poolRowsAvg is poolRowsAvgGo, in AVX2 where the CPU has it; spill as
+// poolRowsAvg is poolRowsAvgGo, in AVX-512 or AVX2 where the CPU has it;
+// spill as
 // for poolRowsMax, tab then holding seven cells after the last row's.
 func poolRowsAvg(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int, tab []float32, spill bool) {
+	if poolAVX512 && poolRowsFit512(dst, src, offs, width, rows, ds, ss, planes, dps, sps) && len(tab) >= (rows-1)*ds+width {
+		poolRowsAvgAVX512(&dst[0], &src[0], &offs[0], len(offs), width, rows, 4*ds, 4*ss, planes, 4*dps, 4*sps, 0, &tab[0])
+		return
+	}
 	n := poolRowsAsm(dst, src, offs, width, rows, ds, ss, planes, dps, sps, spill)
 	if n > 0 && len(tab) < (n-1)*ds+max(width, 8) {
 		n = -1
@@ -112,7 +154,24 @@ func poolRowsAsm(dst, src []float32, offs []int, width, rows, ds, ss, planes, dp
 	return n
 }
 
-// poolDeint is poolDeintGo, two phases in AVX2 where the CPU has it.
+// poolRowsFit512 reports whether the sixteen-lane row loops take the
+// whole call: rows at least poolRows512Min wide, something to do, no
+// negative offset, and every row's taps and cells inside src and dst.
+func poolRowsFit512(dst, src []float32, offs []int, width, rows, ds, ss, planes, dps, sps int) bool {
+	if len(offs) == 0 || width < max(poolRows512Min, 16) || rows <= 0 || planes <= 0 {
+		return false
+	}
+	lo, hi := offs[0], offs[0]
+	for _, o := range offs {
+		lo, hi = min(lo, o), max(hi, o)
+	}
+	return lo >= 0 && (planes-1)*dps+(rows-1)*ds+width <= len(dst) && (planes-1)*sps+(rows-1)*ss+hi+width <= len(src)
+}
+
+// poolDeint is poolDeintGo, two phases in AVX2 where the CPU has it. It
+// keeps AVX2 where poolAVX512 is set: the sixteen-lane split
+// (deinterleaveRowsAVX512) made the stride-2 separable pooling 2-6%
+// slower end to end on Zen 5.
 func poolDeint(dst, src []float32, s, h int) {
 	if s != 2 || !hasAVX2FMA || h < 8 {
 		poolDeintGo(dst, src, s, h)

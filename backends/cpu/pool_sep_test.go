@@ -8,20 +8,31 @@ import (
 	"testing"
 )
 
-// TestPoolRowsMatchesGo checks the assembly row folds bit for bit
-// against their Go twins on random taps, widths, rows and planes, with
-// NaNs and signed zeros in the input and guard cells around every
-// output row.
+// TestPoolRowsMatchesGo checks the assembly row folds (AVX2, and AVX-512
+// where the CPU has it) bit for bit against their Go twins on random
+// taps, widths, rows and planes, with NaNs, infinities and signed zeros
+// in the input and guard cells around every output row.
 func TestPoolRowsMatchesGo(t *testing.T) {
 	needAsm(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the row folds have no assembly on this architecture: the Go twin would be compared with itself")
 	}
+	forPoolWidths(t, testPoolRowsMatchesGo)
+}
+
+// testPoolRowsMatchesGo is TestPoolRowsMatchesGo for the kernels
+// selected now.
+func testPoolRowsMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), float32(math.Inf(1))}
 	const guard = poolGuard
-	for trial := range 400 {
+	for trial := range 600 {
+		// Mostly narrow rows, around the eights and sixteens; every
+		// fourth up to 200 wide, through the 32- and 64-column steps.
 		width := 1 + r.IntN(40)
+		if trial%4 == 3 {
+			width = 1 + r.IntN(200)
+		}
 		rows := 1 + r.IntN(5)
 		planes := 1 + r.IntN(3)
 		spill := r.IntN(2) == 0
@@ -71,26 +82,28 @@ func TestPoolRowsMatchesGo(t *testing.T) {
 	}
 }
 
-// TestPoolDeintMatchesGo checks the two-phase split against its Go
-// twin, with guard cells.
+// TestPoolDeintMatchesGo checks the two-phase split against its Go twin,
+// with guard cells, under each width of the pooling kernels.
 func TestPoolDeintMatchesGo(t *testing.T) {
 	needAsm(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("no assembly on this architecture: the Go twin would be compared with itself")
 	}
-	r := rand.New(rand.NewPCG(43, 44))
-	for h := range 40 {
-		src := randF32s(r, 2*h+3, 4)
-		got, want := make([]float32, 2*h+2), make([]float32, 2*h+2)
-		got[2*h], got[2*h+1], want[2*h], want[2*h+1] = poolGuard, poolGuard, poolGuard, poolGuard
-		poolDeint(got, src, 2, h)
-		poolDeintGo(want, src, 2, h)
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("deint h=%d: cell %d = %v, want %v", h, i, got[i], want[i])
+	forPoolWidths(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(43, 44))
+		for h := range 70 {
+			src := randF32s(r, 2*h+3, 4)
+			got, want := make([]float32, 2*h+2), make([]float32, 2*h+2)
+			got[2*h], got[2*h+1], want[2*h], want[2*h+1] = poolGuard, poolGuard, poolGuard, poolGuard
+			poolDeint(got, src, 2, h)
+			poolDeintGo(want, src, 2, h)
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("deint h=%d: cell %d = %v, want %v", h, i, got[i], want[i])
+				}
 			}
 		}
-	}
+	})
 }
 
 // poolSepCases are windows of every kind the separable pooling takes.
@@ -127,6 +140,12 @@ var poolSepCases = []struct {
 // AveragePool poolRun's values within float32 rounding, on every window
 // of poolSepCases, with guard cells after the output.
 func TestPoolSepMatchesPoolRun(t *testing.T) {
+	forPoolWidths(t, testPoolSepMatchesPoolRun)
+}
+
+// testPoolSepMatchesPoolRun is TestPoolSepMatchesPoolRun for the kernels
+// selected now.
+func testPoolSepMatchesPoolRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(45, 46))
 	for _, tc := range poolSepCases {
 		for _, op := range []string{"MaxPool", "AveragePool"} {
@@ -203,7 +222,8 @@ func TestPoolSepMatchesPoolRun(t *testing.T) {
 }
 
 // BenchmarkPoolSep times the pooling kernel on one thread on common
-// windows.
+// windows (the 2×2 stride-2 MaxPools with output rows of whole eights
+// take the whole-row kernel instead).
 func BenchmarkPoolSep(b *testing.B) {
 	r := rand.New(rand.NewPCG(47, 48))
 	cases := []struct {
@@ -214,6 +234,8 @@ func BenchmarkPoolSep(b *testing.B) {
 		{"max k3s2p1 512x14", "MaxPool", []int{1, 512, 14, 14}, []int64{3, 2, 1}},
 		{"max k3s2p1 64x112", "MaxPool", []int{1, 64, 112, 112}, []int64{3, 2, 1}},
 		{"max k2s2 512x14", "MaxPool", []int{1, 512, 14, 14}, []int64{2, 2, 0}},
+		{"max k2s2 64x112", "MaxPool", []int{1, 64, 112, 112}, []int64{2, 2, 0}},
+		{"max k2s2 128x48", "MaxPool", []int{1, 128, 48, 48}, []int64{2, 2, 0}},
 		{"max k5s1p2 32x56", "MaxPool", []int{1, 32, 56, 56}, []int64{5, 1, 2}},
 		{"avg k3s1p1 512x14", "AveragePool", []int{1, 512, 14, 14}, []int64{3, 1, 1}},
 		{"avg k3s1p1 256x28", "AveragePool", []int{1, 256, 28, 28}, []int64{3, 1, 1}},
@@ -247,8 +269,14 @@ func BenchmarkPoolSep(b *testing.B) {
 // TestGlobalMax32MatchesLoop checks the folded GlobalMaxPool plane
 // against the running maximum from the first value, on sizes around the
 // 32-float blocks, with NaNs (first and later), infinities and signed
-// zeros; a +0 and a -0 compare equal.
+// zeros, with each width of row kernels; a +0 and a -0 compare equal.
 func TestGlobalMax32MatchesLoop(t *testing.T) {
+	forPoolWidths(t, testGlobalMax32MatchesLoop)
+}
+
+// testGlobalMax32MatchesLoop is TestGlobalMax32MatchesLoop for the row
+// kernels selected now.
+func testGlobalMax32MatchesLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(49, 50))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1)), 0, float32(math.Copysign(0, -1))}
 	for _, size := range []int{1, 7, 31, 32, 33, 49, 64, 95, 196, 1000} {
@@ -287,3 +315,38 @@ func TestGlobalMax32MatchesLoop(t *testing.T) {
 
 // randF32sNoAlloc is a plane for the allocation check.
 var randF32sNoAlloc = make([]float32, 100)
+
+// BenchmarkGlobalPool times GlobalMaxPool and GlobalAveragePool on one
+// thread.
+func BenchmarkGlobalPool(b *testing.B) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for _, tc := range []struct {
+		name, op string
+		shape    []int
+	}{
+		{"max 512x7x7", "GlobalMaxPool", []int{1, 512, 7, 7}},
+		{"max 256x28x28", "GlobalMaxPool", []int{1, 256, 28, 28}},
+		{"avg 512x7x7", "GlobalAveragePool", []int{1, 512, 7, 7}},
+		{"avg 256x28x28", "GlobalAveragePool", []int{1, 256, 28, 28}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			x := randT(r, 4, tc.shape...)
+			bc := caseCtx(nodeCase{node: node(tc.op, []string{"x"})}, []*tensor{x})
+			kn, err := buildKernel(bc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			y := &tensor{dt: x.dt}
+			s := newOutShaper(bc, kn)
+			if err := s.shapes([]*tensor{x}, []*tensor{y}); err != nil {
+				b.Fatal(err)
+			}
+			y.data = alignedBytes(4 * y.numel())
+			ins, outs := []*tensor{x}, []*tensor{y}
+			for b.Loop() {
+				_ = s.shapes(ins, outs)
+				_ = kn.run(ins, outs)
+			}
+		})
+	}
+}
