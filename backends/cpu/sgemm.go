@@ -323,7 +323,7 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 				// are packed, where block expects them.
 				ad = cl.a.data[i0*cl.a.ld+p0:]
 				ap = w.a[:(i1-i0)*kcb]
-				if rd := directStart(ks, i0, i1); rd < i1 {
+				if rd := directStart(ks, i0, i1, cl.k*cl.n >= gemmFewFloats); rd < i1 {
 					packA(ap[(rd-i0)*kcb:], cl.a.data, cl.a.ld, false, 1, rd, i1, p0, p0+kcb)
 				}
 			default:
@@ -345,7 +345,7 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 				continue
 			}
 			// The tall tiles applied it to their full panels.
-			start := directStart(ks, i0, i1)
+			start := directStart(ks, i0, i1, cl.k*cl.n >= gemmFewFloats)
 			if jf := min(j1, n/gemmNR) * gemmNR; jf < c1 {
 				cl.ep.applyRows(cl.c, cl.ldc, i0, start, jf, c1)
 			}
@@ -356,10 +356,11 @@ func runPanels[E panelElem](g *gemmCtx, part int, ks *[gemmMR]kernelRowOf[E], rb
 
 // directStart returns the first of rows [i0, i1) that the kernels
 // reading A in place leave to the packed ones: the tall tiles' plan
-// (tallKernels.plan), or whole tiles of gemmMR rows.
-func directStart[E panelElem](ks *[gemmMR]kernelRowOf[E], i0, i1 int) int {
+// (tallKernels.plan; few for a B past L2), or whole tiles of gemmMR
+// rows.
+func directStart[E panelElem](ks *[gemmMR]kernelRowOf[E], i0, i1 int, few bool) int {
 	if t := &ks[gemmMR-1].tall; t.rows > 0 {
-		return i0 + t.plan(i1-i0).covered
+		return i0 + t.plan(i1-i0, few).covered
 	}
 	return i0 + (i1-i0)/gemmMR*gemmMR
 }
@@ -388,8 +389,9 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 	start := i0
 	var tp tallPlan
 	if ad != nil {
-		start = directStart(ks, i0, i1)
-		tp = tall.plan(i1 - i0)
+		few := cl.k*cl.n >= gemmFewFloats
+		start = directStart(ks, i0, i1, few)
+		tp = tall.plan(i1-i0, few)
 	}
 	stream := cl.k*cl.n >= gemmStreamFloats
 	if ad != nil && tall.rows > 0 {

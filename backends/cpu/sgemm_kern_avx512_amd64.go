@@ -23,7 +23,25 @@ func sgemmR8Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add i
 func sgemmR8Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
 
 // The shorter tiles (see tallKernels.short): sgemmRrQqDZ for r of 4 to
-// 7 rows, and their prefetching forms sgemmRrQqDZP.
+// 7 rows, and the prefetching forms sgemmRrQqDZP for r of 1 to 7.
+
+//go:noescape
+func sgemmR1Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR1Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR2Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR2Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR3Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+
+//go:noescape
+func sgemmR3Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
 
 //go:noescape
 func sgemmR4Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
@@ -104,7 +122,10 @@ func avx512Tall() tallKernels[float32] {
 	t.short[5] = tallSet[float32]{wide: sgemmR5Q2DZ, one: sgemmR5Q1DZ, wideStream: sgemmR5Q2DZP, oneStream: sgemmR5Q1DZP}
 	t.short[6] = tallSet[float32]{wide: sgemmR6Q2DZ, one: sgemmR6Q1DZ, wideStream: sgemmR6Q2DZP, oneStream: sgemmR6Q1DZP}
 	t.short[7] = tallSet[float32]{wide: sgemmR7Q2DZ, one: sgemmR7Q1DZ, wideStream: sgemmR7Q2DZP, oneStream: sgemmR7Q1DZP}
-	t.minRows = 4
+	t.short[1] = tallSet[float32]{wide: sgemmR1Q2DZP, one: sgemmR1Q1DZP}
+	t.short[2] = tallSet[float32]{wide: sgemmR2Q2DZP, one: sgemmR2Q1DZP}
+	t.short[3] = tallSet[float32]{wide: sgemmR3Q2DZP, one: sgemmR3Q1DZP}
+	t.minRows, t.fewRows = 4, 1
 	return t
 }
 

@@ -988,6 +988,399 @@ sgemmR8Q1DZBF16_mov:
 	VZEROUPPER
 	RET
 
+// func sgemmR1Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR1Q2DZP(SB), NOSPLIT, $0-80
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ pstride+24(FP), R12
+	SHLQ $2, R12
+	MOVQ lda+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	TESTQ CX, CX
+	JEQ sgemmR1Q2DZP_store
+sgemmR1Q2DZP_loop:
+	VMOVUPS (DI), Z30
+	VMOVUPS (DI)(R12*1), Z31
+	PREFETCHT0 4096(DI)
+	PREFETCHT0 4096(DI)(R12*1)
+	VBROADCASTSS 0(SI), Z20
+	VFMADD231PS Z30, Z20, Z0
+	VFMADD231PS Z31, Z20, Z1
+	ADDQ $4, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE sgemmR1Q2DZP_loop
+sgemmR1Q2DZP_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	MOVQ add+48(FP), AX
+	TESTQ AX, AX
+	JEQ sgemmR1Q2DZP_put
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 64(DX), Z1, Z1
+sgemmR1Q2DZP_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR1Q2DZP_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VMOVUPS 64(SI), Z31
+	VADDPS Z30, Z0, Z0
+	VADDPS Z31, Z1, Z1
+sgemmR1Q2DZP_act:
+	TESTQ $2, AX
+	JEQ sgemmR1Q2DZP_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+	VMAXPS Z30, Z1, Z1
+sgemmR1Q2DZP_mov:
+	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z1, 64(DX)
+	VZEROUPPER
+	RET
+
+// func sgemmR1Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR1Q1DZP(SB), NOSPLIT, $0-80
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ pstride+24(FP), R12
+	SHLQ $2, R12
+	MOVQ lda+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	VPXORD Z0, Z0, Z0
+	TESTQ CX, CX
+	JEQ sgemmR1Q1DZP_store
+sgemmR1Q1DZP_loop:
+	VMOVUPS (DI), Z30
+	PREFETCHT0 4096(DI)
+	VFMADD231PS.BCST 0(SI), Z30, Z0
+	ADDQ $4, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE sgemmR1Q1DZP_loop
+sgemmR1Q1DZP_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	MOVQ add+48(FP), AX
+	TESTQ AX, AX
+	JEQ sgemmR1Q1DZP_put
+	VADDPS 0(DX), Z0, Z0
+sgemmR1Q1DZP_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR1Q1DZP_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VADDPS Z30, Z0, Z0
+sgemmR1Q1DZP_act:
+	TESTQ $2, AX
+	JEQ sgemmR1Q1DZP_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+sgemmR1Q1DZP_mov:
+	VMOVUPS Z0, 0(DX)
+	VZEROUPPER
+	RET
+
+// func sgemmR2Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR2Q2DZP(SB), NOSPLIT, $0-80
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ pstride+24(FP), R12
+	SHLQ $2, R12
+	MOVQ lda+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	TESTQ CX, CX
+	JEQ sgemmR2Q2DZP_store
+sgemmR2Q2DZP_loop:
+	VMOVUPS (DI), Z30
+	VMOVUPS (DI)(R12*1), Z31
+	PREFETCHT0 4096(DI)
+	PREFETCHT0 4096(DI)(R12*1)
+	VBROADCASTSS 0(SI), Z20
+	VFMADD231PS Z30, Z20, Z0
+	VFMADD231PS Z31, Z20, Z1
+	VBROADCASTSS 0(SI)(R8*1), Z21
+	VFMADD231PS Z30, Z21, Z2
+	VFMADD231PS Z31, Z21, Z3
+	ADDQ $4, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE sgemmR2Q2DZP_loop
+sgemmR2Q2DZP_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	MOVQ add+48(FP), AX
+	TESTQ AX, AX
+	JEQ sgemmR2Q2DZP_put
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 64(DX), Z1, Z1
+	VADDPS 0(DX)(R8*1), Z2, Z2
+	VADDPS 64(DX)(R8*1), Z3, Z3
+sgemmR2Q2DZP_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR2Q2DZP_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VMOVUPS 64(SI), Z31
+	VADDPS Z30, Z0, Z0
+	VADDPS Z31, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z31, Z3, Z3
+sgemmR2Q2DZP_act:
+	TESTQ $2, AX
+	JEQ sgemmR2Q2DZP_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+	VMAXPS Z30, Z1, Z1
+	VMAXPS Z30, Z2, Z2
+	VMAXPS Z30, Z3, Z3
+sgemmR2Q2DZP_mov:
+	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z2, 0(DX)(R8*1)
+	VMOVUPS Z3, 64(DX)(R8*1)
+	VZEROUPPER
+	RET
+
+// func sgemmR2Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR2Q1DZP(SB), NOSPLIT, $0-80
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ pstride+24(FP), R12
+	SHLQ $2, R12
+	MOVQ lda+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	TESTQ CX, CX
+	JEQ sgemmR2Q1DZP_store
+sgemmR2Q1DZP_loop:
+	VMOVUPS (DI), Z30
+	PREFETCHT0 4096(DI)
+	VFMADD231PS.BCST 0(SI), Z30, Z0
+	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
+	ADDQ $4, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE sgemmR2Q1DZP_loop
+sgemmR2Q1DZP_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	MOVQ add+48(FP), AX
+	TESTQ AX, AX
+	JEQ sgemmR2Q1DZP_put
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 0(DX)(R8*1), Z1, Z1
+sgemmR2Q1DZP_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR2Q1DZP_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+sgemmR2Q1DZP_act:
+	TESTQ $2, AX
+	JEQ sgemmR2Q1DZP_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+	VMAXPS Z30, Z1, Z1
+sgemmR2Q1DZP_mov:
+	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z1, 0(DX)(R8*1)
+	VZEROUPPER
+	RET
+
+// func sgemmR3Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR3Q2DZP(SB), NOSPLIT, $0-80
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ pstride+24(FP), R12
+	SHLQ $2, R12
+	MOVQ lda+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	TESTQ CX, CX
+	JEQ sgemmR3Q2DZP_store
+sgemmR3Q2DZP_loop:
+	VMOVUPS (DI), Z30
+	VMOVUPS (DI)(R12*1), Z31
+	PREFETCHT0 4096(DI)
+	PREFETCHT0 4096(DI)(R12*1)
+	VBROADCASTSS 0(SI), Z20
+	VFMADD231PS Z30, Z20, Z0
+	VFMADD231PS Z31, Z20, Z1
+	VBROADCASTSS 0(SI)(R8*1), Z21
+	VFMADD231PS Z30, Z21, Z2
+	VFMADD231PS Z31, Z21, Z3
+	VBROADCASTSS 0(SI)(R8*2), Z22
+	VFMADD231PS Z30, Z22, Z4
+	VFMADD231PS Z31, Z22, Z5
+	ADDQ $4, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE sgemmR3Q2DZP_loop
+sgemmR3Q2DZP_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	MOVQ add+48(FP), AX
+	TESTQ AX, AX
+	JEQ sgemmR3Q2DZP_put
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 64(DX), Z1, Z1
+	VADDPS 0(DX)(R8*1), Z2, Z2
+	VADDPS 64(DX)(R8*1), Z3, Z3
+	VADDPS 0(DX)(R8*2), Z4, Z4
+	VADDPS 64(DX)(R8*2), Z5, Z5
+sgemmR3Q2DZP_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR3Q2DZP_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VMOVUPS 64(SI), Z31
+	VADDPS Z30, Z0, Z0
+	VADDPS Z31, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z31, Z3, Z3
+	VADDPS Z30, Z4, Z4
+	VADDPS Z31, Z5, Z5
+sgemmR3Q2DZP_act:
+	TESTQ $2, AX
+	JEQ sgemmR3Q2DZP_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+	VMAXPS Z30, Z1, Z1
+	VMAXPS Z30, Z2, Z2
+	VMAXPS Z30, Z3, Z3
+	VMAXPS Z30, Z4, Z4
+	VMAXPS Z30, Z5, Z5
+sgemmR3Q2DZP_mov:
+	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z1, 64(DX)
+	VMOVUPS Z2, 0(DX)(R8*1)
+	VMOVUPS Z3, 64(DX)(R8*1)
+	VMOVUPS Z4, 0(DX)(R8*2)
+	VMOVUPS Z5, 64(DX)(R8*2)
+	VZEROUPPER
+	RET
+
+// func sgemmR3Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+TEXT ·sgemmR3Q1DZP(SB), NOSPLIT, $0-80
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ pstride+24(FP), R12
+	SHLQ $2, R12
+	MOVQ lda+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	TESTQ CX, CX
+	JEQ sgemmR3Q1DZP_store
+sgemmR3Q1DZP_loop:
+	VMOVUPS (DI), Z30
+	PREFETCHT0 4096(DI)
+	VFMADD231PS.BCST 0(SI), Z30, Z0
+	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
+	VFMADD231PS.BCST 0(SI)(R8*2), Z30, Z2
+	ADDQ $4, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE sgemmR3Q1DZP_loop
+sgemmR3Q1DZP_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	MOVQ add+48(FP), AX
+	TESTQ AX, AX
+	JEQ sgemmR3Q1DZP_put
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 0(DX)(R8*1), Z1, Z1
+	VADDPS 0(DX)(R8*2), Z2, Z2
+sgemmR3Q1DZP_put:
+	MOVQ ep+72(FP), AX
+	TESTQ $1, AX
+	JEQ sgemmR3Q1DZP_act
+	MOVQ bias+64(FP), SI
+	VMOVUPS 0(SI), Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+sgemmR3Q1DZP_act:
+	TESTQ $2, AX
+	JEQ sgemmR3Q1DZP_mov
+	VPXORD Z30, Z30, Z30
+	VMAXPS Z30, Z0, Z0
+	VMAXPS Z30, Z1, Z1
+	VMAXPS Z30, Z2, Z2
+sgemmR3Q1DZP_mov:
+	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z1, 0(DX)(R8*1)
+	VMOVUPS Z2, 0(DX)(R8*2)
+	VZEROUPPER
+	RET
+
 // func sgemmR4Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
 TEXT ·sgemmR4Q2DZ(SB), NOSPLIT, $0-80
 	MOVQ kc+0(FP), CX

@@ -113,7 +113,9 @@ func main() {
 	}
 	for r := zmmShortMin; r < zmmShapes[0][0]; r++ {
 		for q := 2; q >= 1; q-- {
-			directZ(&w, r, q, f32, false)
+			if r >= zmmFewMax {
+				directZ(&w, r, q, f32, false)
+			}
 			directZ(&w, r, q, f32, true)
 		}
 	}
@@ -372,8 +374,13 @@ var zmmShapes = [][2]int{{8, 2}, {8, 1}}
 // without prefetching, let a block of rows be covered by tall tiles of
 // nearly equal heights instead of leaving rows to the packed kernels
 // (see tallKernels.short). Four rows of two panels keep eight
-// accumulators, enough to cover the FMA latency.
-const zmmShortMin = 4
+// accumulators, enough to cover the FMA latency; tiles of one to three
+// rows serve products whose B is past L2, where prefetching its panels
+// matters more (tallKernels.fewRows), and prefetch always.
+const zmmShortMin = 1
+
+// zmmFewMax bounds the rows of the tiles that only prefetch.
+const zmmFewMax = 4
 
 // zRow is the address of row i (0 <= i < 16) at byte offset off, with
 // base the row 0 (rows 8-15 from base2), R8, R9, R10 and R11 holding 1,

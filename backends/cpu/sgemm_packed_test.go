@@ -16,7 +16,7 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 // one always, the assembly one (AVX2+FMA, or NEON on arm64) where the
 // CPU has it.
 func kernelSets() map[string][gemmMR]kernelRow {
-	sets := map[string][gemmMR]kernelRow{"go": goKernels(), "go-tall": goTallKernels(8, 2), "go-tall-short": goShortTallKernels(8, 2, 4)}
+	sets := map[string][gemmMR]kernelRow{"go": goKernels(), "go-tall": goTallKernels(8, 2), "go-tall-short": goShortTallKernels(8, 2, 4, 1)}
 	if asmRuns() {
 		sets["asm"] = asmKernels()
 	}

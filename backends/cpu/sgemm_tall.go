@@ -18,7 +18,17 @@ type tallKernels[E panelElem] struct {
 	tallSet[E]
 	short   [gemmTallMax]tallSet[E]
 	minRows int
+	// fewRows, when set, is minRows for products whose B is past L2
+	// (gemmFewFloats): tiles down to fewRows rows, which prefetch
+	// their panels (a token's product against a layer's weights), keep
+	// up with L3 and memory better than the packed one-row kernels.
+	fewRows int
 }
+
+// gemmFewFloats is the size of B, in floats, from which a block's rows
+// may go to tall tiles of fewer than minRows rows (tallKernels.fewRows):
+// 1 MiB, past the L2 caches of the cores this runs on.
+const gemmFewFloats = 1 << 18
 
 // tallSet is one tile height's kernels: wide covers q panels, one a
 // single panel; wideStream and oneStream, when set, are their forms that
@@ -61,15 +71,19 @@ type tallPlan struct {
 
 // plan covers n rows: with shorter tiles, in the fewest tiles of at most
 // rows rows, of heights differing by one at most, when that keeps every
-// tile at minRows or more (49 rows: seven of 7); otherwise in tiles of
-// rows rows, the rest left over.
-func (t *tallKernels[E]) plan(n int) tallPlan {
+// tile at minRows (with few, fewRows) or more (49 rows: seven of 7);
+// otherwise in tiles of rows rows, the rest left over.
+func (t *tallKernels[E]) plan(n int, few bool) tallPlan {
 	if t.rows == 0 {
 		return tallPlan{}
 	}
-	if t.minRows > 0 {
+	least := t.minRows
+	if few && t.fewRows > 0 {
+		least = t.fewRows
+	}
+	if least > 0 {
 		tiles := (n + t.rows - 1) / t.rows
-		if tiles > 0 && n >= tiles*t.minRows {
+		if tiles > 0 && n >= tiles*least {
 			return tallPlan{covered: n, base: n / tiles, extra: n % tiles}
 		}
 	}
@@ -128,13 +142,13 @@ func goTallKernels(rows, q int) [gemmMR]kernelRow {
 	return ks
 }
 
-// goShortTallKernels is goTallKernels with shorter tiles of minRows to
+// goShortTallKernels is goTallKernels with shorter tiles of fewRows to
 // rows-1 rows (see tallKernels.short).
-func goShortTallKernels(rows, q, minRows int) [gemmMR]kernelRow {
+func goShortTallKernels(rows, q, minRows, fewRows int) [gemmMR]kernelRow {
 	ks := goTallKernels(rows, q)
 	t := &ks[gemmMR-1].tall
-	t.minRows = minRows
-	for r := minRows; r < rows; r++ {
+	t.minRows, t.fewRows = minRows, fewRows
+	for r := fewRows; r < rows; r++ {
 		t.short[r] = goTallSet(r, q)
 	}
 	return ks

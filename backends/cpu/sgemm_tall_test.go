@@ -28,8 +28,8 @@ func TestTallKernelsMatchGo(t *testing.T) {
 		}
 		var forms []form
 		heights := []int{tk.rows}
-		if tk.minRows > 0 {
-			for h := tk.minRows; h < tk.rows; h++ {
+		for h := 1; h < tk.rows; h++ {
+			if tk.short[h].wide != nil {
 				heights = append(heights, h)
 			}
 		}
@@ -89,41 +89,47 @@ func TestTallKernelsMatchGo(t *testing.T) {
 }
 
 // TestTallPlan checks how blocks of rows are covered: with shorter
-// tiles, every row in the fewest tiles of 4 to 8 rows, heights at most
-// one apart; without them, or when a tile would be shorter than 4, in
-// tiles of 8 with the rest left over.
+// tiles, every row in the fewest tiles of 4 (1 when B is past L2) to 8
+// rows, heights at most one apart; without them, or when a tile would
+// be shorter, in tiles of 8 with the rest left over.
 func TestTallPlan(t *testing.T) {
-	short := goShortTallKernels(8, 2, 4)[gemmMR-1].tall
+	short := goShortTallKernels(8, 2, 4, 1)[gemmMR-1].tall
 	only8 := goTallKernels(8, 2)[gemmMR-1].tall
 	tests := []struct {
 		name string
 		tk   *tallKernels[float32]
+		few  bool // B past L2: tiles down to one row
 		n    int
 		want []int // tile heights; the rows after them are left over
 	}{
-		{"short", &short, 0, nil},
-		{"short", &short, 3, nil},
-		{"short", &short, 4, []int{4}},
-		{"short", &short, 7, []int{7}},
-		{"short", &short, 8, []int{8}},
-		{"short", &short, 9, []int{5, 4}},
-		{"short", &short, 10, []int{5, 5}},
-		{"short", &short, 17, []int{6, 6, 5}},
-		{"short", &short, 25, []int{7, 6, 6, 6}},
-		{"short", &short, 49, []int{7, 7, 7, 7, 7, 7, 7}},
-		{"short", &short, 96, []int{8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
-		{"only8", &only8, 3, nil},
-		{"only8", &only8, 9, []int{8}},
-		{"only8", &only8, 49, []int{8, 8, 8, 8, 8, 8}},
+		{"short few", &short, true, 1, []int{1}},
+		{"short few", &short, true, 3, []int{3}},
+		{"short few", &short, true, 9, []int{5, 4}},
+		{"short few", &short, true, 17, []int{6, 6, 5}},
+		{"only8 few", &only8, true, 3, nil},
+		{"short", &short, false, 0, nil},
+		{"short", &short, false, 3, nil},
+		{"short", &short, false, 4, []int{4}},
+		{"short", &short, false, 7, []int{7}},
+		{"short", &short, false, 8, []int{8}},
+		{"short", &short, false, 9, []int{5, 4}},
+		{"short", &short, false, 10, []int{5, 5}},
+		{"short", &short, false, 17, []int{6, 6, 5}},
+		{"short", &short, false, 25, []int{7, 6, 6, 6}},
+		{"short", &short, false, 49, []int{7, 7, 7, 7, 7, 7, 7}},
+		{"short", &short, false, 96, []int{8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
+		{"only8", &only8, false, 3, nil},
+		{"only8", &only8, false, 9, []int{8}},
+		{"only8", &only8, false, 49, []int{8, 8, 8, 8, 8, 8}},
 	}
 	for _, tt := range tests {
-		p := tt.tk.plan(tt.n)
+		p := tt.tk.plan(tt.n, tt.few)
 		var got []int
 		for o := 0; o < p.covered; o += got[len(got)-1] {
 			got = append(got, p.height(o))
 		}
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("%s plan(%d): tiles %v, want %v", tt.name, tt.n, got, tt.want)
+			t.Errorf("%s plan(%d, %v): tiles %v, want %v", tt.name, tt.n, tt.few, got, tt.want)
 		}
 	}
 }
@@ -148,8 +154,16 @@ func TestTallProductSameBits(t *testing.T) {
 		}
 		plain := set
 		plain[gemmMR-1].tall = tallKernels[float32]{}
-		for i := range 60 {
-			c := newGemmCase(r, ms[r.IntN(len(ms))], ns[r.IntN(len(ns))], kk[r.IntN(len(kk))], i)
+		// Random sizes, then B past L2 (gemmFewFloats) under one to
+		// three rows and ragged blocks, where tiles of one to three rows
+		// run.
+		few := [][3]int{{1, 512, 600}, {2, 520, 600}, {3, 512, 513}, {9, 530, 600}, {1, 17, 20000}}
+		for i := range 60 + len(few) {
+			m, n, k := ms[r.IntN(len(ms))], ns[r.IntN(len(ns))], kk[r.IntN(len(kk))]
+			if i >= 60 {
+				m, n, k = few[i-60][0], few[i-60][1], few[i-60][2]
+			}
+			c := newGemmCase(r, m, n, k, i)
 			c.transA, c.preA, c.alpha = false, false, 1 // A read in place
 			c.lda = c.k + i%3
 			c.a = nnRand(r, (c.m-1)*c.lda+c.k)
