@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -113,26 +114,40 @@ func TestElementwiseNode(t *testing.T) {
 			x := fuseRand(r, n, 6)
 			x[1] = float32(math.NaN())
 			in := f32t{Shape: dims, Data: x}
-			var a, b f32t
-			if err := fused.InferOne(&in, &a); err != nil {
-				t.Fatal(err)
-			}
-			if err := plain.InferOne(&in, &b); err != nil {
-				t.Fatal(err)
-			}
-			for i := range a.Data {
-				if !sameF32(a.Data[i], b.Data[i]) {
-					t.Fatalf("shape %v threads=%d: element %d is %v fused, %v unfused", shape, threads, i, a.Data[i], b.Data[i])
-				}
-			}
-			if got := testing.AllocsPerRun(10, func() {
-				if err := fused.InferOne(&in, &a); err != nil {
-					t.Fatal(err)
-				}
-			}); got != 0 {
-				t.Errorf("shape %v threads=%d: %v allocations per call, want 0", shape, threads, got)
-			}
+			sameAsUnfused(t, fmt.Sprintf("shape %v threads=%d", shape, threads), fused, plain, &in, true)
 		}
+	}
+}
+
+// sameAsUnfused runs fused and plain on in and fails t unless their
+// outputs have the same shape and bits (any NaN equals any NaN); with
+// allocs set, it also wants fused to allocate nothing per call.
+func sameAsUnfused(t *testing.T, name string, fused, plain *Model[f32t, f32t], in *f32t, allocs bool) {
+	t.Helper()
+	var got, want f32t
+	if err := fused.InferOne(in, &got); err != nil {
+		t.Fatalf("%s: fused: %v", name, err)
+	}
+	if err := plain.InferOne(in, &want); err != nil {
+		t.Fatalf("%s: unfused: %v", name, err)
+	}
+	if !slices.Equal(got.Shape, want.Shape) {
+		t.Fatalf("%s: output shape %v, want %v", name, got.Shape, want.Shape)
+	}
+	for i := range want.Data {
+		if !sameF32(got.Data[i], want.Data[i]) {
+			t.Fatalf("%s: element %d is %v fused, %v unfused", name, i, got.Data[i], want.Data[i])
+		}
+	}
+	if !allocs {
+		return
+	}
+	if a := testing.AllocsPerRun(5, func() {
+		if err := fused.InferOne(in, &got); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("%s: %v allocations per call, want 0", name, a)
 	}
 }
 
@@ -342,11 +357,7 @@ func TestElementwiseBroadcastOperands(t *testing.T) {
 		x := fuseRand(r, int(n*c*h*w), 4)
 		x[5] = float32(math.NaN())
 		in := f32t{Shape: []int{int(n), int(c), int(h), int(w)}, Data: x}
-		var want f32t
 		plain, _ := loadFused(t, onnx, false, 1)
-		if err := plain.InferOne(&in, &want); err != nil {
-			t.Fatal(err)
-		}
 		for _, threads := range []int{1, 2} {
 			fused, _ := loadFused(t, onnx, true, threads)
 			var ops []string
@@ -356,22 +367,7 @@ func TestElementwiseBroadcastOperands(t *testing.T) {
 			if len(ops) != 3 || ops[2] != model.EwOpType {
 				t.Fatalf("%v: nodes %v, want the reduction, the Sigmoid and one Elementwise node", dims, ops)
 			}
-			var got f32t
-			if err := fused.InferOne(&in, &got); err != nil {
-				t.Fatal(err)
-			}
-			for i := range want.Data {
-				if !sameF32(got.Data[i], want.Data[i]) {
-					t.Fatalf("%v, %d threads: element %d is %v fused, %v unfused", dims, threads, i, got.Data[i], want.Data[i])
-				}
-			}
-			if a := testing.AllocsPerRun(5, func() {
-				if err := fused.InferOne(&in, &got); err != nil {
-					t.Fatal(err)
-				}
-			}); a != 0 {
-				t.Errorf("%v, %d threads: %v allocations per call, want 0", dims, threads, a)
-			}
+			sameAsUnfused(t, fmt.Sprintf("%v, %d threads", dims, threads), fused, plain, &in, true)
 		}
 	}
 }
@@ -403,21 +399,7 @@ func TestElementwiseGeneralBroadcast(t *testing.T) {
 	for _, shape := range [][]int{{2, 3, 4, 5}, {2, 3, 1, 5}, {1, 3, 4, 1}} {
 		n := shape[0] * shape[1] * shape[2] * shape[3]
 		in := f32t{Shape: shape, Data: fuseRand(r, n, 4)}
-		var got, want f32t
-		if err := plain.InferOne(&in, &want); err != nil {
-			t.Fatal(err)
-		}
-		if err := fused.InferOne(&in, &got); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got.Shape, want.Shape) {
-			t.Fatalf("input %v: output shape %v, want %v", shape, got.Shape, want.Shape)
-		}
-		for i := range want.Data {
-			if !sameF32(got.Data[i], want.Data[i]) {
-				t.Fatalf("input %v: element %d is %v fused, %v unfused", shape, i, got.Data[i], want.Data[i])
-			}
-		}
+		sameAsUnfused(t, fmt.Sprintf("input %v", shape), fused, plain, &in, false)
 	}
 }
 
@@ -461,17 +443,6 @@ func TestBatchNormJoinsPrograms(t *testing.T) {
 			n *= d
 		}
 		in := f32t{Shape: shape, Data: fuseRand(r, n, 4)}
-		var got, want f32t
-		if err := plain.InferOne(&in, &want); err != nil {
-			t.Fatal(err)
-		}
-		if err := fused.InferOne(&in, &got); err != nil {
-			t.Fatal(err)
-		}
-		for i := range want.Data {
-			if !sameF32(got.Data[i], want.Data[i]) {
-				t.Fatalf("rank %d: element %d is %v fused, %v by the BatchNormalization kernel", rank, i, got.Data[i], want.Data[i])
-			}
-		}
+		sameAsUnfused(t, fmt.Sprintf("rank %d (unfused: the BatchNormalization kernel)", rank), fused, plain, &in, true)
 	}
 }
