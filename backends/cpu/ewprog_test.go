@@ -374,8 +374,9 @@ func TestElementwiseBroadcastOperands(t *testing.T) {
 
 // TestElementwiseGeneralBroadcast checks a program fused on inputs of
 // unknown dims whose operands, at run time, broadcast over two runs of
-// axes, and whose first input is itself broadcast to a larger output:
-// the same shape and bits as the unfused graph.
+// axes, span the output with fewer dims, or match it with fewer dims,
+// and whose first input is itself broadcast to a larger output: the
+// same shape and bits as the unfused graph.
 func TestElementwiseGeneralBroadcast(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
 	g := onnxbuild.Graph{Name: "general"}
@@ -384,11 +385,13 @@ func TestElementwiseGeneralBroadcast(t *testing.T) {
 	g.Initializers = []onnxbuild.Tensor{
 		onnxbuild.TensorOf("cw", []int64{3, 1, 5}, fuseRand(r, 15, 2)),
 		onnxbuild.TensorOf("ch", []int64{3, 4, 1}, fuseRand(r, 12, 2)),
+		onnxbuild.TensorOf("cf", []int64{3, 4, 5}, fuseRand(r, 60, 2)),
 	}
 	g.Nodes = []onnxbuild.Node{
 		{Name: "a", Op: "Mul", Inputs: []string{"x", "cw"}, Outputs: []string{"a"}},
 		{Name: "b", Op: "Add", Inputs: []string{"ch", "a"}, Outputs: []string{"b"}},
-		{Name: "y", Op: "Relu", Inputs: []string{"b"}, Outputs: []string{"y"}},
+		{Name: "c", Op: "Sub", Inputs: []string{"b", "cf"}, Outputs: []string{"c"}},
+		{Name: "y", Op: "Relu", Inputs: []string{"c"}, Outputs: []string{"y"}},
 	}
 	onnx := (&onnxbuild.Model{Opset: 17, Graph: g}).Encode()
 	plain, _ := loadFused(t, onnx, false, 1)

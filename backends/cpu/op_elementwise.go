@@ -61,7 +61,9 @@ func (k *ewKernel) run(in, out []*tensor) error {
 	for i := range k.in.x {
 		x := in[i].f32()
 		k.bc[i] = ewBcast{}
-		if len(x) != len(d) || len(in[i].shape) != r {
+		// An input that broadcasts to the output with as many elements
+		// has its layout (at most leading dims of 1 apart).
+		if len(x) != len(d) {
 			k.in.bc = k.bc
 			if inner, span, ok := model.EwSpan(in[i].shape, os); ok && span == len(x) {
 				k.bc[i] = ewBcast{inner: inner, span: span}
