@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"github.com/lintel-ml/lintel/model"
 )
 
 // TestPoolRowsMatchesGo checks the assembly row folds (AVX2, and AVX-512
@@ -246,22 +248,7 @@ func BenchmarkPoolSep(b *testing.B) {
 			k, p := tc.attrs[0], tc.attrs[2]
 			x := randT(r, 4, tc.shape...)
 			n := node(tc.op, []string{"x"}, aInts("kernel_shape", k, k), aInts("strides", tc.attrs[1], tc.attrs[1]), aInts("pads", p, p, p, p))
-			bc := caseCtx(nodeCase{node: n}, []*tensor{x})
-			kn, err := buildKernel(bc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			y := &tensor{dt: x.dt}
-			s := newOutShaper(bc, kn)
-			if err := s.shapes([]*tensor{x}, []*tensor{y}); err != nil {
-				b.Fatal(err)
-			}
-			y.data = alignedBytes(4 * y.numel())
-			ins, outs := []*tensor{x}, []*tensor{y}
-			for b.Loop() {
-				_ = s.shapes(ins, outs)
-				_ = kn.run(ins, outs)
-			}
+			benchNodeRun(b, n, x)
 		})
 	}
 }
@@ -331,22 +318,29 @@ func BenchmarkGlobalPool(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			x := randT(r, 4, tc.shape...)
-			bc := caseCtx(nodeCase{node: node(tc.op, []string{"x"})}, []*tensor{x})
-			kn, err := buildKernel(bc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			y := &tensor{dt: x.dt}
-			s := newOutShaper(bc, kn)
-			if err := s.shapes([]*tensor{x}, []*tensor{y}); err != nil {
-				b.Fatal(err)
-			}
-			y.data = alignedBytes(4 * y.numel())
-			ins, outs := []*tensor{x}, []*tensor{y}
-			for b.Loop() {
-				_ = s.shapes(ins, outs)
-				_ = kn.run(ins, outs)
-			}
+			benchNodeRun(b, node(tc.op, []string{"x"}), x)
 		})
+	}
+}
+
+// benchNodeRun times node n's kernel on the float32 input x, shaping
+// and running it as the executor does, its output allocated once.
+func benchNodeRun(b *testing.B, n *model.Node, x *tensor) {
+	b.Helper()
+	bc := caseCtx(nodeCase{node: n}, []*tensor{x})
+	kn, err := buildKernel(bc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y := &tensor{dt: x.dt}
+	s := newOutShaper(bc, kn)
+	if err := s.shapes([]*tensor{x}, []*tensor{y}); err != nil {
+		b.Fatal(err)
+	}
+	y.data = alignedBytes(4 * y.numel())
+	ins, outs := []*tensor{x}, []*tensor{y}
+	for b.Loop() {
+		_ = s.shapes(ins, outs)
+		_ = kn.run(ins, outs)
 	}
 }
