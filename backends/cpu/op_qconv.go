@@ -19,8 +19,15 @@ type qconvKernel struct {
 	wi      int // the weights' input; their zero point is two on
 	qlinear bool
 	g       geom
-	// Set by shape: batch, input channels, output channels.
+	// tapMajor orders the weights' and im2col's k as (kernel offset,
+	// channel), as the wide grid needs (qconvWide).
+	tapMajor bool
+	// Set by shape: batch, input channels, output channels, and the wide
+	// grid's width (0: not used) and tap offsets.
 	nb, c, m int
+	wideW    int
+	taps     []int
+	taps4    []int
 	qg       *qgemmCtx
 	// pw is the weights packed at build (group after group), pwm×pwk,
 	// or has no data.
@@ -28,8 +35,9 @@ type qconvKernel struct {
 	pwm, pwk int
 	// Scratch: weights packed at run time, zero points and their shifted
 	// forms, the int32 sums of QLinearConv, its multipliers and scales.
-	pwBuf, col                    []byte
+	pwBuf, col, wperm, padded     []byte
 	rowSum, zx, zw, zxe, zwe, acc []int32
+	accW                          []int32
 	mult                          []float32
 	sc                            []float64
 	dw                            qconvDW
@@ -38,17 +46,22 @@ type qconvKernel struct {
 
 // qIm2col writes output positions [p0, p0+np) of the im2col of the cg
 // channels of x (each of g.in) into dst: one row of np bytes for each
-// (channel, kernel offset), pad where the window falls outside x.
-func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int) {
-	inSz := size3(g.in)
-	row := 0
+// (channel, kernel offset), channel-major, or (kernel offset, channel)
+// when tapMajor; pad where the window falls outside x.
+func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int, tapMajor bool) {
+	inSz, taps := size3(g.in), size3(g.k)
 	for c := range cg {
 		xc := x[c*inSz : (c+1)*inSz]
+		tap := 0
 		for k0 := range g.k[0] {
 			for k1 := range g.k[1] {
 				for k2 := range g.k[2] {
+					row := c*taps + tap
+					if tapMajor {
+						row = tap*cg + c
+					}
+					tap++
 					d := dst[row*np : (row+1)*np]
-					row++
 					// Output positions o2 in [lo, hi) read inside a row.
 					off := k2*g.d[2] - g.pb[2]
 					lo, hi := tapRangeQ(off, g.s[2], g.in[2], g.out[2])
@@ -164,7 +177,14 @@ func (k *qconvKernel) shape(in, out []*tensor) error {
 		return shapeErr(k.n, "input %v and weights %v", x, w)
 	}
 	k.nb, k.c, k.m = x[0], x[1], w[0]
-	return fillWindow(k.n, k.win, &k.g, x[2:], w[2:])
+	if err := fillWindow(k.n, k.win, &k.g, x[2:], w[2:]); err != nil {
+		return err
+	}
+	if k.pw.data == nil {
+		k.tapMajor = tapMajorFits(w[2:], k.win.Stride, w[1], k.qg.kern.l)
+	}
+	k.setWide()
+	return nil
 }
 
 // packWeights returns the weights packed as A, group after group: those
@@ -174,7 +194,11 @@ func (k *qconvKernel) packWeights(w *tensor, kk int) qPackedA {
 		return k.pw
 	}
 	l := k.qg.kern.l
-	return packQConvWeights(l, w.data, k.m, kk, k.group, w.dt == payload.Uint8, growBytes(&k.pwBuf, qConvWeightsSize(l, k.m, kk, k.group)), growI32(&k.rowSum, k.m))
+	src := w.data
+	if k.tapMajor {
+		src = tapMajorWeights(growBytes(&k.wperm, k.m*kk), src, k.m, kk/size3(k.g.k))
+	}
+	return packQConvWeights(l, src, k.m, kk, k.group, w.dt == payload.Uint8, growBytes(&k.pwBuf, qConvWeightsSize(l, k.m, kk, k.group)), growI32(&k.rowSum, k.m))
 }
 
 // qConvWeightsSize is the bytes of m output channels' weights, kk a
@@ -235,6 +259,9 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 		acc = growI32(&k.acc, y.numel())
 	}
 	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
+	if k.wideW > 0 && !direct {
+		return k.runWide(in, y, acc, pw, zwe, zxe, pad)
+	}
 	// The im2col runs in blocks of chunk output positions, small enough
 	// to stay in cache between im2col and packing.
 	chunk := P
@@ -260,7 +287,7 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 			c := cl.c
 			for p0 := 0; p0 < P; p0 += chunk {
 				np := min(chunk, P-p0)
-				qIm2col(g, xg, cg, pad, col, p0, np)
+				qIm2col(g, xg, cg, pad, col, p0, np, k.tapMajor)
 				cl.raw, cl.ldb, cl.n, cl.c = col, np, np, c[p0:]
 				k.qg.run(cl)
 			}
@@ -285,8 +312,17 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, c.invalid("constant weights %q of %d bytes for shape %v", w.Name, len(w.Raw), w.Shape)
 	}
 	l := k.qg.kern.l
-	pw, err := shareValue(c, "packedQW", func() (qPackedA, error) {
-		return packQConvWeights(l, w.Raw, m, kk, group, w.DType == payload.Uint8, make([]byte, qConvWeightsSize(l, m, kk, group)), make([]int32, m)), nil
+	k.tapMajor = win.Fits(len(w.Shape)-2) && tapMajorFits(w.Shape[2:], win.Stride, w.Shape[1], l)
+	key := "packedQW"
+	if k.tapMajor {
+		key = "packedQWtaps"
+	}
+	pw, err := shareValue(c, key, func() (qPackedA, error) {
+		src := w.Raw
+		if k.tapMajor {
+			src = tapMajorWeights(make([]byte, m*kk), src, m, w.Shape[1])
+		}
+		return packQConvWeights(l, src, m, kk, group, w.DType == payload.Uint8, make([]byte, qConvWeightsSize(l, m, kk, group)), make([]int32, m)), nil
 	})
 	if err != nil {
 		return nil, err

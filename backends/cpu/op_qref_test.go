@@ -226,7 +226,8 @@ func TestMatMulIntegerMatchesReference(t *testing.T) {
 // TestConvIntegerMatchesReference runs ConvInteger on the int8 GEMM for
 // every pair of element types, constant and run-time weights, windows
 // with strides, dilations, pads and groups, and zero points of every
-// form, against the widened direct reference.
+// form, against the widened direct reference: the im2col, the wide grid
+// packed tap by tap, and the wide grid read in place.
 func TestConvIntegerMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 4))
 	type cs struct {
@@ -251,11 +252,20 @@ func TestConvIntegerMatchesReference(t *testing.T) {
 		{[]int{1, 1, 30, 3}, []int{2, 1, 3, 1}, []model.Attr{aInts("pads", 1, 0, 1, 0)}},
 		// Three im2col blocks, the last partial.
 		{[]int{1, 64, 41, 50}, []int{8, 64, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
+		// The wide grid (stride 1, channels in fours): asymmetric pads,
+		// dilation, groups, batches, one spatial dim, no pads, and a
+		// width past its waste bound (the im2col in tap order).
+		{[]int{2, 8, 9, 37}, []int{10, 8, 3, 3}, []model.Attr{aInts("pads", 0, 2, 1, 1)}},
+		{[]int{1, 4, 17, 40}, []int{9, 4, 3, 3}, []model.Attr{aInts("dilations", 2, 2), aInts("pads", 2, 2, 2, 2)}},
+		{[]int{1, 8, 12, 36}, []int{6, 4, 3, 3}, []model.Attr{aInt("group", 2), aInts("pads", 1, 1, 1, 1)}},
+		{[]int{1, 12, 70}, []int{7, 12, 5}, []model.Attr{aInts("pads", 2, 2)}},
+		{[]int{1, 4, 10, 40}, []int{3, 4, 2, 3}, nil},
+		{[]int{1, 8, 6, 6}, []int{5, 8, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
 	}
 	for _, cc := range cases {
 		for _, xs8 := range []bool{false, true} {
 			for _, ws8 := range []bool{false, true} {
-				for zi := range 3 {
+				for zi := range 4 {
 					for _, konst := range []bool{false, true} {
 						x, w := rand8(r, xs8, -1, cc.x...), rand8(r, ws8, -1, cc.w...)
 						ins := []*tensor{x, w}
@@ -264,6 +274,10 @@ func TestConvIntegerMatchesReference(t *testing.T) {
 							ins = append(ins, rand8(r, xs8, -1), rand8(r, ws8, -1))
 						case 2:
 							ins = append(ins, rand8(r, xs8, -1, 1), rand8(r, ws8, -1, cc.w[0]))
+						case 3:
+							// Weights without a zero point, as quantizers
+							// write int8 weights: B read in place.
+							ins = append(ins, rand8(r, xs8, -1), rand8(r, ws8, 0, cc.w[0]))
 						}
 						c := nodeCase{node: node("ConvInteger", []string{"x", "w", "zx", "zw"}[:len(ins)], cc.attrs...), opset: 10, outTypes: []payload.DType{payload.Int32}}
 						if konst {
@@ -317,6 +331,11 @@ func TestQuantizedGemmNoAllocs(t *testing.T) {
 			[]*tensor{u(1, 16, 24, 24), s(32, 16, 3, 3), u(), s()}},
 		{"QLinearConv", nodeCase{node: node("QLinearConv", []string{"x", "sx", "zx", "w", "sw", "zw", "sy", "zy"}, pads), opset: 10, outTypes: []payload.DType{payload.Uint8}, consts: []int{3}},
 			[]*tensor{u(1, 16, 24, 24), f(0.1), u(), s(32, 16, 3, 3), f(0.01), s(), f(0.3), u()}},
+		// Weights without a zero point: the wide grid read in place.
+		{"ConvInteger in place", nodeCase{node: node("ConvInteger", []string{"x", "w", "zx", "zw"}, pads), opset: 10, outTypes: []payload.DType{payload.Int32}, consts: []int{1}},
+			[]*tensor{u(1, 16, 24, 24), s(32, 16, 3, 3), u(), rand8(r, true, 0)}},
+		{"QLinearConv in place", nodeCase{node: node("QLinearConv", []string{"x", "sx", "zx", "w", "sw", "zw", "sy", "zy"}, pads), opset: 10, outTypes: []payload.DType{payload.Uint8}, consts: []int{3}},
+			[]*tensor{u(1, 16, 24, 24), f(0.1), u(), s(32, 16, 3, 3), f(0.01), rand8(r, true, 0), f(0.3), u()}},
 	}
 	for _, threads := range []int{1, 2} {
 		pool := newWorkerPool(threads)

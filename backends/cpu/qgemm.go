@@ -3,6 +3,7 @@ package cpu
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // The int8 GEMM of MatMulInteger, QLinearMatMul, ConvInteger and
@@ -85,6 +86,10 @@ type qKernel struct {
 	// run1, when set, computes row 0 of run's tile only (c[:qNR]), for
 	// a tile of one row.
 	run1 func(a []byte, b []byte, kg int, c []int32, q *qCorr)
+	// runTaps, when set, computes run's tile with B read in place
+	// (qgemmCall.direct, 4-group layout): B's step s of tap t is the
+	// qNR·4 bytes at b[taps[t]+s·bstep:], kgt steps a tap.
+	runTaps func(a []byte, lda int, b []byte, taps []int, kgt, bstep int, c []int32, ldc int, q *qCorr)
 	// pack, when set, packs kg whole groups of k of a panel of qNR
 	// columns (row stride ld), each byte xor mask, writing the packed
 	// columns' sums into cs[:qNR]; packQBPanel is its twin.
@@ -112,6 +117,21 @@ func (kn *qKernel) packPanel(dst, src []byte, ld, k, n, j0 int, mask byte, colSu
 			x := v ^ mask
 			tail[j*g+t] = x
 			cs[j] += int32(x)
+		}
+	}
+}
+
+// packTaps packs columns [j0, j0+qNR) of the call's tapped B (cl.taps)
+// into the panel dst, tap by tap, and the packed columns' sums into
+// colSum[:qNR], using cs[:qNR] as scratch.
+func (kn *qKernel) packTaps(dst []byte, cl *qgemmCall, j0 int, colSum, cs []int32) {
+	cs = cs[:qNR]
+	clear(colSum[:qNR])
+	step := cl.tapRows * qNR
+	for t, off := range cl.taps {
+		kn.packPanel(dst[t*step:(t+1)*step], cl.raw[off:], cl.ldb, cl.tapRows, cl.n, j0, cl.mask, cs)
+		for j, v := range cs {
+			colSum[j] += v
 		}
 	}
 }
@@ -266,10 +286,22 @@ type qgemmCall struct {
 	za, zb []int32
 	// B: prepacked (b.data set), or a k×n row-major matrix (raw, ldb
 	// bytes a row, xor mask) packed panel by panel.
-	b      qPackedB
-	raw    []byte
-	ldb    int
-	mask   byte
+	b    qPackedB
+	raw  []byte
+	ldb  int
+	mask byte
+	// taps, when set, places B's rows in len(taps) blocks of tapRows (a
+	// multiple of the layout's group): row t·tapRows+r starts at
+	// raw[taps[t]+r·ldb]. A stride-1 convolution reads its padded input
+	// so, once per kernel tap (qconvWide).
+	taps    []int
+	tapRows int
+	// direct, with taps, reads B in place instead (kernel runTaps): raw
+	// holds B's column j, rows 4s..4s+3 of tap t, as the 4 bytes at
+	// taps[t]+4j+s·ldb, already in packed form (xor applied), and
+	// colSum, when set, their sums by column (nil: all za are zero).
+	direct bool
+	colSum []int32
 	c      []int32
 	ldc    int
 	parts  int
@@ -280,6 +312,7 @@ type qgemmCall struct {
 type qgemmWorker struct {
 	panel []byte // a packed B panel
 	cs    [qNR]int32
+	tapCS [qNR]int32
 	corr  qCorr
 	tmp   [qMR * qNR]int32
 	_     [cacheLine]byte
@@ -319,7 +352,7 @@ func (g *qgemmCtx) run(cl qgemmCall) {
 	if cl.b.data != nil && (len(cl.b.data) < panels*l.panelSize(k) || len(cl.b.colSum) < panels*qNR) {
 		panic(fmt.Sprintf("qgemm: packed B of %d bytes for %d×%d", len(cl.b.data), k, n))
 	}
-	if cl.b.data == nil && len(cl.raw) < (k-1)*cl.ldb+n && k > 0 {
+	if cl.b.data == nil && len(cl.raw) < cl.rawEnd() && k > 0 {
 		panic(fmt.Sprintf("qgemm: B has %d bytes, want %d×%d", len(cl.raw), k, n))
 	}
 	for i := range g.workers {
@@ -347,6 +380,31 @@ func (g *qgemmCtx) run(cl qgemmCall) {
 	g.call = qgemmCall{}
 }
 
+// rawEnd is the bytes of raw B the call reads.
+func (cl *qgemmCall) rawEnd() int {
+	if cl.direct {
+		if cl.tapRows%4 != 0 || cl.tapRows*len(cl.taps) != cl.k {
+			return math.MaxInt
+		}
+		end := 0
+		for _, off := range cl.taps {
+			end = max(end, off+(cl.tapRows/4-1)*cl.ldb+roundUp(cl.n, qNR)*4)
+		}
+		return end
+	}
+	if cl.taps == nil {
+		return (cl.k-1)*cl.ldb + cl.n
+	}
+	if cl.tapRows*len(cl.taps) != cl.k {
+		return math.MaxInt
+	}
+	end := 0
+	for _, off := range cl.taps {
+		end = max(end, off+(cl.tapRows-1)*cl.ldb+cl.n)
+	}
+	return end
+}
+
 // span returns part's share [lo, hi) of n units split parts ways.
 func span(n, parts, part int) (lo, hi int) {
 	return n * part / parts, n * (part + 1) / parts
@@ -365,12 +423,19 @@ func (g *qgemmCtx) runPart(part int) {
 		p0, p1 = span(panels, cl.parts, part)
 	}
 	ps, kg, lda := l.panelSize(k), l.kPad(k)/l.g, cl.a.lda
+	if cl.direct {
+		g.runDirect(w, p0, p1, t0, t1)
+		return
+	}
 	for p := p0; p < p1; p++ {
 		var bp []byte
 		var cs []int32
 		switch {
 		case cl.b.data != nil:
 			bp, cs = cl.b.data[p*ps:(p+1)*ps], cl.b.colSum[p*qNR:(p+1)*qNR]
+		case cl.taps != nil:
+			g.kern.packTaps(w.panel, cl, p*qNR, w.cs[:], w.tapCS[:])
+			bp, cs = w.panel[:ps], w.cs[:]
 		default:
 			g.kern.packPanel(w.panel, cl.raw, cl.ldb, k, n, p*qNR, cl.mask, w.cs[:])
 			bp, cs = w.panel[:ps], w.cs[:]
@@ -382,12 +447,7 @@ func (g *qgemmCtx) runPart(part int) {
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
-			for r := range qMR {
-				q.za[r], q.rs[r] = 0, 0
-				if r < nr {
-					q.za[r], q.rs[r] = -cl.za[(i0+r)%len(cl.za)], -cl.a.rowSum[i0+r]
-				}
-			}
+			q.setRows(cl, i0, nr)
 			a := cl.a.data[i0*lda:]
 			if nr == 1 && g.kern.run1 != nil {
 				if nc == qNR {
@@ -407,6 +467,66 @@ func (g *qgemmCtx) runPart(part int) {
 				copy(cl.c[(i0+r)*cl.ldc+j0:(i0+r)*cl.ldc+j0+nc], w.tmp[r*qNR:r*qNR+nc])
 			}
 		}
+	}
+}
+
+// runDirect runs panels [p0, p1) and tiles [t0, t1) of a direct call
+// (cl.direct), reading B in place.
+func (g *qgemmCtx) runDirect(w *qgemmWorker, p0, p1, t0, t1 int) {
+	cl := &g.call
+	m, n, lda := cl.m, cl.n, cl.a.lda
+	kgt := cl.tapRows / 4
+	for p := p0; p < p1; p++ {
+		j0 := p * qNR
+		nc := min(qNR, n-j0)
+		cs := w.cs[:nc]
+		if cl.colSum != nil {
+			cs = cl.colSum[j0 : j0+nc]
+		} else {
+			clear(cs)
+		}
+		q := &w.corr
+		q.setColumns(cs, cl.zb, j0, cl.k)
+		b := cl.raw[4*j0:]
+		for t := t0; t < t1; t++ {
+			i0 := t * qMR
+			nr := min(qMR, m-i0)
+			q.setRows(cl, i0, nr)
+			a := cl.a.data[i0*lda:]
+			if nr == qMR && nc == qNR {
+				g.kern.runTaps(a, lda, b, cl.taps, kgt, cl.ldb, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
+				continue
+			}
+			g.kern.runTaps(a, lda, b, cl.taps, kgt, cl.ldb, w.tmp[:], qNR, q)
+			for r := range nr {
+				copy(cl.c[(i0+r)*cl.ldc+j0:(i0+r)*cl.ldc+j0+nc], w.tmp[r*qNR:r*qNR+nc])
+			}
+		}
+	}
+}
+
+// setRows sets the row half of the correction for the nr rows from i0,
+// zero for the rest of the tile.
+func (q *qCorr) setRows(cl *qgemmCall, i0, nr int) {
+	clear(q.za[nr:])
+	clear(q.rs[nr:])
+	for r, s := range cl.a.rowSum[i0 : i0+nr] {
+		q.rs[r] = -s
+	}
+	switch {
+	case len(cl.za) == 1:
+		for r := range nr {
+			q.za[r] = -cl.za[0]
+		}
+		return
+	case len(cl.za) >= i0+nr:
+		for r, z := range cl.za[i0 : i0+nr] {
+			q.za[r] = -z
+		}
+		return
+	}
+	for r := range nr {
+		q.za[r] = -cl.za[(i0+r)%len(cl.za)]
 	}
 }
 
@@ -432,6 +552,30 @@ func (q *qCorr) setColumns(cs, zb []int32, j0, k int) {
 	}
 	clear(q.cb[nc:])
 	clear(q.zb[nc:])
+}
+
+// qkernTapsGo is runTaps in Go: the twin of the assembly, and the
+// kernel where it does not run.
+func qkernTapsGo(a []byte, lda int, b []byte, taps []int, kgt, bstep int, c []int32, ldc int, corr *qCorr) {
+	var acc [qMR][qNR]int32
+	for t, off := range taps {
+		for s := range kgt {
+			bq := b[off+s*bstep : off+s*bstep+4*qNR]
+			p := 4 * (t*kgt + s)
+			for r := range qMR {
+				for u := range 4 {
+					av := int32(int8(a[r*lda+p+u]))
+					for j := range qNR {
+						acc[r][j] += av * int32(bq[4*j+u])
+					}
+				}
+			}
+		}
+	}
+	for r := range qMR {
+		copy(c[r*ldc:r*ldc+qNR], acc[r][:])
+	}
+	corr.apply(c, ldc)
 }
 
 // qrunGo4 is qkernGo on the 4-group layout.

@@ -10,6 +10,9 @@ import "golang.org/x/sys/cpu"
 func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
 
 //go:noescape
+func qkernVNNITaps(a *byte, lda int, b *byte, taps *int, ntaps int, kgt int, bstep int, c *int32, ldc int, q *qCorr)
+
+//go:noescape
 func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
 
 //go:noescape
@@ -31,7 +34,7 @@ var (
 var qkernAsm = func() []qKernel {
 	var ks []qKernel
 	if hasAVX512 && cpu.X86.HasAVX512VNNI {
-		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, run1: qrun1VNNI, pack: qpackRunVNNI})
+		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, run1: qrun1VNNI, runTaps: qrunTapsVNNI, pack: qpackRunVNNI})
 	}
 	if hasAVX2FMA {
 		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
@@ -63,7 +66,7 @@ var qkernBest = func() qKernel {
 	if len(qkernAsm) > 0 {
 		return qkernAsm[0]
 	}
-	return qKernel{name: "go", l: qLayoutVNNI, run: qrunGo4}
+	return qKernel{name: "go", l: qLayoutVNNI, run: qrunGo4, runTaps: qkernTapsGo}
 }()
 
 // qrunVNNI runs the VNNI kernel; the caller checked the operands' sizes.
@@ -76,6 +79,24 @@ func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 	_ = b[kg*128-1]
 	_ = c[7*ldc+qNR-1]
 	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q)
+}
+
+// qrunTapsVNNI runs the in-place VNNI kernel, checking that every step
+// it reads lies in b.
+func qrunTapsVNNI(a []byte, lda int, b []byte, taps []int, kgt, bstep int, c []int32, ldc int, q *qCorr) {
+	if kgt == 0 || len(taps) == 0 {
+		qkernTapsGo(a, lda, b, taps, kgt, bstep, c, ldc, q)
+		return
+	}
+	_ = a[7*lda+4*kgt*len(taps)-1]
+	_ = c[7*ldc+qNR-1]
+	lo, hi := taps[0], taps[0]
+	for _, off := range taps {
+		lo, hi = min(lo, off), max(hi, off)
+	}
+	_ = b[lo]
+	_ = b[hi+(kgt-1)*bstep+4*qNR-1]
+	qkernVNNITaps(&a[0], lda, &b[0], &taps[0], len(taps), kgt, bstep, &c[0], ldc, q)
 }
 
 // qrun1VNNI runs the one-row VNNI kernel; the caller checked the
@@ -120,4 +141,23 @@ func qpackRunVNNI(dst, src []byte, ld, kg int, mask byte, cs []int32) {
 	_ = src[(4*kg-1)*ld+qNR-1]
 	_ = cs[qNR-1]
 	qpackVNNI(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
+}
+
+// interleave4 is interleave4Go, by the VNNI packer 32 pixels at a time
+// where the CPU has it.
+func interleave4(dst, src []byte, ld, n int, mask byte) {
+	if qpackRow == nil || n < qNR {
+		interleave4Go(dst, src, ld, n, mask)
+		return
+	}
+	_, _ = dst[4*n-1], src[3*ld+n-1]
+	var cs [qNR]int32
+	m32 := uint32(mask) * 0x01010101
+	for i := 0; ; i += qNR {
+		i = min(i, n-qNR)
+		qpackVNNI(&dst[4*i], &src[i], ld, 1, m32, &cs[0])
+		if i == n-qNR {
+			return
+		}
+	}
 }

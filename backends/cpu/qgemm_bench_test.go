@@ -65,11 +65,11 @@ func BenchmarkQConv(b *testing.B) {
 	pads := aInts("pads", 1, 1, 1, 1)
 	b.Run("ConvInteger", func(b *testing.B) {
 		benchQNode(b, nodeCase{node: node("ConvInteger", []string{"x", "w", "zx", "zw"}, pads), opset: 10, outTypes: []payload.DType{payload.Int32}, consts: []int{1}},
-			x, w, rand8(r, false, -1), rand8(r, true, -1))
+			x, w, rand8(r, false, -1), mk(nil, []int8{0}))
 	})
 	b.Run("QLinearConv", func(b *testing.B) {
 		benchQNode(b, nodeCase{node: node("QLinearConv", []string{"x", "sx", "zx", "w", "sw", "zw", "sy", "zy"}, pads), opset: 10, outTypes: []payload.DType{payload.Uint8}, consts: []int{3}},
-			x, f(0.02), rand8(r, false, -1), w, f(0.01), rand8(r, true, -1), f(0.5), rand8(r, false, -1))
+			x, f(0.02), rand8(r, false, -1), w, f(0.01), mk(nil, []int8{0}), f(0.5), rand8(r, false, -1))
 	})
 	b.Run("QLinearMatMul256", func(b *testing.B) {
 		benchQNode(b, nodeCase{node: node("QLinearMatMul", []string{"a", "sa", "za", "b", "sb", "zb", "sy", "zy"}), opset: 10, outTypes: []payload.DType{payload.Uint8}, consts: []int{3}},

@@ -6,7 +6,10 @@ package cpu
 var qkernAsm []qKernel
 
 // qkernBest is the int8 GEMM's kernel: the Go one.
-var qkernBest = qKernel{name: "go", l: qLayout{g: 4}, run: qrunGo4}
+var qkernBest = qKernel{name: "go", l: qLayout{g: 4}, run: qrunGo4, runTaps: qkernTapsGo}
 
 // qpackRow is nil: this build packs A rows in Go.
 var qpackRow func(dst, src []byte, n int, mask byte) int32
+
+// interleave4 is interleave4Go in this build.
+func interleave4(dst, src []byte, ld, n int, mask byte) { interleave4Go(dst, src, ld, n, mask) }
