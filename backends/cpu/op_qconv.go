@@ -28,6 +28,7 @@ type qconvKernel struct {
 	wideW    int
 	taps     []int
 	taps4    []int
+	padKey   qPadKey
 	qg       *qgemmCtx
 	// pw is the weights packed at build (group after group), pwm×pwk,
 	// or has no data.
@@ -35,7 +36,7 @@ type qconvKernel struct {
 	pwm, pwk int
 	// Scratch: weights packed at run time, zero points and their shifted
 	// forms, the int32 sums of QLinearConv, its multipliers and scales.
-	pwBuf, col, wperm, padded     []byte
+	pwBuf, col, wperm, padded, yw []byte
 	rowSum, zx, zw, zxe, zwe, acc []int32
 	accW                          []int32
 	mult                          []float32
@@ -254,13 +255,13 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	pw := k.packWeights(w, kk)
 	blk := roundUp(mg, qMR) * pw.lda
 	y := out[0]
+	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
+	if k.wideW > 0 && !direct {
+		return k.runWide(in, y, pw, zwe, zxe, pad)
+	}
 	acc := y.i32()
 	if k.qlinear {
 		acc = growI32(&k.acc, y.numel())
-	}
-	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
-	if k.wideW > 0 && !direct {
-		return k.runWide(in, y, acc, pw, zwe, zxe, pad)
 	}
 	// The im2col runs in blocks of chunk output positions, small enough
 	// to stay in cache between im2col and packing.
@@ -338,40 +339,65 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 	return k, nil
 }
 
+// qRequant is QLinearConv's requantization for one call: the multiplier
+// of each output channel (one for all, or one each), the output's zero
+// point and range, and the bias to add (nil: none, or in the sums).
+type qRequant struct {
+	mult       []float32
+	zp, lo, hi float64
+	bias       []int32
+}
+
+// requantOf checks QLinearConv's scales, zero point and, when withBias,
+// bias, and returns their requantization.
+func (k *qconvKernel) requantOf(in []*tensor, y *tensor, withBias bool) (qRequant, error) {
+	sx, sw, sy, zy := in[1], in[4], in[6], in[7]
+	if sx.numel() != 1 || sy.numel() != 1 || zy.numel() != 1 {
+		return qRequant{}, shapeErr(k.n, "x_scale %v, y_scale %v and y_zero_point %v: want one value each", sx.shape, sy.shape, zy.shape)
+	}
+	if c := sw.numel(); c != 1 && c != k.m {
+		return qRequant{}, shapeErr(k.n, "w_scale of shape %v: want one value or %d", sw.shape, k.m)
+	}
+	var z [1]int32
+	readQ8(z[:], zy)
+	r := qRequant{mult: requantScales(&k.mult, &k.sc, sx, sw, sy), zp: float64(z[0])}
+	r.lo, r.hi, _ = quantRange(y.dt)
+	if b := optIn(in, 8); b != nil && withBias {
+		if b.numel() != k.m {
+			return qRequant{}, shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
+		}
+		r.bias = b.i32()
+	}
+	return r, nil
+}
+
+// channel writes output channel ch's sums acc, requantized, into dst.
+func (r *qRequant) channel(dst []byte, acc []int32, ch int) {
+	m := r.mult[min(ch, len(r.mult)-1)]
+	if r.bias != nil {
+		requantBiasRun(dst, acc, r.bias[ch], m, r.zp, r.lo, r.hi)
+		return
+	}
+	requantRun(dst, acc, m, r.zp, r.lo, r.hi)
+}
+
 // requant adds QLinearConv's bias to the sums (unless they hold it
 // already: withBias false) and writes its output: from the int32 sums
 // acc, or from accF, the exact float32 sums of its float32 twins (bias
 // included), when acc is nil.
 func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, accF []float32, withBias bool) error {
-	sx, sw, sy, zy := in[1], in[4], in[6], in[7]
-	if sx.numel() != 1 || sy.numel() != 1 || zy.numel() != 1 {
-		return shapeErr(k.n, "x_scale %v, y_scale %v and y_zero_point %v: want one value each", sx.shape, sy.shape, zy.shape)
+	rq, err := k.requantOf(in, y, withBias && acc != nil)
+	if err != nil {
+		return err
 	}
-	if c := sw.numel(); c != 1 && c != k.m {
-		return shapeErr(k.n, "w_scale of shape %v: want one value or %d", sw.shape, k.m)
-	}
-	spatial := size3(k.g.out)
-	mult := requantScales(&k.mult, &k.sc, sx, sw, sy)
-	var z [1]int32
-	readQ8(z[:], zy)
-	if b := optIn(in, 8); b != nil && withBias && acc != nil {
-		if b.numel() != k.m {
-			return shapeErr(k.n, "bias of shape %v: want %d values", b.shape, k.m)
-		}
-		// The bias joins each channel's run as it is requantized.
-		lo, hi, _ := quantRange(y.dt)
-		bias, n := b.i32(), max(spatial, 1)
-		for r, c := 0, 0; r+n <= len(acc); r, c = r+n, c+1 {
-			ch := c % k.m
-			requantBiasRun(y.data[r:r+n], acc[r:r+n], bias[ch], mult[min(ch, len(mult)-1)], float64(z[0]), lo, hi)
-		}
-		return nil
-	}
+	n := max(size3(k.g.out), 1)
 	if acc == nil {
-		requantizeF32(y, accF, mult, k.m, max(spatial, 1), float64(z[0]))
+		requantizeF32(y, accF, rq.mult, k.m, n, rq.zp)
 		return nil
 	}
-	requantize(y, acc, mult, k.m, max(spatial, 1), float64(z[0]))
+	for r, c := 0, 0; r+n <= len(acc); r, c = r+n, c+1 {
+		rq.channel(y.data[r:r+n], acc[r:r+n], c%k.m)
+	}
 	return nil
 }
 

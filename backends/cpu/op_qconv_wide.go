@@ -80,28 +80,38 @@ func (k *qconvKernel) setWide() {
 }
 
 // padPlanes copies the c planes of x, h×w each, into dst as planes of
-// (h+pt+pb)×(w+pl+pr), the margins set to pad.
-func padPlanes(dst, x []byte, c, h, w, pt, pb, pl, pr int, pad byte) {
+// (h+pt+pb)×(w+pl+pr), and sets the margins to pad when margins is set
+// (else they hold it from an earlier call).
+func padPlanes(dst, x []byte, c, h, w, pt, pb, pl, pr int, pad byte, margins bool) {
 	wp := w + pl + pr
 	plane := (h + pt + pb) * wp
 	for ch := range c {
 		d, src := dst[ch*plane:(ch+1)*plane], x[ch*h*w:(ch+1)*h*w]
-		fillPad(d[:pt*wp+pl], pad)
 		for r := range h {
 			row := d[(pt+r)*wp+pl:]
 			copy(row[:w], src[r*w:(r+1)*w])
-			if r < h-1 {
+			if margins && r < h-1 {
 				fillPad(row[w:w+pr+pl], pad)
 			}
 		}
-		fillPad(d[(pt+h-1)*wp+pl+w:], pad)
+		if margins {
+			fillPad(d[:pt*wp+pl], pad)
+			fillPad(d[(pt+h-1)*wp+pl+w:], pad)
+		}
 	}
 }
 
 // runWide runs the convolution on the wide grid (k.wideW > 0), each
-// batch's sums into accW, then their output columns into acc, and
-// requantizes QLinearConv's.
-func (k *qconvKernel) runWide(in []*tensor, y *tensor, acc []int32, pw qPackedA, zwe, zxe []int32, pad byte) error {
+// batch's sums into accW, then their output columns into y: as they are
+// (ConvInteger), or requantized a channel at a time (QLinearConv).
+func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []int32, pad byte) error {
+	var rq qRequant
+	if k.qlinear {
+		var err error
+		if rq, err = k.requantOf(in, y, true); err != nil {
+			return err
+		}
+	}
 	x := in[0]
 	g := &k.g
 	cg, mg := k.c/k.group, k.m/k.group
@@ -130,13 +140,19 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, acc []int32, pw qPackedA,
 	ldc := roundUp(n, cacheLine/4)
 	accW := growI32(&k.accW, k.m*ldc)
 	P := oh * ow
+	// The margins stay from the last call when nothing they depend on
+	// changed; the planes' insides never touch them.
+	key := qPadKey{buf: &src[0], g: *g, c: k.c, pad: pad, mask: mask, direct: direct}
+	margins := key != k.padKey
+	k.padKey = key
 	for b := range k.nb {
 		xb := x.data[b*k.c*h*w : (b+1)*k.c*h*w]
 		if direct {
-			pad4Planes(src, xb, k.c, h, w, g.pb[1], g.pe[1], g.pb[2], g.pe[2], pad, mask)
+			pad4Planes(src, xb, k.c, h, w, g.pb[1], g.pe[1], g.pb[2], g.pe[2], pad, mask, margins)
 		} else {
-			padPlanes(src, xb, k.c, h, w, g.pb[1], g.pe[1], g.pb[2], g.pe[2], pad)
+			padPlanes(src, xb, k.c, h, w, g.pb[1], g.pe[1], g.pb[2], g.pe[2], pad, margins)
 		}
+		margins = false
 		for grp := range k.group {
 			za := zwe
 			if len(za) > 1 {
@@ -150,17 +166,33 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, acc []int32, pw qPackedA,
 			}
 			k.qg.run(cl)
 		}
-		a := acc[b*k.m*P : (b+1)*k.m*P]
+		if k.qlinear {
+			yb, row := y.data[b*k.m*P:(b+1)*k.m*P], growBytes(&k.yw, n)
+			for ch := range k.m {
+				rq.channel(row, accW[ch*ldc:ch*ldc+n], ch)
+				for r := range oh {
+					copy(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], row[r*wp:])
+				}
+			}
+			continue
+		}
+		yb := y.i32()[b*k.m*P : (b+1)*k.m*P]
 		for ch := range k.m {
 			for r := range oh {
-				copy(a[(ch*oh+r)*ow:(ch*oh+r+1)*ow], accW[ch*ldc+r*wp:])
+				copy(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], accW[ch*ldc+r*wp:])
 			}
 		}
 	}
-	if !k.qlinear {
-		return nil
-	}
-	return k.requant(in, y, acc, nil, true)
+	return nil
+}
+
+// qPadKey is what the padded planes' margins depend on.
+type qPadKey struct {
+	buf       *byte
+	g         geom
+	c         int
+	pad, mask byte
+	direct    bool
 }
 
 // allZero reports whether every value of v is zero.
@@ -177,21 +209,23 @@ func allZero(v []int32) bool {
 // padPlanes does but four channels together, each padded pixel the 4
 // bytes of channels 4q..4q+3 (plane q), every byte xor mask: B in the
 // 4-group layout, read in place.
-func pad4Planes(dst, x []byte, c, h, w, pt, pb, pl, pr int, pad, mask byte) {
+func pad4Planes(dst, x []byte, c, h, w, pt, pb, pl, pr int, pad, mask byte, margins bool) {
 	wp := w + pl + pr
 	plane := (h + pt + pb) * wp
 	pv := pad ^ mask
 	for q := range c / 4 {
 		d := dst[4*q*plane : 4*(q+1)*plane]
-		fillPad(d[:4*(pt*wp+pl)], pv)
 		for r := range h {
 			row := d[4*((pt+r)*wp+pl):]
 			interleave4(row[:4*w], x[(4*q*h+r)*w:], h*w, w, mask)
-			if r < h-1 {
+			if margins && r < h-1 {
 				fillPad(row[4*w:4*(w+pr+pl)], pv)
 			}
 		}
-		fillPad(d[4*((pt+h-1)*wp+pl+w):], pv)
+		if margins {
+			fillPad(d[:4*(pt*wp+pl)], pv)
+			fillPad(d[4*((pt+h-1)*wp+pl+w):], pv)
+		}
 	}
 }
 

@@ -13,6 +13,9 @@ func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
 func qkernVNNITaps(a *byte, lda int, b *byte, taps *int, ntaps int, kgt int, bstep int, c *int32, ldc int, q *qCorr)
 
 //go:noescape
+func interleave4AVX2(dst *byte, src *byte, ld int, n int, mask uint32)
+
+//go:noescape
 func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
 
 //go:noescape
@@ -143,21 +146,19 @@ func qpackRunVNNI(dst, src []byte, ld, kg int, mask byte, cs []int32) {
 	qpackVNNI(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 }
 
-// interleave4 is interleave4Go, by the VNNI packer 32 pixels at a time
-// where the CPU has it.
+// interleave4 is interleave4Go, in AVX2 32 pixels at a time where the
+// CPU has it.
 func interleave4(dst, src []byte, ld, n int, mask byte) {
-	if qpackRow == nil || n < qNR {
+	if !hasAVX2FMA || n < qNR {
 		interleave4Go(dst, src, ld, n, mask)
 		return
 	}
 	_, _ = dst[4*n-1], src[3*ld+n-1]
-	var cs [qNR]int32
 	m32 := uint32(mask) * 0x01010101
-	for i := 0; ; i += qNR {
-		i = min(i, n-qNR)
-		qpackVNNI(&dst[4*i], &src[i], ld, 1, m32, &cs[0])
-		if i == n-qNR {
-			return
-		}
+	whole := n &^ (qNR - 1)
+	interleave4AVX2(&dst[0], &src[0], ld, whole, m32)
+	if whole < n {
+		// The last 32 pixels again, overlapping.
+		interleave4AVX2(&dst[4*(n-qNR)], &src[n-qNR], ld, qNR, m32)
 	}
 }
