@@ -378,3 +378,31 @@ func TestQuantizedGemmNoAllocs(t *testing.T) {
 		pool.close()
 	}
 }
+
+// TestConvIntegerWideRepeats runs one wide-grid ConvInteger kernel
+// again and again while the input's zero point, which fills the padded
+// planes' margins, changes and returns, each run against the reference.
+func TestConvIntegerWideRepeats(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 6))
+	for _, ws8 := range []bool{false, true} {
+		x, w, zx := rand8(r, false, -1, 1, 8, 10, 33), rand8(r, ws8, -1, 4, 8, 3, 3), rand8(r, false, 3)
+		c := nodeCase{node: node("ConvInteger", []string{"x", "w", "zx", "zw"}, aInts("pads", 1, 2, 1, 2)), opset: 10, outTypes: []payload.DType{payload.Int32}, consts: []int{1}}
+		ins := []*tensor{x, w, zx, rand8(r, ws8, 0)}
+		step := newStepper(t, c, ins...)
+		k, err := buildKernel(caseCtx(c, ins))
+		if err != nil {
+			t.Fatal(err)
+		}
+		qk := k.(*qconvKernel)
+		if err := qk.shape(ins, nil); err != nil {
+			t.Fatal(err)
+		}
+		if qk.wideW == 0 {
+			t.Fatal("the case does not run on the wide grid")
+		}
+		for i, z := range []byte{3, 200, 200, 3, 0} {
+			zx.data[0] = z
+			wantI32(t, fmt.Sprintf("weights %s run %d zero point %d", dt8(ws8), i, z), step()[0].i32(), refQConv(qk, x, w, zx, ins[3]))
+		}
+	}
+}
