@@ -324,6 +324,14 @@ type qgemmCtx struct {
 	kern    qKernel
 	workers []qgemmWorker
 	call    qgemmCall
+	// rows holds each tile's row half of the correction for the call.
+	rows []qRowCorr
+}
+
+// qRowCorr is a tile's row half of qCorr: za and rs, as qCorr lays
+// them out.
+type qRowCorr struct {
+	za, rs [qMR]int32
 }
 
 // newQgemmCtx returns a context using pool (nil: one thread) and the
@@ -372,6 +380,13 @@ func (g *qgemmCtx) run(cl qgemmCall) {
 		}
 	}
 	g.call = cl
+	if cap(g.rows) < tiles {
+		g.rows = make([]qRowCorr, tiles)
+	}
+	g.rows = g.rows[:tiles]
+	for t := range g.rows {
+		g.rows[t].set(&g.call, t*qMR, min(qMR, m-t*qMR))
+	}
 	if g.call.parts == 1 {
 		g.runPart(0)
 	} else {
@@ -447,7 +462,7 @@ func (g *qgemmCtx) runPart(part int) {
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
-			q.setRows(cl, i0, nr)
+			q.za, q.rs = g.rows[t].za, g.rows[t].rs
 			a := cl.a.data[i0*lda:]
 			if nr == 1 && g.kern.run1 != nil {
 				if nc == qNR {
@@ -491,7 +506,7 @@ func (g *qgemmCtx) runDirect(w *qgemmWorker, p0, p1, t0, t1 int) {
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
-			q.setRows(cl, i0, nr)
+			q.za, q.rs = g.rows[t].za, g.rows[t].rs
 			a := cl.a.data[i0*lda:]
 			if nr == qMR && nc == qNR {
 				g.kern.runTaps(a, lda, b, cl.taps, kgt, cl.ldb, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
@@ -505,9 +520,9 @@ func (g *qgemmCtx) runDirect(w *qgemmWorker, p0, p1, t0, t1 int) {
 	}
 }
 
-// setRows sets the row half of the correction for the nr rows from i0,
+// set sets the row half of the correction for the nr rows from i0,
 // zero for the rest of the tile.
-func (q *qCorr) setRows(cl *qgemmCall, i0, nr int) {
+func (q *qRowCorr) set(cl *qgemmCall, i0, nr int) {
 	clear(q.za[nr:])
 	clear(q.rs[nr:])
 	for r, s := range cl.a.rowSum[i0 : i0+nr] {
