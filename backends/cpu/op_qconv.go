@@ -26,7 +26,9 @@ type qconvKernel struct {
 	// grid's width (0: not used) and tap offsets.
 	nb, c, m int
 	wideW    int
+	wideH    int
 	taps     []int
+	tapPhase []int
 	taps4    []int
 	padKey   qPadKey
 	qg       *qgemmCtx
@@ -37,6 +39,7 @@ type qconvKernel struct {
 	// Scratch: weights packed at run time, zero points and their shifted
 	// forms, the int32 sums of QLinearConv, its multipliers and scales.
 	pwBuf, col, wperm, padded, yw []byte
+	rows4                         []byte
 	rowSum, zx, zw, zxe, zwe, acc []int32
 	accW                          []int32
 	mult                          []float32
@@ -257,7 +260,9 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	y := out[0]
 	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
 	if k.wideW > 0 && !direct {
-		return k.runWide(in, y, pw, zwe, zxe, pad)
+		if wd := k.wideDirect(zwe); wd || g.s == [maxSpatial]int{1, 1, 1} {
+			return k.runWide(in, y, pw, zwe, zxe, pad, wd)
+		}
 	}
 	acc := y.i32()
 	if k.qlinear {

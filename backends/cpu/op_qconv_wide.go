@@ -2,16 +2,24 @@ package cpu
 
 import "github.com/lintel-ml/lintel/payload"
 
-// The wide grid of a stride-1 int8 convolution of one or two spatial
-// dims. The input is copied once into planes padded with its zero point,
-// Hp×Wp each. The output position (oh, ow) is then column oh·Wp+ow of a
-// grid as wide as the padded plane, and kernel tap (kh, kw) reads every
-// channel's plane shifted by kh·dh·Wp+kw·dw: the GEMM packs B straight
-// from the padded planes, tap by tap (qgemmCall.taps), with k ordered
-// (tap, channel), and no im2col is written. The grid's columns past each
-// output row hold sums of wrapped windows; they are computed and
-// dropped. Padding reads as the zero point, so it adds nothing, as in
-// the im2col.
+// The wide grid of an int8 convolution of one or two spatial dims. The
+// input is copied once into planes padded with its zero point. With
+// stride s, the padded planes are split into s×s phases, phase (py, px)
+// holding the padded pixels (r·s+py, c·s+px), Hq×Wq each: kernel tap
+// (kh, kw) then reads phase ((kh·dh) mod s, (kw·dw) mod s) shifted by
+// ((kh·dh) div s, (kw·dw) div s), a stride-1 view. The output position
+// (oh, ow) is column oh·Wq+ow of a grid as wide as a phase (the padded
+// plane at stride 1), and the GEMM reads B tap by tap from the planes
+// (qgemmCall.taps), its k ordered (tap, channel): no im2col is written.
+// The grid's columns past each output row hold sums of wrapped windows;
+// they are computed and dropped. Padding reads as the zero point, so it
+// adds nothing, as in the im2col.
+//
+// Where no weight zero point needs B's column sums and the kernel reads
+// B in place, the planes hold four channels a pixel and nothing is
+// packed (qconvKernel.direct); else, at stride 1 only, the panels are
+// packed tap by tap from one-channel planes. Other cases run the im2col
+// in tap order.
 
 // qWideWaste bounds the grid's dropped columns: the padded width may
 // exceed the output's by at most 1/qWideWaste of it, else the im2col
@@ -20,8 +28,8 @@ const qWideWaste = 4
 
 // tapMajorFits reports whether a convolution with kernel dims kern,
 // strides stride and cg input channels a group orders its k by tap: one
-// or two spatial dims of unit stride, more than one tap, and channels in
-// whole groups of the GEMM layout.
+// or two spatial dims, strides up to qWideStride, more than one tap, and
+// channels in whole groups of the GEMM layout.
 func tapMajorFits(kern []int, stride func(int) int, cg int, l qLayout) bool {
 	nd := len(kern)
 	if nd == 0 || nd > 2 || cg <= 0 || cg%l.g != 0 {
@@ -29,13 +37,16 @@ func tapMajorFits(kern []int, stride func(int) int, cg int, l qLayout) bool {
 	}
 	taps := 1
 	for i, kd := range kern {
-		if stride(i) != 1 {
+		if s := stride(i); s < 1 || s > qWideStride {
 			return false
 		}
 		taps *= kd
 	}
 	return taps > 1
 }
+
+// qWideStride is the largest stride the wide grid takes.
+const qWideStride = 4
 
 // tapMajorWeights writes the m rows of w, each cg channels of taps
 // values, reordered to taps of cg channels, into dst and returns it.
@@ -53,28 +64,31 @@ func tapMajorWeights(dst, w []byte, m, cg int) []byte {
 	return dst[:m*kk]
 }
 
-// setWide sets the wide grid's width and tap offsets for the shape in g,
-// or a width of 0 where the im2col runs.
+// setWide sets the wide grid for the shape in g: its width (0 where the
+// im2col runs), phase sizes and each tap's phase and offset in it.
 func (k *qconvKernel) setWide() {
 	g := &k.g
 	k.wideW = 0
-	if !k.tapMajor || g.in[0] != 1 || g.k[0] != 1 || g.s != [maxSpatial]int{1, 1, 1} {
+	if !k.tapMajor || g.in[0] != 1 || g.k[0] != 1 || g.s[0] != 1 || g.out[1] < 1 || g.out[2] < 1 {
 		return
 	}
 	for i := range maxSpatial {
-		if g.pb[i] < 0 || g.pe[i] < 0 {
+		if g.pb[i] < 0 || g.pe[i] < 0 || g.s[i] > qWideStride {
 			return
 		}
 	}
-	wp := g.in[2] + g.pb[2] + g.pe[2]
-	if wp-g.out[2] > g.out[2]/qWideWaste || g.out[1] < 1 || g.out[2] < 1 {
+	hp, wp := g.in[1]+g.pb[1]+g.pe[1], g.in[2]+g.pb[2]+g.pe[2]
+	hq, wq := ceilDiv(hp, g.s[1]), ceilDiv(wp, g.s[2])
+	if wq-g.out[2] > g.out[2]/qWideWaste {
 		return
 	}
-	k.wideW = wp
-	k.taps = k.taps[:0]
+	k.wideW, k.wideH = wq, hq
+	k.taps, k.tapPhase = k.taps[:0], k.tapPhase[:0]
 	for k1 := range g.k[1] {
 		for k2 := range g.k[2] {
-			k.taps = append(k.taps, k1*g.d[1]*wp+k2*g.d[2])
+			r, c := k1*g.d[1], k2*g.d[2]
+			k.taps = append(k.taps, r/g.s[1]*wq+c/g.s[2])
+			k.tapPhase = append(k.tapPhase, r%g.s[1]*g.s[2]+c%g.s[2])
 		}
 	}
 }
@@ -101,10 +115,18 @@ func padPlanes(dst, x []byte, c, h, w, pt, pb, pl, pr int, pad byte, margins boo
 	}
 }
 
-// runWide runs the convolution on the wide grid (k.wideW > 0), each
-// batch's sums into accW, then their output columns into y: as they are
-// (ConvInteger), or requantized a channel at a time (QLinearConv).
-func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []int32, pad byte) error {
+// wideDirect reports whether the wide grid reads B in place for the
+// shifted weight zero points zwe: the kernel reads B so and no zero
+// point needs B's column sums.
+func (k *qconvKernel) wideDirect(zwe []int32) bool {
+	return k.qg.kern.runTaps != nil && k.qg.kern.l.g == 4 && allZero(zwe)
+}
+
+// runWide runs the convolution on the wide grid (k.wideW > 0, and a
+// stride of 1 unless direct), each batch's sums into accW, then their
+// output columns into y: as they are (ConvInteger), or requantized a
+// channel at a time (QLinearConv).
+func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []int32, pad byte, direct bool) error {
 	var rq qRequant
 	if k.qlinear {
 		var err error
@@ -115,23 +137,20 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []i
 	x := in[0]
 	g := &k.g
 	cg, mg := k.c/k.group, k.m/k.group
-	h, w, wp := g.in[1], g.in[2], k.wideW
-	hp := h + g.pb[1] + g.pe[1]
-	plane, oh, ow := hp*wp, g.out[1], g.out[2]
-	n := (oh-1)*wp + ow
+	h, w, wq := g.in[1], g.in[2], k.wideW
+	plane, oh, ow := k.wideH*wq, g.out[1], g.out[2]
+	n := (oh-1)*wq + ow
 	kk := cg * len(k.taps)
 	blk := roundUp(mg, qMR) * pw.lda
 	mask := qMaskB(x.dt == payload.Int8)
-	// In place when the kernel reads B so and no weight zero point needs
-	// B's column sums.
-	direct := k.qg.kern.runTaps != nil && k.qg.kern.l.g == 4 && allZero(zwe)
+	phases := g.s[1] * g.s[2]
 	var src []byte
 	var taps []int
 	if direct {
-		src = growBytes(&k.padded, 4*k.c*plane+4*qNR)
+		src = growBytes(&k.padded, phases*k.c*plane+4*qNR)
 		taps = growInts(&k.taps4, len(k.taps))
 		for i, off := range k.taps {
-			taps[i] = 4 * off
+			taps[i] = 4 * (k.tapPhase[i]*k.c/4*plane + off)
 		}
 	} else {
 		src = growBytes(&k.padded, k.c*plane)
@@ -148,7 +167,7 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []i
 	for b := range k.nb {
 		xb := x.data[b*k.c*h*w : (b+1)*k.c*h*w]
 		if direct {
-			pad4Planes(src, xb, k.c, h, w, g.pb[1], g.pe[1], g.pb[2], g.pe[2], pad, mask, margins)
+			k.phase4Planes(src, xb, pad, mask, margins)
 		} else {
 			padPlanes(src, xb, k.c, h, w, g.pb[1], g.pe[1], g.pb[2], g.pe[2], pad, margins)
 		}
@@ -171,7 +190,7 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []i
 			for ch := range k.m {
 				rq.channel(row, accW[ch*ldc:ch*ldc+n], ch)
 				for r := range oh {
-					copy(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], row[r*wp:])
+					copy(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], row[r*wq:])
 				}
 			}
 			continue
@@ -179,7 +198,7 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []i
 		yb := y.i32()[b*k.m*P : (b+1)*k.m*P]
 		for ch := range k.m {
 			for r := range oh {
-				copy(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], accW[ch*ldc+r*wp:])
+				copy(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], accW[ch*ldc+r*wq:])
 			}
 		}
 	}
@@ -205,27 +224,61 @@ func allZero(v []int32) bool {
 	return true
 }
 
-// pad4Planes writes the c planes of x, h×w each (c a multiple of 4), as
-// padPlanes does but four channels together, each padded pixel the 4
-// bytes of channels 4q..4q+3 (plane q), every byte xor mask: B in the
-// 4-group layout, read in place.
-func pad4Planes(dst, x []byte, c, h, w, pt, pb, pl, pr int, pad, mask byte, margins bool) {
-	wp := w + pl + pr
-	plane := (h + pt + pb) * wp
-	pv := pad ^ mask
-	for q := range c / 4 {
-		d := dst[4*q*plane : 4*(q+1)*plane]
-		for r := range h {
-			row := d[4*((pt+r)*wp+pl):]
-			interleave4(row[:4*w], x[(4*q*h+r)*w:], h*w, w, mask)
-			if margins && r < h-1 {
-				fillPad(row[4*w:4*(w+pr+pl)], pv)
+// phase4Planes writes the input planes x (k.c channels, a multiple of
+// 4) into dst as the wide grid's phases, four channels a pixel: phase
+// p's plane q (channels 4q..4q+3) starts at pixel (p·k.c/4+q)·Hq·Wq,
+// each pixel the 4 bytes of its channels, every byte xor mask. With
+// margins, every byte first becomes pad (xor mask); the pixels from x
+// are at the same places in every call.
+func (k *qconvKernel) phase4Planes(dst, x []byte, pad, mask byte, margins bool) {
+	g := &k.g
+	h, w, sy, sx := g.in[1], g.in[2], g.s[1], g.s[2]
+	pt, pl := g.pb[1], g.pb[2]
+	wq, plane := k.wideW, k.wideH*k.wideW
+	if margins {
+		fillPad(dst, pad^mask)
+	}
+	groups := k.c / 4
+	for py := range sy {
+		// Phase rows r hold padded row r·sy+py: input row r·sy+py-pt.
+		r0 := ceilDiv(max(pt-py, 0), sy)
+		r1 := min(k.wideH, ceilDiv(max(h+pt-py, 0), sy))
+		for px := range sx {
+			c0 := ceilDiv(max(pl-px, 0), sx)
+			c1 := min(wq, ceilDiv(max(w+pl-px, 0), sx))
+			if r0 >= r1 || c0 >= c1 {
+				continue
+			}
+			nc, ic0 := c1-c0, c0*sx+px-pl
+			base := (py*sx + px) * groups * plane
+			for q := range groups {
+				for r := r0; r < r1; r++ {
+					ir := r*sy + py - pt
+					d := dst[4*(base+q*plane+r*wq+c0):]
+					s := x[(4*q*h+ir)*w+ic0:]
+					if sx == 1 {
+						interleave4(d[:4*nc], s, h*w, nc, mask)
+						continue
+					}
+					rows := growBytes(&k.rows4, 4*nc)
+					for u := range 4 {
+						gatherStride(rows[u*nc:(u+1)*nc], s[u*h*w:], sx)
+					}
+					interleave4(d[:4*nc], rows, nc, nc, mask)
+				}
 			}
 		}
-		if margins {
-			fillPad(d[:4*(pt*wp+pl)], pv)
-			fillPad(d[4*((pt+h-1)*wp+pl+w):], pv)
-		}
+	}
+}
+
+// gatherStride writes src[i·s] into dst[i] for each i.
+func gatherStride(dst, src []byte, s int) {
+	if s == 2 && len(dst) > 0 {
+		evenBytes(dst, src[:2*len(dst)-1])
+		return
+	}
+	for i := range dst {
+		dst[i] = src[i*s]
 	}
 }
 

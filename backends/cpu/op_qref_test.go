@@ -261,6 +261,15 @@ func TestConvIntegerMatchesReference(t *testing.T) {
 		{[]int{1, 12, 70}, []int{7, 12, 5}, []model.Attr{aInts("pads", 2, 2)}},
 		{[]int{1, 4, 10, 40}, []int{3, 4, 2, 3}, nil},
 		{[]int{1, 8, 6, 6}, []int{5, 8, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
+		// Strided on the wide grid's phases (in place only): odd and
+		// even sizes, asymmetric pads, unequal strides, stride 3,
+		// dilation with stride, groups, one spatial dim.
+		{[]int{1, 8, 33, 40}, []int{12, 8, 3, 3}, []model.Attr{aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1)}},
+		{[]int{2, 4, 20, 37}, []int{6, 4, 3, 3}, []model.Attr{aInts("strides", 2, 2), aInts("pads", 0, 2, 1, 0)}},
+		{[]int{1, 4, 19, 45}, []int{5, 4, 5, 4}, []model.Attr{aInts("strides", 1, 2), aInts("pads", 2, 1, 2, 2)}},
+		{[]int{1, 4, 25, 61}, []int{3, 4, 3, 3}, []model.Attr{aInts("strides", 3, 3), aInts("dilations", 1, 2), aInts("pads", 1, 2, 1, 2)}},
+		{[]int{1, 8, 16, 64}, []int{4, 4, 3, 3}, []model.Attr{aInt("group", 2), aInts("strides", 2, 2), aInts("dilations", 2, 2), aInts("pads", 2, 2, 2, 2)}},
+		{[]int{1, 8, 81}, []int{6, 8, 7}, []model.Attr{aInts("strides", 2), aInts("pads", 3, 3)}},
 	}
 	for _, cc := range cases {
 		for _, xs8 := range []bool{false, true} {
@@ -403,6 +412,87 @@ func TestConvIntegerWideRepeats(t *testing.T) {
 		for i, z := range []byte{3, 200, 200, 3, 0} {
 			zx.data[0] = z
 			wantI32(t, fmt.Sprintf("weights %s run %d zero point %d", dt8(ws8), i, z), step()[0].i32(), refQConv(qk, x, w, zx, ins[3]))
+		}
+	}
+}
+
+// TestQLinearConvWideMatchesReference runs QLinearConv on the wide grid
+// (stride 1 and 2, with and without a bias, one and per-channel weight
+// scales, uint8 and int8 activations) against the reference sums
+// requantized by the scalar function.
+func TestQLinearConvWideMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 7))
+	f := func(v ...float32) *tensor {
+		if len(v) == 1 {
+			return mk(nil, v)
+		}
+		return mk([]int{len(v)}, v)
+	}
+	for _, stride := range []int64{1, 2} {
+		for _, bias := range []bool{false, true} {
+			for _, perCh := range []bool{false, true} {
+				for _, xs8 := range []bool{false, true} {
+					const m = 6
+					x, w := rand8(r, xs8, -1, 1, 8, 14, 30), rand8(r, true, -1, m, 8, 3, 3)
+					zx, zw, zy := rand8(r, xs8, -1), rand8(r, true, 0), rand8(r, xs8, -1)
+					sw := f(0.003)
+					if perCh {
+						sw = f(0.003, 0.002, 0.004, 0.001, 0.0025, 0.0035)
+					}
+					names := []string{"x", "sx", "zx", "w", "sw", "zw", "sy", "zy"}
+					ins := []*tensor{x, f(0.02), zx, w, sw, zw, f(0.05), zy}
+					var b []int32
+					if bias {
+						b = make([]int32, m)
+						for i := range b {
+							b[i] = int32(r.IntN(20001) - 10000)
+						}
+						names = append(names, "b")
+						ins = append(ins, mk([]int{m}, b))
+					}
+					attrs := []model.Attr{aInts("pads", 1, 1, 1, 1), aInts("strides", stride, stride)}
+					c := nodeCase{node: node("QLinearConv", names, attrs...), opset: 10, consts: []int{3}, outTypes: []payload.DType{x.dt}}
+					name := fmt.Sprintf("stride %d bias %v per-channel %v x %s", stride, bias, perCh, dt8(xs8))
+					outs, err := runNode(t, c, ins...)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					k, err := buildKernel(caseCtx(c, ins))
+					if err != nil {
+						t.Fatal(err)
+					}
+					qk := k.(*qconvKernel)
+					if err := qk.shape(ins, nil); err != nil {
+						t.Fatal(err)
+					}
+					if qk.wideW == 0 {
+						t.Fatalf("%s: not on the wide grid", name)
+					}
+					acc := refQConv(qk, x, w, zx, zw)
+					var mult []float32
+					var sc []float64
+					mult = requantScales(&mult, &sc, ins[1], sw, ins[6])
+					lo, hi, _ := quantRange(x.dt)
+					var z [1]int32
+					readQ8(z[:], zy)
+					P := len(acc) / m
+					want := make([]byte, len(acc))
+					for ch := range m {
+						var bv int32
+						if bias {
+							bv = b[ch]
+						}
+						requantBiasRunGo(want[ch*P:(ch+1)*P], acc[ch*P:(ch+1)*P], bv, mult[min(ch, len(mult)-1)], float64(z[0]), lo, hi)
+					}
+					if got := outs[0].data; string(got) != string(want) {
+						for i := range want {
+							if got[i] != want[i] {
+								t.Fatalf("%s: byte %d is %d, want %d", name, i, got[i], want[i])
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }
