@@ -19,9 +19,11 @@ type qconvKernel struct {
 	wi      int // the weights' input; their zero point is two on
 	qlinear bool
 	g       geom
-	// tapMajor orders the weights' and im2col's k as (kernel offset,
-	// channel), as the wide grid needs (qconvWide).
-	tapMajor bool
+	// cgPad, when not 0, orders the weights' and im2col's k as (kernel
+	// offset, channel), cgPad channels an offset (the group's, rounded
+	// up to the GEMM layout's group when there is one group), as the
+	// wide grid needs (op_qconv_wide.go).
+	cgPad int
 	// Set by shape: batch, input channels, output channels, and the wide
 	// grid's width (0: not used) and tap offsets.
 	nb, c, m int
@@ -50,10 +52,16 @@ type qconvKernel struct {
 
 // qIm2col writes output positions [p0, p0+np) of the im2col of the cg
 // channels of x (each of g.in) into dst: one row of np bytes for each
-// (channel, kernel offset), channel-major, or (kernel offset, channel)
-// when tapMajor; pad where the window falls outside x.
-func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int, tapMajor bool) {
+// (channel, kernel offset), channel-major, or, when cgPad is not 0,
+// (kernel offset, channel) with cgPad channels an offset, those past cg
+// all pad; pad where the window falls outside x.
+func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int, cgPad int) {
 	inSz, taps := size3(g.in), size3(g.k)
+	for t := range taps {
+		for c := cg; c < cgPad; c++ {
+			fillPad(dst[(t*cgPad+c)*np:(t*cgPad+c+1)*np], pad)
+		}
+	}
 	for c := range cg {
 		xc := x[c*inSz : (c+1)*inSz]
 		tap := 0
@@ -61,8 +69,8 @@ func qIm2col(g *geom, x []byte, cg int, pad byte, dst []byte, p0, np int, tapMaj
 			for k1 := range g.k[1] {
 				for k2 := range g.k[2] {
 					row := c*taps + tap
-					if tapMajor {
-						row = tap*cg + c
+					if cgPad > 0 {
+						row = tap*cgPad + c
 					}
 					tap++
 					d := dst[row*np : (row+1)*np]
@@ -185,7 +193,7 @@ func (k *qconvKernel) shape(in, out []*tensor) error {
 		return err
 	}
 	if k.pw.data == nil {
-		k.tapMajor = tapMajorFits(w[2:], k.win.Stride, w[1], k.qg.kern.l)
+		k.cgPad = tapMajorFits(w[2:], k.win.Stride, w[1], k.group, k.qg.kern.l)
 	}
 	k.setWide()
 	return nil
@@ -199,8 +207,8 @@ func (k *qconvKernel) packWeights(w *tensor, kk int) qPackedA {
 	}
 	l := k.qg.kern.l
 	src := w.data
-	if k.tapMajor {
-		src = tapMajorWeights(growBytes(&k.wperm, k.m*kk), src, k.m, kk/size3(k.g.k))
+	if k.cgPad > 0 {
+		src = tapMajorWeights(growBytes(&k.wperm, k.m*kk), src, k.m, k.c/k.group, k.cgPad)
 	}
 	return packQConvWeights(l, src, k.m, kk, k.group, w.dt == payload.Uint8, growBytes(&k.pwBuf, qConvWeightsSize(l, k.m, kk, k.group)), growI32(&k.rowSum, k.m))
 }
@@ -236,6 +244,9 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	g := &k.g
 	cg, mg := k.c/k.group, k.m/k.group
 	inSz, kk, P := size3(g.in), cg*size3(g.k), size3(g.out)
+	if k.cgPad > 0 {
+		kk = k.cgPad * size3(g.k)
+	}
 	xS8 := x.dt == payload.Int8
 	zxe := shiftedZeros(&k.zxe, zx, qShiftB(xS8))
 	zwe := shiftedZeros(&k.zwe, zw, qShiftA(w.dt == payload.Uint8))
@@ -260,7 +271,7 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 	y := out[0]
 	direct := size3(g.k) == 1 && g.out == g.in && g.s == [maxSpatial]int{1, 1, 1} && g.pb == [maxSpatial]int{}
 	if k.wideW > 0 && !direct {
-		if wd := k.wideDirect(zwe); wd || g.s == [maxSpatial]int{1, 1, 1} {
+		if wd := k.wideDirect(zwe); wd || (g.s == [maxSpatial]int{1, 1, 1} && k.cgPad == cg) {
 			return k.runWide(in, y, pw, zwe, zxe, pad, wd)
 		}
 	}
@@ -293,7 +304,7 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 			c := cl.c
 			for p0 := 0; p0 < P; p0 += chunk {
 				np := min(chunk, P-p0)
-				qIm2col(g, xg, cg, pad, col, p0, np, k.tapMajor)
+				qIm2col(g, xg, cg, pad, col, p0, np, k.cgPad)
 				cl.raw, cl.ldb, cl.n, cl.c = col, np, np, c[p0:]
 				k.qg.run(cl)
 			}
@@ -318,22 +329,24 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, c.invalid("constant weights %q of %d bytes for shape %v", w.Name, len(w.Raw), w.Shape)
 	}
 	l := k.qg.kern.l
-	k.tapMajor = win.Fits(len(w.Shape)-2) && tapMajorFits(w.Shape[2:], win.Stride, w.Shape[1], l)
-	key := "packedQW"
-	if k.tapMajor {
-		key = "packedQWtaps"
+	if win.Fits(len(w.Shape) - 2) {
+		k.cgPad = tapMajorFits(w.Shape[2:], win.Stride, w.Shape[1], group, l)
+	}
+	key, kp := "packedQW", kk
+	if k.cgPad > 0 {
+		key, kp = "packedQWtaps", k.cgPad*(kk/w.Shape[1])
 	}
 	pw, err := shareValue(c, key, func() (qPackedA, error) {
 		src := w.Raw
-		if k.tapMajor {
-			src = tapMajorWeights(make([]byte, m*kk), src, m, w.Shape[1])
+		if k.cgPad > 0 {
+			src = tapMajorWeights(make([]byte, m*kp), src[:m*kk], m, w.Shape[1], k.cgPad)
 		}
-		return packQConvWeights(l, src, m, kk, group, w.DType == payload.Uint8, make([]byte, qConvWeightsSize(l, m, kk, group)), make([]int32, m)), nil
+		return packQConvWeights(l, src, m, kp, group, w.DType == payload.Uint8, make([]byte, qConvWeightsSize(l, m, kp, group)), make([]int32, m)), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	k.pw, k.pwm, k.pwk = pw, m, kk
+	k.pw, k.pwm, k.pwk = pw, m, kp
 	// With AVX-512 VNNI the int8 GEMM (byte im2col, bias added while
 	// requantizing) beats the float32 twin; without it the twin runs.
 	if qlinear && group == 1 && k.qg.kern.name != "avx512vnni" {
@@ -376,11 +389,15 @@ func (k *qconvKernel) requantOf(in []*tensor, y *tensor, withBias bool) (qRequan
 	return r, nil
 }
 
-// channel writes output channel ch's sums acc, requantized, into dst.
-func (r *qRequant) channel(dst []byte, acc []int32, ch int) {
+// channel writes output channel ch's sums acc plus add (wrapping, as
+// the sums do), requantized, into dst.
+func (r *qRequant) channel(dst []byte, acc []int32, ch int, add int32) {
 	m := r.mult[min(ch, len(r.mult)-1)]
-	if r.bias != nil {
-		requantBiasRun(dst, acc, r.bias[ch], m, r.zp, r.lo, r.hi)
+	if r.bias != nil || add != 0 {
+		if r.bias != nil {
+			add += r.bias[ch]
+		}
+		requantBiasRun(dst, acc, add, m, r.zp, r.lo, r.hi)
 		return
 	}
 	requantRun(dst, acc, m, r.zp, r.lo, r.hi)
@@ -401,7 +418,7 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, accF []float
 		return nil
 	}
 	for r, c := 0, 0; r+n <= len(acc); r, c = r+n, c+1 {
-		rq.channel(y.data[r:r+n], acc[r:r+n], c%k.m)
+		rq.channel(y.data[r:r+n], acc[r:r+n], c%k.m, 0)
 	}
 	return nil
 }

@@ -122,7 +122,8 @@ func (k *qconvKernel) buildF32(c *buildCtx, w *model.Tensor) error {
 	if !ok {
 		return nil
 	}
-	m, kk := k.pwm, k.pwk
+	// The weights as given: k.pwk may count added channels.
+	m, kk := k.pwm, payload.NumElems(w.Shape[1:])
 	wf := make([]float32, m*kk)
 	bf := make([]float32, m)
 	wS8, zS8 := w.DType == payload.Int8, zwT.DType == payload.Int8

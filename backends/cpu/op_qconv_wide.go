@@ -26,42 +26,51 @@ import "github.com/lintel-ml/lintel/payload"
 // runs.
 const qWideWaste = 4
 
-// tapMajorFits reports whether a convolution with kernel dims kern,
-// strides stride and cg input channels a group orders its k by tap: one
-// or two spatial dims, strides up to qWideStride, more than one tap, and
-// channels in whole groups of the GEMM layout.
-func tapMajorFits(kern []int, stride func(int) int, cg int, l qLayout) bool {
+// tapMajorFits returns the channels a tap takes when a convolution
+// with kernel dims kern, strides stride, cg input channels a group and
+// group groups orders its k by tap, or 0 when it does not: one or two
+// spatial dims, strides up to qWideStride and more than one tap. A
+// tap's channels are cg in whole groups of the GEMM layout, or cg
+// rounded up to them when there is one group (the added channels read
+// as the input's zero point).
+func tapMajorFits(kern []int, stride func(int) int, cg, group int, l qLayout) int {
 	nd := len(kern)
-	if nd == 0 || nd > 2 || cg <= 0 || cg%l.g != 0 {
-		return false
+	if nd == 0 || nd > 2 || cg <= 0 || (cg%l.g != 0 && group != 1) {
+		return 0
 	}
 	taps := 1
 	for i, kd := range kern {
 		if s := stride(i); s < 1 || s > qWideStride {
-			return false
+			return 0
 		}
 		taps *= kd
 	}
-	return taps > 1
+	if taps <= 1 {
+		return 0
+	}
+	return roundUp(cg, l.g)
 }
 
 // qWideStride is the largest stride the wide grid takes.
 const qWideStride = 4
 
 // tapMajorWeights writes the m rows of w, each cg channels of taps
-// values, reordered to taps of cg channels, into dst and returns it.
-func tapMajorWeights(dst, w []byte, m, cg int) []byte {
+// values, reordered to taps of cgPad channels (zeros past cg), into dst
+// and returns it.
+func tapMajorWeights(dst, w []byte, m, cg, cgPad int) []byte {
 	kk := len(w) / max(m, 1)
 	taps := kk / max(cg, 1)
+	kp := taps * cgPad
 	for r := range m {
-		src, d := w[r*kk:(r+1)*kk], dst[r*kk:(r+1)*kk]
+		src, d := w[r*kk:(r+1)*kk], dst[r*kp:(r+1)*kp]
+		clear(d)
 		for c := range cg {
 			for t := range taps {
-				d[t*cg+c] = src[c*taps+t]
+				d[t*cgPad+c] = src[c*taps+t]
 			}
 		}
 	}
-	return dst[:m*kk]
+	return dst[:m*kp]
 }
 
 // setWide sets the wide grid for the shape in g: its width (0 where the
@@ -69,7 +78,7 @@ func tapMajorWeights(dst, w []byte, m, cg int) []byte {
 func (k *qconvKernel) setWide() {
 	g := &k.g
 	k.wideW = 0
-	if !k.tapMajor || g.in[0] != 1 || g.k[0] != 1 || g.s[0] != 1 || g.out[1] < 1 || g.out[2] < 1 {
+	if k.cgPad == 0 || g.in[0] != 1 || g.k[0] != 1 || g.s[0] != 1 || g.out[1] < 1 || g.out[2] < 1 {
 		return
 	}
 	for i := range maxSpatial {
@@ -140,17 +149,19 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []i
 	h, w, wq := g.in[1], g.in[2], k.wideW
 	plane, oh, ow := k.wideH*wq, g.out[1], g.out[2]
 	n := (oh-1)*wq + ow
-	kk := cg * len(k.taps)
+	cp := k.cgPad // channels a tap
+	kk := cp * len(k.taps)
 	blk := roundUp(mg, qMR) * pw.lda
 	mask := qMaskB(x.dt == payload.Int8)
 	phases := g.s[1] * g.s[2]
 	var src []byte
 	var taps []int
 	if direct {
-		src = growBytes(&k.padded, phases*k.c*plane+4*qNR)
+		cpAll := roundUp(k.c, 4)
+		src = growBytes(&k.padded, phases*cpAll*plane+4*qNR)
 		taps = growInts(&k.taps4, len(k.taps))
 		for i, off := range k.taps {
-			taps[i] = 4 * (k.tapPhase[i]*k.c/4*plane + off)
+			taps[i] = 4 * (k.tapPhase[i]*cpAll/4*plane + off)
 		}
 	} else {
 		src = growBytes(&k.padded, k.c*plane)
@@ -179,16 +190,21 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []i
 			}
 			cl := qgemmCall{m: mg, n: n, k: kk, za: za, zb: zxe, c: accW[grp*mg*ldc:], ldc: ldc,
 				a:   qPackedA{data: pw.data[grp*blk : (grp+1)*blk], lda: pw.lda, rowSum: pw.rowSum[grp*mg : (grp+1)*mg]},
-				raw: src[grp*cg*plane:], ldb: plane, mask: mask, taps: k.taps, tapRows: cg}
+				raw: src[grp*cg*plane:], ldb: plane, mask: mask, taps: k.taps, tapRows: cp}
 			if direct {
-				cl.ldb, cl.taps, cl.direct = 4*plane, taps, true
+				// QLinearConv takes the row correction with its bias.
+				cl.ldb, cl.taps, cl.direct, cl.rowOnly = 4*plane, taps, true, k.qlinear && len(zxe) == 1
 			}
 			k.qg.run(cl)
 		}
 		if k.qlinear {
 			yb, row := y.data[b*k.m*P:(b+1)*k.m*P], growBytes(&k.yw, n)
 			for ch := range k.m {
-				rq.channel(row, accW[ch*ldc:ch*ldc+n], ch)
+				var add int32
+				if direct && len(zxe) == 1 {
+					add = -pw.rowSum[ch] * zxe[0]
+				}
+				rq.channel(row, accW[ch*ldc:ch*ldc+n], ch, add)
 				for r := range oh {
 					copy(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], row[r*wq:])
 				}
@@ -224,12 +240,12 @@ func allZero(v []int32) bool {
 	return true
 }
 
-// phase4Planes writes the input planes x (k.c channels, a multiple of
-// 4) into dst as the wide grid's phases, four channels a pixel: phase
-// p's plane q (channels 4q..4q+3) starts at pixel (p·k.c/4+q)·Hq·Wq,
-// each pixel the 4 bytes of its channels, every byte xor mask. With
-// margins, every byte first becomes pad (xor mask); the pixels from x
-// are at the same places in every call.
+// phase4Planes writes the input planes x (k.c channels) into dst as the
+// wide grid's phases, four channels a pixel: phase p's plane q
+// (channels 4q..4q+3, those past k.c reading as pad) starts at pixel
+// (p·⌈k.c/4⌉+q)·Hq·Wq, each pixel the 4 bytes of its channels, every
+// byte xor mask. With margins, every byte first becomes pad (xor mask);
+// the pixels from x are at the same places in every call.
 func (k *qconvKernel) phase4Planes(dst, x []byte, pad, mask byte, margins bool) {
 	g := &k.g
 	h, w, sy, sx := g.in[1], g.in[2], g.s[1], g.s[2]
@@ -238,7 +254,7 @@ func (k *qconvKernel) phase4Planes(dst, x []byte, pad, mask byte, margins bool) 
 	if margins {
 		fillPad(dst, pad^mask)
 	}
-	groups := k.c / 4
+	groups := ceilDiv(k.c, 4)
 	for py := range sy {
 		// Phase rows r hold padded row r·sy+py: input row r·sy+py-pt.
 		r0 := ceilDiv(max(pt-py, 0), sy)
@@ -252,16 +268,21 @@ func (k *qconvKernel) phase4Planes(dst, x []byte, pad, mask byte, margins bool) 
 			nc, ic0 := c1-c0, c0*sx+px-pl
 			base := (py*sx + px) * groups * plane
 			for q := range groups {
+				real := min(4, k.c-4*q)
 				for r := r0; r < r1; r++ {
 					ir := r*sy + py - pt
 					d := dst[4*(base+q*plane+r*wq+c0):]
 					s := x[(4*q*h+ir)*w+ic0:]
-					if sx == 1 {
+					if sx == 1 && real == 4 {
 						interleave4(d[:4*nc], s, h*w, nc, mask)
 						continue
 					}
 					rows := growBytes(&k.rows4, 4*nc)
 					for u := range 4 {
+						if u >= real {
+							fillPad(rows[u*nc:(u+1)*nc], pad)
+							continue
+						}
 						gatherStride(rows[u*nc:(u+1)*nc], s[u*h*w:], sx)
 					}
 					interleave4(d[:4*nc], rows, nc, nc, mask)
@@ -273,6 +294,10 @@ func (k *qconvKernel) phase4Planes(dst, x []byte, pad, mask byte, margins bool) 
 
 // gatherStride writes src[i·s] into dst[i] for each i.
 func gatherStride(dst, src []byte, s int) {
+	if s == 1 {
+		copy(dst, src)
+		return
+	}
 	if s == 2 && len(dst) > 0 {
 		evenBytes(dst, src[:2*len(dst)-1])
 		return

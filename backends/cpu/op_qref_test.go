@@ -270,6 +270,11 @@ func TestConvIntegerMatchesReference(t *testing.T) {
 		{[]int{1, 4, 25, 61}, []int{3, 4, 3, 3}, []model.Attr{aInts("strides", 3, 3), aInts("dilations", 1, 2), aInts("pads", 1, 2, 1, 2)}},
 		{[]int{1, 8, 16, 64}, []int{4, 4, 3, 3}, []model.Attr{aInt("group", 2), aInts("strides", 2, 2), aInts("dilations", 2, 2), aInts("pads", 2, 2, 2, 2)}},
 		{[]int{1, 8, 81}, []int{6, 8, 7}, []model.Attr{aInts("strides", 2), aInts("pads", 3, 3)}},
+		// Channels short of a multiple of 4 (one group): the added
+		// channels read as the zero point, at stride 1 and 2.
+		{[]int{1, 3, 20, 40}, []int{8, 3, 3, 3}, []model.Attr{aInts("pads", 1, 1, 1, 1)}},
+		{[]int{2, 5, 21, 36}, []int{7, 5, 3, 3}, []model.Attr{aInts("strides", 2, 2), aInts("pads", 1, 0, 1, 2)}},
+		{[]int{1, 1, 9, 33}, []int{4, 1, 2, 2}, nil},
 	}
 	for _, cc := range cases {
 		for _, xs8 := range []bool{false, true} {

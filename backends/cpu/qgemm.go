@@ -88,7 +88,8 @@ type qKernel struct {
 	run1 func(a []byte, b []byte, kg int, c []int32, q *qCorr)
 	// runTaps, when set, computes run's tile with B read in place
 	// (qgemmCall.direct, 4-group layout): B's step s of tap t is the
-	// qNR·4 bytes at b[taps[t]+s·bstep:], kgt steps a tap.
+	// qNR·4 bytes at b[taps[t]+s·bstep:], kgt steps a tap; a nil q adds
+	// no correction.
 	runTaps func(a []byte, lda int, b []byte, taps []int, kgt, bstep int, c []int32, ldc int, q *qCorr)
 	// pack, when set, packs kg whole groups of k of a panel of qNR
 	// columns (row stride ld), each byte xor mask, writing the packed
@@ -302,6 +303,10 @@ type qgemmCall struct {
 	// colSum, when set, their sums by column (nil: all za are zero).
 	direct bool
 	colSum []int32
+	// rowOnly, with direct, leaves the whole correction to the caller:
+	// every za is zero and zb is one value, so the sums lack only
+	// −rowSum[i]·zb, a constant of each row.
+	rowOnly bool
 	c      []int32
 	ldc    int
 	parts  int
@@ -378,6 +383,9 @@ func (g *qgemmCtx) run(cl qgemmCall) {
 			cl.parts = min(g.pool.size(), tiles, work)
 			cl.byRows = true
 		}
+	}
+	if cl.rowOnly && (!cl.direct || len(cl.zb) != 1 || !allZero(cl.za)) {
+		panic("qgemm: a row-only correction needs zero za and one zb")
 	}
 	g.call = cl
 	if cap(g.rows) < tiles {
@@ -502,11 +510,16 @@ func (g *qgemmCtx) runDirect(w *qgemmWorker, p0, p1, t0, t1 int) {
 		}
 		q := &w.corr
 		q.setColumns(cs, cl.zb, j0, cl.k)
+		if cl.rowOnly {
+			q = nil
+		}
 		b := cl.raw[4*j0:]
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
-			q.za, q.rs = g.rows[t].za, g.rows[t].rs
+			if q != nil {
+				q.za, q.rs = g.rows[t].za, g.rows[t].rs
+			}
 			a := cl.a.data[i0*lda:]
 			if nr == qMR && nc == qNR {
 				g.kern.runTaps(a, lda, b, cl.taps, kgt, cl.ldb, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
@@ -590,7 +603,9 @@ func qkernTapsGo(a []byte, lda int, b []byte, taps []int, kgt, bstep int, c []in
 	for r := range qMR {
 		copy(c[r*ldc:r*ldc+qNR], acc[r][:])
 	}
-	corr.apply(c, ldc)
+	if corr != nil {
+		corr.apply(c, ldc)
+	}
 }
 
 // qrunGo4 is qkernGo on the 4-group layout.

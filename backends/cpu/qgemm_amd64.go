@@ -99,7 +99,7 @@ func qrunTapsVNNI(a []byte, lda int, b []byte, taps []int, kgt, bstep int, c []i
 	}
 	_ = b[lo]
 	_ = b[hi+(kgt-1)*bstep+4*qNR-1]
-	qkernVNNITaps(&a[0], lda, &b[0], &taps[0], len(taps), kgt, bstep, &c[0], ldc, q)
+	qkernVNNITaps(&a[0], lda, &b[0], &taps[0], len(taps), kgt, bstep, &c[0], ldc, q) // q may be nil
 }
 
 // qrun1VNNI runs the one-row VNNI kernel; the caller checked the

@@ -167,8 +167,9 @@ vnni_store:
 // func qkernVNNITaps(a *byte, lda int, b *byte, taps *int, ntaps int, kgt int, bstep int, c *int32, ldc int, q *qCorr)
 //
 // qkernVNNI with B read in place from a convolution's padded input
-// (qconvDirect): B's step s of tap t is the 128 bytes at
-// b+taps[t]+s·bstep, kgt steps a tap; A runs on through the taps.
+// (op_qconv_wide.go): B's step s of tap t is the 128 bytes at
+// b+taps[t]+s·bstep, kgt steps a tap; A runs on through the taps. A nil
+// q adds no correction.
 TEXT ·qkernVNNITaps(SB), NOSPLIT, $0-80
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
@@ -241,6 +242,8 @@ taps_next:
 	JNE taps_tap
 taps_store:
 	MOVQ q+72(FP), BX
+	TESTQ BX, BX
+	JEQ taps_nocorr
 	VMOVDQU32 (BX), Z20
 	VMOVDQU32 64(BX), Z21
 	VMOVDQU32 128(BX), Z22
@@ -309,6 +312,7 @@ taps_store:
 	VPADDD Z25, Z15, Z15
 	VPADDD Z26, Z14, Z14
 	VPADDD Z27, Z15, Z15
+taps_nocorr:
 	MOVQ c+56(FP), DX
 	MOVQ ldc+64(FP), R8
 	SHLQ $2, R8

@@ -53,9 +53,14 @@ func TestQkernTapsMatchesGo(t *testing.T) {
 				for i := range qMR {
 					q.za[i], q.rs[i] = int32(r.IntN(512)-256), r.Int32()
 				}
-				kern.runTaps(a, lda, b, tc.taps, tc.kgt, tc.bstep, got[guard:], ldc, &q)
-				qkernTapsGo(a, lda, b, tc.taps, tc.kgt, tc.bstep, want[guard:], ldc, &q)
-				name := fmt.Sprintf("%s taps %v kgt %d extremes %v", kern.name, tc.taps, tc.kgt, ext)
+				// Every other case adds no correction (a nil q).
+				qp := &q
+				if ext[0] == 0x80 {
+					qp = nil
+				}
+				kern.runTaps(a, lda, b, tc.taps, tc.kgt, tc.bstep, got[guard:], ldc, qp)
+				qkernTapsGo(a, lda, b, tc.taps, tc.kgt, tc.bstep, want[guard:], ldc, qp)
+				name := fmt.Sprintf("%s taps %v kgt %d extremes %v correction %v", kern.name, tc.taps, tc.kgt, ext, qp != nil)
 				for i := range got {
 					if got[i] != want[i] {
 						t.Fatalf("%s: element %d (row %d, column %d) is %d, want %d", name, i, (i-guard)/ldc, (i-guard)%ldc, got[i], want[i])
@@ -143,13 +148,23 @@ func TestInterleave4MatchesGo(t *testing.T) {
 }
 
 // TestTapMajorWeights checks the reorder of a weight row from channel
-// after channel to tap after tap.
+// after channel to tap after tap, with and without added channels.
 func TestTapMajorWeights(t *testing.T) {
 	// Two rows, 2 channels of 3 taps: value 10·row + 3·channel + tap.
 	w := []byte{0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15}
-	got := tapMajorWeights(make([]byte, len(w)), w, 2, 2)
-	want := []byte{0, 3, 1, 4, 2, 5, 10, 13, 11, 14, 12, 15}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("got %v, want %v", got, want)
+	for _, tc := range []struct {
+		cgPad int
+		want  []byte
+	}{
+		{2, []byte{0, 3, 1, 4, 2, 5, 10, 13, 11, 14, 12, 15}},
+		{4, []byte{0, 3, 0, 0, 1, 4, 0, 0, 2, 5, 0, 0, 10, 13, 0, 0, 11, 14, 0, 0, 12, 15, 0, 0}},
+	} {
+		dst := make([]byte, 2*3*tc.cgPad)
+		for i := range dst {
+			dst[i] = 0xee
+		}
+		if got := tapMajorWeights(dst, w, 2, 2, tc.cgPad); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("cgPad %d: got %v, want %v", tc.cgPad, got, tc.want)
+		}
 	}
 }
