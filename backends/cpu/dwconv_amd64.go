@@ -7,6 +7,16 @@ package cpu
 //go:noescape
 func dwRowAVX(dst *float32, n int, base *float32, offs *int, w *float32, taps int, bias float32)
 
+// dwRowAVX512 is dwRowAVX in 512-bit vectors, n a multiple of 16: the
+// same bits.
+//
+//go:noescape
+func dwRowAVX512(dst *float32, n int, base *float32, offs *int, w *float32, taps int, bias float32)
+
+// dwRow512 selects dwRowAVX512 where 512-bit vectors run at full width
+// (tests clear it to check the AVX2 kernel).
+var dwRow512 = wide512
+
 // dwRowTrusted is dwRow for callers that have checked every tap's
 // range themselves (dwPlan.conv, once per plane).
 func dwRowTrusted(dst, base []float32, offs []int, w []float32, bias float32) {
@@ -14,7 +24,23 @@ func dwRowTrusted(dst, base []float32, offs []int, w []float32, bias float32) {
 		dwRowGo(dst, base, offs, w, bias)
 		return
 	}
-	dwRowAVX(&dst[0], len(dst), &base[0], &offs[0], &w[0], len(offs), bias)
+	dwRowAsm(dst, base, offs, w, bias)
+}
+
+// dwRowAsm runs the AVX-512 kernel on whole vectors where selected, and
+// the AVX2 one on the rest.
+func dwRowAsm(dst, base []float32, offs []int, w []float32, bias float32) {
+	n := len(dst)
+	if dwRow512 && n >= 16 {
+		n16 := n &^ 15
+		dwRowAVX512(&dst[0], n16, &base[0], &offs[0], &w[0], len(offs), bias)
+		if n16 == n {
+			return
+		}
+		dst, base = dst[n16:], base[n16:]
+		n -= n16
+	}
+	dwRowAVX(&dst[0], n, &base[0], &offs[0], &w[0], len(offs), bias)
 }
 
 // dwRow computes one output row of a depthwise convolution: see dwRowGo.
@@ -24,7 +50,7 @@ func dwRow(dst, base []float32, offs []int, w []float32, bias float32) {
 		return
 	}
 	dwCheck(dst, base, offs, w)
-	dwRowAVX(&dst[0], len(dst), &base[0], &offs[0], &w[0], len(offs), bias)
+	dwRowAsm(dst, base, offs, w, bias)
 }
 
 //go:noescape

@@ -176,10 +176,17 @@ func tapRangeQ(off, s, in, out int) (lo, hi int) {
 	return lo, hi
 }
 
-// fillPad sets every byte of d to v.
+// fillPad sets every byte of d to v, doubling copies past a few bytes.
 func fillPad(d []byte, v byte) {
-	for i := range d {
-		d[i] = v
+	if len(d) < 16 {
+		for i := range d {
+			d[i] = v
+		}
+		return
+	}
+	d[0] = v
+	for n := 1; n < len(d); n *= 2 {
+		copy(d[n:], d[:n])
 	}
 }
 

@@ -269,24 +269,27 @@ func (k *qconvKernel) phase4Planes(dst, x []byte, pad, mask byte, margins bool) 
 			base := (py*sx + px) * groups * plane
 			for q := range groups {
 				real := min(4, k.c-4*q)
-				for r := r0; r < r1; r++ {
-					ir := r*sy + py - pt
-					d := dst[4*(base+q*plane+r*wq+c0):]
-					s := x[(4*q*h+ir)*w+ic0:]
-					if sx == 1 && real == 4 {
-						interleave4(d[:4*nc], s, h*w, nc, mask)
-						continue
+				if sx == 1 && real == 4 {
+					for r := r0; r < r1; r++ {
+						ir := r*sy + py - pt
+						interleave4(dst[4*(base+q*plane+r*wq+c0):][:4*nc], x[(4*q*h+ir)*w+ic0:], h*w, nc, mask)
 					}
-					rows := growBytes(&k.rows4, 4*nc)
-					for u := range 4 {
-						if u >= real {
-							fillPad(rows[u*nc:(u+1)*nc], pad)
-							continue
-						}
-						gatherStride(rows[u*nc:(u+1)*nc], s[u*h*w:], sx)
-					}
-					interleave4(d[:4*nc], rows, nc, nc, mask)
+					continue
 				}
+				// Strided or short of four channels: the phase's rows
+				// r0..r1, whole, gathered channel by channel into rows
+				// (pad in the margins and the added channels), then
+				// interleaved in one pass.
+				span := (r1 - r0) * wq
+				rows := growBytes(&k.rows4, 4*span)
+				fillPad(rows, pad)
+				for u := range real {
+					for r := r0; r < r1; r++ {
+						ir := r*sy + py - pt
+						gatherStride(rows[u*span+(r-r0)*wq+c0:][:nc], x[((4*q+u)*h+ir)*w+ic0:], sx)
+					}
+				}
+				interleave4(dst[4*(base+q*plane+r0*wq):][:4*span], rows, span, span, mask)
 			}
 		}
 	}
