@@ -307,10 +307,10 @@ type qgemmCall struct {
 	// every za is zero and zb is one value, so the sums lack only
 	// −rowSum[i]·zb, a constant of each row.
 	rowOnly bool
-	c      []int32
-	ldc    int
-	parts  int
-	byRows bool
+	c       []int32
+	ldc     int
+	parts   int
+	byRows  bool
 }
 
 // qgemmWorker is one part's scratch.
