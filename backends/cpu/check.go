@@ -115,6 +115,9 @@ func optimizeGraph(g *model.Graph) error {
 	if err := model.FuseNorms(g); err != nil {
 		return err
 	}
+	if err := model.FuseIntegerScale(g); err != nil {
+		return err
+	}
 	if err := model.FuseActivations(g); err != nil {
 		return err
 	}

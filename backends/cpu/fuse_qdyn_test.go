@@ -1,0 +1,114 @@
+package cpu
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lintel-ml/lintel/artifacts"
+	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/model"
+	"github.com/lintel-ml/lintel/payload"
+)
+
+// qdynModel is a dynamically quantized product as quantizers write it:
+// DynamicQuantizeLinear(x) → MatMulInteger with constant int8 weights →
+// Cast to float → Mul by the scales' product (Mul of x's scale and the
+// weights' scale, one value or one a column; or a constant scalar when
+// scalar) → optional Add of a bias → Relu.
+func qdynModel(r *rand.Rand, perColumn, scalar, bias bool) []byte {
+	const k, n = 40, 24
+	w := make([]int8, k*n)
+	for i := range w {
+		w[i] = int8(r.IntN(256) - 128)
+	}
+	g := onnxbuild.Graph{
+		Name:    "qdyn",
+		Inputs:  []onnxbuild.Value{onnxbuild.Input("x", payload.Float32, -1, k)},
+		Outputs: []onnxbuild.Value{onnxbuild.Input("y", payload.Float32, -1, n)},
+		Initializers: []onnxbuild.Tensor{onnxbuild.TensorOf("w", []int64{k, n}, w), onnxbuild.Scalar("wz", int8(0)),
+			onnxbuild.TensorOf("b", []int64{n}, fuseRand(r, n, 1))},
+	}
+	ws := onnxbuild.Scalar("ws", float32(0.0123))
+	if perColumn {
+		ws = onnxbuild.TensorOf("ws", []int64{n}, fuseRand(r, n, 0.02))
+	}
+	g.Initializers = append(g.Initializers, ws, onnxbuild.Scalar("s", float32(0.00071)))
+	node := func(op string, ins []string, out string, attrs ...onnxbuild.Attr) onnxbuild.Node {
+		return onnxbuild.Node{Name: out, Op: op, Inputs: ins, Outputs: []string{out}, Attrs: attrs}
+	}
+	g.Nodes = []onnxbuild.Node{
+		{Name: "dq", Op: "DynamicQuantizeLinear", Inputs: []string{"x"}, Outputs: []string{"xq", "xs", "xz"}},
+		node("MatMulInteger", []string{"xq", "w", "xz", "wz"}, "p"),
+		node("Cast", []string{"p"}, "pf", onnxbuild.AInt("to", int64(payload.Float32))),
+	}
+	if scalar {
+		g.Nodes = append(g.Nodes, node("Mul", []string{"pf", "s"}, "m"))
+	} else {
+		g.Nodes = append(g.Nodes, node("Mul", []string{"xs", "ws"}, "sp"), node("Mul", []string{"pf", "sp"}, "m"))
+	}
+	last := "m"
+	if bias {
+		g.Nodes = append(g.Nodes, node("Add", []string{"m", "b"}, "a"))
+		last = "a"
+	}
+	g.Nodes = append(g.Nodes, node("Relu", []string{last}, "y"))
+	m := onnxbuild.Model{Opset: 17, Graph: g}
+	return m.Encode()
+}
+
+// TestFuseIntegerScaleSameAsUnfused checks that the dynamic
+// quantization tail fuses into MatMulIntegerToFloat and gives the
+// unfused graph's values bit for bit.
+func TestFuseIntegerScaleSameAsUnfused(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 40))
+	for _, perColumn := range []bool{false, true} {
+		for _, scalar := range []bool{false, true} {
+			for _, bias := range []bool{false, true} {
+				name := fmt.Sprintf("per-column %v scalar %v bias %v", perColumn, scalar, bias)
+				onnx := qdynModel(r, perColumn, scalar, bias)
+				art, err := artifacts.FromBytes(onnx, "qdyn")
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := art.Graph().Clone()
+				if err := optimizeGraph(g); err != nil {
+					t.Fatal(err)
+				}
+				var ops []string
+				for _, n := range g.Nodes {
+					ops = append(ops, n.OpType)
+				}
+				if want := "[DynamicQuantizeLinear MatMulIntegerToFloat Relu]"; fmt.Sprint(ops) != want {
+					t.Fatalf("%s: fused graph %v, want %s", name, ops, want)
+				}
+				fused, _ := loadFused(t, onnx, true, 1)
+				plain, _ := loadFused(t, onnx, false, 1)
+				in := f32t{Shape: []int{5, 40}, Data: fuseRand(r, 200, 3)}
+				sameAsUnfused(t, name, fused, plain, &in, true)
+			}
+		}
+	}
+}
+
+// TestFuseIntegerScaleRefuses checks that the tail stays unfused where
+// a value it would absorb is read elsewhere.
+func TestFuseIntegerScaleRefuses(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 41))
+	art, err := artifacts.FromBytes(qdynModel(r, true, false, true), "qdyn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"p", "pf"} {
+		g := art.Graph().Clone()
+		g.Outputs = append(g.Outputs, model.ValueInfo{Name: v, DType: g.Values[v].DType})
+		if err := optimizeGraph(g); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range g.Nodes {
+			if n.OpType == "MatMulIntegerToFloat" {
+				t.Errorf("%s read as a graph output: fused anyway", v)
+			}
+		}
+	}
+}
