@@ -308,3 +308,53 @@ func TestTanhZ(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxRowsZ checks that the many-row kernel gives, row by row,
+// softmaxRowZ's bits, stops at a row with a NaN or an infinite maximum
+// (softmaxRowsWide then takes that row on the float64 path and goes
+// on), and writes nothing past its rows.
+func TestSoftmaxRowsZ(t *testing.T) {
+	if !hasAVX512 {
+		t.Skip("the CPU lacks AVX-512")
+	}
+	r := nnRng(41)
+	for _, n := range []int{16, 17, 31, 64, 100} {
+		for _, rows := range []int{1, 2, 7} {
+			for _, bad := range []int{-1, 0, rows / 2, rows - 1} {
+				x := nnRand(r, rows*n)
+				for i := range x {
+					x[i] *= 8
+				}
+				if bad >= 0 {
+					x[bad*n+n/3] = float32(math.NaN())
+				}
+				want := make([]float32, rows*n)
+				for i := range rows {
+					if !softmaxRowZ(&want[i*n], &x[i*n], n) {
+						softmaxRow(want[i*n:(i+1)*n], x[i*n:(i+1)*n], false)
+					}
+				}
+				got := make([]float32, rows*n+3)
+				got[rows*n], got[rows*n+1], got[rows*n+2] = -7, -7, -7
+				done := softmaxRowsZ(&got[0], &x[0], n, rows)
+				if wantDone := map[bool]int{true: bad, false: rows}[bad >= 0]; done != wantDone {
+					t.Fatalf("n=%d rows=%d bad row %d: finished %d rows, want %d", n, rows, bad, done, wantDone)
+				}
+				clear(got[:rows*n])
+				defer func(w bool) { wide512 = w }(wide512)
+				wide512 = true
+				if !softmaxRowsWide(got[:rows*n], x, n, rows) {
+					t.Fatal("softmaxRowsWide did not run")
+				}
+				for i, w := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(w) && !(w != w && got[i] != got[i]) {
+						t.Fatalf("n=%d rows=%d bad row %d: element %d is %v, want %v", n, rows, bad, i, got[i], w)
+					}
+				}
+				if got[rows*n] != -7 || got[rows*n+2] != -7 {
+					t.Fatalf("n=%d rows=%d: a guard cell was written", n, rows)
+				}
+			}
+		}
+	}
+}

@@ -67,6 +67,32 @@ func expSub32(d, x []float32, m float32) float32 {
 //go:noescape
 func softmaxRowZ(d, x *float32, n int) bool
 
+// softmaxRowsZ is softmaxRowZ over rows rows of n (at least 16) in one
+// call (expf_amd64.s): it returns how many it finished, stopping at a
+// row with a NaN or an infinite maximum.
+//
+//go:noescape
+func softmaxRowsZ(d, x *float32, n, rows int) int
+
+// softmaxRowsWide runs the Softmax of the rows rows of n in x into d by
+// softmaxRowsZ where 512-bit vectors run at full width and n is at
+// least 16, each row it stops at on the float64 path, and reports
+// whether it ran.
+func softmaxRowsWide(d, x []float32, n, rows int) bool {
+	if !wide512 || n < 16 || rows <= 0 {
+		return false
+	}
+	_, _ = d[rows*n-1], x[rows*n-1]
+	for r := 0; r < rows; {
+		r += softmaxRowsZ(&d[r*n], &x[r*n], n, rows-r)
+		if r < rows {
+			softmaxRow(d[r*n:(r+1)*n], x[r*n:(r+1)*n], false)
+			r++
+		}
+	}
+	return true
+}
+
 // softmaxRowWide runs the Softmax of the row x into d in one AVX-512
 // call where 512-bit vectors run at full width and the row holds at
 // least 16 values (ran), reporting whether the row was finite (ok; if

@@ -407,3 +407,129 @@ smx_fail:
 	MOVB $0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func softmaxRowsZ(d, x *float32, n, rows int) int
+//
+// softmaxRowZ over rows rows of n (at least 16) one after another in one
+// call, so that the rows' work overlaps: it returns how many rows it
+// finished, less than rows where that row has a NaN or an infinite
+// maximum (the caller takes it on the float64 path).
+TEXT ·softmaxRowsZ(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), R8
+	LEAQ -1(R8), CX
+	ANDQ $15, CX
+	INCQ CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	LEAQ -1(R8), R9
+	SHRQ $4, R9
+	MOVQ rows+24(FP), R12
+	XORQ R13, R13
+	SHLQ $2, R8
+	TESTQ R12, R12
+	JEQ smr_done
+smr_row:
+
+	// The maximum, and NaNs in K2.
+	VBROADCASTSS ·smxNegInf(SB), Z0
+	KXORW K2, K2, K2
+	MOVQ SI, R10
+	MOVQ R9, CX
+	TESTQ CX, CX
+	JEQ smr_max_last
+
+smr_max_loop:
+	VMOVUPS (R10), Z1
+	VCMPPS $3, Z1, Z1, K3
+	KORW K3, K2, K2
+	VMAXPS Z1, Z0, Z0
+	ADDQ $64, R10
+	DECQ CX
+	JNE smr_max_loop
+
+smr_max_last:
+	VBROADCASTSS ·smxNegInf(SB), Z1
+	VMOVUPS (R10), K1, Z1
+	VCMPPS $3, Z1, Z1, K3
+	KORW K3, K2, K2
+	VMAXPS Z1, Z0, Z0
+	KORTESTW K2, K2
+	JNE smr_fail
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMAXPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	VMOVD X0, AX
+	ANDL $0x7fffffff, AX
+	CMPL AX, $0x7f800000
+	JEQ smr_fail
+	VBROADCASTSS X0, Z15
+
+	// exp(x - m) into d, summed.
+	VPXORD Z9, Z9, Z9
+	MOVQ SI, R10
+	MOVQ DI, R11
+	MOVQ R9, CX
+	TESTQ CX, CX
+	JEQ smr_exp_last
+
+smr_exp_loop:
+	VMOVUPS (R10), Z0
+	EXPSUBZ(Z0, Z1, Z2, Z3)
+	VMOVUPS Z2, (R11)
+	VADDPS Z2, Z9, Z9
+	ADDQ $64, R10
+	ADDQ $64, R11
+	DECQ CX
+	JNE smr_exp_loop
+
+smr_exp_last:
+	VMOVUPS.Z (R10), K1, Z0
+	EXPSUBZ(Z0, Z1, Z2, Z3)
+	VMOVUPS Z2, K1, (R11)
+	VADDPS Z2, Z9, K1, Z9
+	VEXTRACTF64X4 $1, Z9, Y1
+	VADDPS Y1, Y9, Y9
+	VEXTRACTF128 $1, Y9, X1
+	VADDPS X1, X9, X9
+	VHADDPS X9, X9, X9
+	VHADDPS X9, X9, X9
+	VMOVSS ·expVec+320(SB), X1
+	VDIVSS X9, X1, X1
+	VBROADCASTSS X1, Z1
+
+	// Each times 1/sum.
+	MOVQ DI, R11
+	MOVQ R9, CX
+	TESTQ CX, CX
+	JEQ smr_scale_last
+
+smr_scale_loop:
+	VMULPS (R11), Z1, Z2
+	VMOVUPS Z2, (R11)
+	ADDQ $64, R11
+	DECQ CX
+	JNE smr_scale_loop
+
+smr_scale_last:
+	VMOVUPS.Z (R11), K1, Z2
+	VMULPS Z2, Z1, Z2
+	VMOVUPS Z2, K1, (R11)
+	ADDQ R8, DI
+	ADDQ R8, SI
+	INCQ R13
+	CMPQ R13, R12
+	JLT smr_row
+smr_done:
+smr_fail:
+	MOVQ R13, ret+32(FP)
+	VZEROUPPER
+	RET

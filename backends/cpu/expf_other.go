@@ -8,3 +8,6 @@ func expSub32(d, x []float32, m float32) float32 { return expSubGo(d, x, m) }
 // softmaxRowWide reports that it ran nothing: this build has no
 // one-call Softmax row.
 func softmaxRowWide(d, x []float32) (ok, ran bool) { return false, false }
+
+// softmaxRowsWide does nothing in this build: rows go one at a time.
+func softmaxRowsWide(d, x []float32, n, rows int) bool { return false }

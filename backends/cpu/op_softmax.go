@@ -104,6 +104,9 @@ func (k *softmaxKernel) runRange(part, lo, hi int) {
 // apart, with part's scratch.
 func softmaxRun[T ewFloat](k *softmaxKernel, part int, d, x []T, lo, hi, n, inner int) {
 	if inner == 1 {
+		if unsafe.Sizeof(x[0]) == 4 && !k.log && softmaxRowsWide(f32s(d[lo*n:hi*n]), f32s(x[lo*n:hi*n]), n, hi-lo) {
+			return
+		}
 		for o := lo; o < hi; o++ {
 			softmaxRow(d[o*n:(o+1)*n], x[o*n:(o+1)*n], k.log)
 		}
@@ -162,8 +165,10 @@ func softmaxStrided32(k *softmaxKernel, part int, d, x []float32, lo, hi, n, inn
 	tin, tout := k.tin[part*sz:(part+1)*sz], k.tout[part*sz:(part+1)*sz]
 	for o := lo; o < hi; o++ {
 		transposeInto(tin, x[o*sz:(o+1)*sz], n, inner)
-		for j := range inner {
-			softmaxRow(tout[j*n:(j+1)*n], tin[j*n:(j+1)*n], false)
+		if !softmaxRowsWide(tout, tin, n, inner) {
+			for j := range inner {
+				softmaxRow(tout[j*n:(j+1)*n], tin[j*n:(j+1)*n], false)
+			}
 		}
 		transposeInto(d[o*sz:(o+1)*sz], tout, inner, n)
 	}
