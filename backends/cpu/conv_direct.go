@@ -27,8 +27,9 @@ const (
 	directMaxStride = 4
 	directMaxK      = 4608
 	directShortK    = 1024
-	// directMR is the most output channels one kernel call computes.
-	directMR = 6
+	// directMaxR is the most output channels any kernel computes in
+	// one call (the AVX-512 ones; directMR is this machine's).
+	directMaxR = 12
 	// directNR is how many outputs of a row one kernel call computes.
 	directNR = 16
 )
@@ -55,6 +56,13 @@ func directBlock(m, b int) (i0, r int) {
 	}
 	return i0, r
 }
+
+// directMR is the most output channels one kernel call computes here:
+// 12 for the AVX-512 kernels, whose 32 registers hold twice the sums,
+// so that each block of input read from cache serves twice the
+// channels; 6 for the others. Decided once, as the kernels are: filters
+// are packed in its blocks at load.
+var directMR = directBlockMax()
 
 // directBlockCount is how many channel blocks m output channels take.
 func directBlockCount(m int) int { return (m + directMR - 1) / directMR }
@@ -150,7 +158,7 @@ type directPlan struct {
 	// rowStep is the distance in pad between two output rows' inputs.
 	ph, pws, rowStep int
 	// tmp holds a part's tile when it runs past the end of a row.
-	tmp  [][directMR * directNR]float32
+	tmp  [][directMaxR * directNR]float32
 	call directCall
 	// flat: output rows that end inside a tile are computed over the
 	// padded width, the part's rows as one run of tiles (flatRun), into
@@ -287,7 +295,7 @@ func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bia
 		parts = min(pool.size(), OH, max(1, m*OH*OW*kdim/(1<<16)))
 	}
 	if len(p.tmp) < parts {
-		p.tmp = make([][directMR * directNR]float32, parts)
+		p.tmp = make([][directMaxR * directNR]float32, parts)
 	}
 	if p.flat {
 		for len(p.flatOut) < parts {

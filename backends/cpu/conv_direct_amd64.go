@@ -25,9 +25,9 @@ func convDirR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int,
 //go:noescape
 func convDirR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int)
 
-// The AVX-512 twins (convDirZR<r>): the same tiles and bits, one ZMM
-// register per channel and tile, two tiles at a time; mask holds the
-// lanes of each row's last tile to store.
+// The AVX-512 twins (convDirZR<r>, r up to 12): the same tiles and
+// bits, one ZMM register per channel and tile, two tiles at a time;
+// mask holds the lanes of each row's last tile to store.
 
 //go:noescape
 func convDirZR1(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
@@ -47,6 +47,24 @@ func convDirZR5(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int
 //go:noescape
 func convDirZR6(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
 
+//go:noescape
+func convDirZR7(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+
+//go:noescape
+func convDirZR8(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+
+//go:noescape
+func convDirZR9(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+
+//go:noescape
+func convDirZR10(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+
+//go:noescape
+func convDirZR11(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+
+//go:noescape
+func convDirZR12(kc int, a, x *float32, offs *int, c *float32, ldc int, flags int, bias *float32, rows, tiles, xrow, crow int, mask int)
+
 // directAVX512 selects the AVX-512 direct kernels: where 512-bit vectors
 // run at full width (wide512, decided once at init; tests switch it to
 // compare both).
@@ -63,6 +81,12 @@ func directKernel(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags in
 	}
 	if directAVX512 {
 		directZ(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, 0xffff)
+		return
+	}
+	if r > 6 {
+		// Blocks past six channels are the AVX-512 kernels' (directMR);
+		// with those switched off (tests), the Go kernel.
+		directGo(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow)
 		return
 	}
 	switch r {
@@ -112,6 +136,18 @@ func directZ(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bi
 		convDirZR5(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
 	case 6:
 		convDirZR6(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 7:
+		convDirZR7(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 8:
+		convDirZR8(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 9:
+		convDirZR9(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 10:
+		convDirZR10(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 11:
+		convDirZR11(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
+	case 12:
+		convDirZR12(kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, mask)
 	default:
 		panic("direct conv: channel block out of range")
 	}
@@ -128,4 +164,12 @@ func directKernelRows(r, kc int, a, x *float32, offs *int, c *float32, ldc, flag
 	}
 	directZ(r, kc, a, x, offs, c, ldc, flags, bias, rows, tiles, xrow, crow, 1<<last-1)
 	return true
+}
+
+// directBlockMax is directMR: 12 with the AVX-512 kernels, else 6.
+func directBlockMax() int {
+	if directAVX512 {
+		return directMaxR
+	}
+	return 6
 }

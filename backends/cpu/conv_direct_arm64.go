@@ -62,3 +62,6 @@ func copyRows(dst []float32, dstride int, src []float32, n, rows int) {
 func directKernelRows(r, kc int, a, x *float32, offs *int, c *float32, ldc, flags int, bias *float32, rows, tiles, xrow, crow, last int) bool {
 	return false
 }
+
+// directBlockMax is directMR: the NEON kernels take 6 channels.
+func directBlockMax() int { return 6 }

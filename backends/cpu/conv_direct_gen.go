@@ -33,7 +33,7 @@ func main() {
 	for r := 1; r <= 6; r++ {
 		kernel(&w, r)
 	}
-	for r := 1; r <= 6; r++ {
+	for r := 1; r <= 12; r++ {
 		kernelZ(&w, r)
 	}
 	w.WriteString(copyRows)
@@ -224,6 +224,10 @@ func kernelZ(w *bytes.Buffer, r int) {
 			if pair && k == 1 {
 				return rowAddrOn("R8", i, 0)
 			}
+			if i >= 6 {
+				// Channels 6 on: from R14, six channels past DX.
+				return rowAddrOn("R14", i-6, k*64)
+			}
 			return rowAddr(i, k*64)
 		}
 		p("MOVQ kc+0(FP), CX")
@@ -249,12 +253,15 @@ func kernelZ(w *bytes.Buffer, r int) {
 			}
 			p("VMOVUPS %d(DI)(BX*4), Z%d", 64*k, 24+k)
 		}
-		for i := range r {
-			p("VBROADCASTSS %d(SI), Z%d", 4*i, 26+i)
-		}
-		for i := range r {
-			for k := range h {
-				p("VFMADD231PS Z%d, Z%d, %s", 24+k, 26+i, acc(i, k))
+		// Six broadcast registers: past six channels, in groups of six.
+		for g0 := 0; g0 < r; g0 += 6 {
+			for i := g0; i < min(r, g0+6); i++ {
+				p("VBROADCASTSS %d(SI), Z%d", 4*i, 26+i-g0)
+			}
+			for i := g0; i < min(r, g0+6); i++ {
+				for k := range h {
+					p("VFMADD231PS Z%d, Z%d, %s", 24+k, 26+i-g0, acc(i, k))
+				}
 			}
 		}
 		p("ADDQ $%d, SI", 4*r)
@@ -265,6 +272,9 @@ func kernelZ(w *bytes.Buffer, r int) {
 		if pair {
 			p("MOVQ crow+88(FP), R8")
 			p("LEAQ (DX)(R8*4), R8")
+		}
+		if r > 6 {
+			p("LEAQ (DX)(R10*2), R14")
 		}
 		p("MOVQ flags+48(FP), AX")
 		p("TESTQ $1, AX")
@@ -319,12 +329,16 @@ func kernelZ(w *bytes.Buffer, r int) {
 		p("JMP %s_next", name)
 	}
 	// Rows of one tile go two at a time while two are left, so that the
-	// kernel keeps 2r sums in flight as it does over two tiles of a row.
-	p("CMPQ R12, $1")
-	p("JNE %s_pairs", name)
-	p("CMPQ R13, $2")
-	p("JLT %s_pairs", name)
-	body("r", 2, true)
+	// kernel keeps 2r sums in flight as it does over two tiles of a row
+	// (past six channels one tile keeps enough, and the second row's
+	// channels would need another base register).
+	if r <= 6 {
+		p("CMPQ R12, $1")
+		p("JNE %s_pairs", name)
+		p("CMPQ R13, $2")
+		p("JLT %s_pairs", name)
+		body("r", 2, true)
+	}
 	label("pairs")
 	label("tile")
 	p("CMPQ R12, $2")
