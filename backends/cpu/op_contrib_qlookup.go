@@ -60,8 +60,11 @@ func (t *qTable) build(p qParams, s8 bool, f qTransform, v *[256]float32) {
 	}
 }
 
-// apply maps src through t into dst, eight bytes a step.
-func (t *qTable) apply(dst, src []byte) {
+// apply maps src through t into dst (lut8).
+func (t *qTable) apply(dst, src []byte) { lut8(dst, src, (*[256]byte)(t)) }
+
+// lut8Go maps src through t into dst, eight bytes a step: lut8's twin.
+func lut8Go(dst, src []byte, t *[256]byte) {
 	dst = dst[:len(src)]
 	for len(src) >= 8 {
 		s, d := src[:8:8], dst[:8:8]
