@@ -81,9 +81,20 @@ func FuseActivations(g *Graph) error {
 	if len(f.removed) == 0 {
 		return nil
 	}
+	f.rebuild(nil)
+	return nil
+}
+
+// rebuild drops the removed nodes from the graph's list, puts each
+// replaced node's replacement (replace may be nil) in its place, and
+// clears the list's tail.
+func (f *fuser) rebuild(replace map[*Node]*Node) {
+	g := f.g
 	kept := g.Nodes[:0]
 	for _, n := range g.Nodes {
-		if !f.removed[n] {
+		if r := replace[n]; r != nil {
+			kept = append(kept, r)
+		} else if !f.removed[n] {
 			kept = append(kept, n)
 		}
 	}
@@ -91,7 +102,6 @@ func FuseActivations(g *Graph) error {
 		g.Nodes[i] = nil
 	}
 	g.Nodes = kept
-	return nil
 }
 
 // fuser holds FuseActivations' view of the graph.

@@ -56,18 +56,7 @@ func FuseNorms(g *Graph) error {
 	if len(replace) == 0 {
 		return nil
 	}
-	kept := g.Nodes[:0]
-	for _, n := range g.Nodes {
-		if r := replace[n]; r != nil {
-			kept = append(kept, r)
-		} else if !f.removed[n] {
-			kept = append(kept, n)
-		}
-	}
-	for i := len(kept); i < len(g.Nodes); i++ {
-		g.Nodes[i] = nil
-	}
-	g.Nodes = kept
+	f.rebuild(replace)
 	return nil
 }
 

@@ -71,16 +71,7 @@ func FuseQDQ(g *Graph) error {
 		return nil
 	}
 	q.dropUnusedDQ()
-	kept := g.Nodes[:0]
-	for _, n := range g.Nodes {
-		if !f.removed[n] {
-			kept = append(kept, n)
-		}
-	}
-	for i := len(kept); i < len(g.Nodes); i++ {
-		g.Nodes[i] = nil
-	}
-	g.Nodes = kept
+	f.rebuild(nil)
 	return nil
 }
 

@@ -91,16 +91,7 @@ func FuseIntegerScale(g *Graph) error {
 	if len(f.removed) == 0 {
 		return nil
 	}
-	kept := g.Nodes[:0]
-	for _, n := range g.Nodes {
-		if !f.removed[n] {
-			kept = append(kept, n)
-		}
-	}
-	for i := len(kept); i < len(g.Nodes); i++ {
-		g.Nodes[i] = nil
-	}
-	g.Nodes = kept
+	f.rebuild(nil)
 	return nil
 }
 

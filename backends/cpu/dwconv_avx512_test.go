@@ -21,20 +21,8 @@ func TestDwRowAVX512MatchesAVX2(t *testing.T) {
 	const guard = 5
 	for _, taps := range []int{1, 3, 9, 25} {
 		for _, n := range []int{1, 15, 16, 17, 127, 128, 129, 144, 255, 300} {
-			base := make([]float32, 600)
-			for i := range base {
-				base[i] = r.Float32()*2 - 1
-			}
-			offs, w := make([]int, taps), make([]float32, taps)
-			for i := range offs {
-				offs[i] = r.IntN(len(base) - n + 1)
-				w[i] = r.Float32()*2 - 1
-			}
-			bias := r.Float32() - 0.5
-			got, want := make([]float32, n+2*guard), make([]float32, n+2*guard)
-			for i := range got {
-				got[i], want[i] = 7, 7
-			}
+			base, offs, w, bias := dwRowCase(r, 600, taps, n)
+			got, want := filledF32(n+2*guard, 7), filledF32(n+2*guard, 7)
 			dwRow512 = true
 			dwRow(got[guard:guard+n], base, offs, w, bias)
 			dwRow512 = false

@@ -16,20 +16,8 @@ func TestDwRowMatchesGo(t *testing.T) {
 	const guard = 3
 	for _, taps := range []int{1, 2, 3, 9, 25} {
 		for n := range 75 {
-			base := make([]float32, 200)
-			for i := range base {
-				base[i] = r.Float32()*2 - 1
-			}
-			offs, w := make([]int, taps), make([]float32, taps)
-			for i := range offs {
-				offs[i] = r.IntN(len(base) - n + 1)
-				w[i] = r.Float32()*2 - 1
-			}
-			bias := r.Float32() - 0.5
-			got, want := make([]float32, n+2*guard), make([]float32, n+2*guard)
-			for i := range got {
-				got[i], want[i] = 7, 7
-			}
+			base, offs, w, bias := dwRowCase(r, 200, taps, n)
+			got, want := filledF32(n+2*guard, 7), filledF32(n+2*guard, 7)
 			dwRow(got[guard:guard+n], base, offs, w, bias)
 			dwRowGo(want[guard:guard+n], base, offs, w, bias)
 			for i := range got {
@@ -45,6 +33,31 @@ func TestDwRowMatchesGo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dwRowCase returns a random depthwise row: a base of size floats, taps
+// offsets into it that leave n floats each, the taps' weights and a
+// bias.
+func dwRowCase(r *rand.Rand, size, taps, n int) (base []float32, offs []int, w []float32, bias float32) {
+	base = make([]float32, size)
+	for i := range base {
+		base[i] = r.Float32()*2 - 1
+	}
+	offs, w = make([]int, taps), make([]float32, taps)
+	for i := range offs {
+		offs[i] = r.IntN(size - n + 1)
+		w[i] = r.Float32()*2 - 1
+	}
+	return base, offs, w, r.Float32() - 0.5
+}
+
+// filledF32 returns n floats, every one v.
+func filledF32(n int, v float32) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }
 
 // TestGather16MatchesGo checks gather16 against gather16Go, with guard

@@ -67,18 +67,7 @@ func TestFuseIntegerScaleSameAsUnfused(t *testing.T) {
 			for _, bias := range []bool{false, true} {
 				name := fmt.Sprintf("per-column %v scalar %v bias %v", perColumn, scalar, bias)
 				onnx := qdynModel(r, perColumn, scalar, bias)
-				art, err := artifacts.FromBytes(onnx, "qdyn")
-				if err != nil {
-					t.Fatal(err)
-				}
-				g := art.Graph().Clone()
-				if err := optimizeGraph(g); err != nil {
-					t.Fatal(err)
-				}
-				var ops []string
-				for _, n := range g.Nodes {
-					ops = append(ops, n.OpType)
-				}
+				ops := optimizedOps(t, onnx)
 				if want := "[DynamicQuantizeLinear MatMulIntegerToFloat Relu]"; fmt.Sprint(ops) != want {
 					t.Fatalf("%s: fused graph %v, want %s", name, ops, want)
 				}

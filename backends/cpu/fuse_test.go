@@ -53,6 +53,25 @@ func loadFused(t *testing.T, onnx []byte, fuse bool, threads int) (*Model[f32t, 
 	return m, fused
 }
 
+// optimizedOps returns the op types of the model onnx's graph after
+// optimizeGraph, in order.
+func optimizedOps(t *testing.T, onnx []byte) []string {
+	t.Helper()
+	art, err := artifacts.FromBytes(onnx, "fuse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := art.Graph().Clone()
+	if err := optimizeGraph(g); err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for _, n := range g.Nodes {
+		ops = append(ops, n.OpType)
+	}
+	return ops
+}
+
 func fuseRand(r *rand.Rand, n int, s float32) []float32 {
 	v := make([]float32, n)
 	for i := range v {

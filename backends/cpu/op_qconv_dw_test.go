@@ -59,14 +59,7 @@ func TestQLinearConvDepthwiseMatchesReference(t *testing.T) {
 						if err != nil {
 							t.Fatalf("%s: %v", name, err)
 						}
-						k, err := buildKernel(caseCtx(c, ins))
-						if err != nil {
-							t.Fatal(err)
-						}
-						qk := k.(*qconvKernel)
-						if err := qk.shape(ins, nil); err != nil {
-							t.Fatal(err)
-						}
+						qk := shapedQConv(t, c, ins)
 						acc := refQConv(qk, x, w, zx, zw)
 						lo, hi, _ := quantRange(zy.dt)
 						z := float64(widen8(zy)[0])

@@ -127,6 +127,21 @@ func refQConv(k *qconvKernel, x, w, zx, zw *tensor) []int32 {
 	return y
 }
 
+// shapedQConv builds the kernel of the ConvInteger or QLinearConv case c
+// and shapes it for ins, for the reference to read its geometry.
+func shapedQConv(t *testing.T, c nodeCase, ins []*tensor) *qconvKernel {
+	t.Helper()
+	k, err := buildKernel(caseCtx(c, ins))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qk := k.(*qconvKernel)
+	if err := qk.shape(ins, nil); err != nil {
+		t.Fatal(err)
+	}
+	return qk
+}
+
 // rand8 returns a tensor of shape of random int8 (s8) or uint8 values,
 // or all fill when fill >= 0.
 func rand8(r *rand.Rand, s8 bool, fill int, shape ...int) *tensor {
@@ -302,15 +317,7 @@ func TestConvIntegerMatchesReference(t *testing.T) {
 						if err != nil {
 							t.Fatalf("%s: %v", name, err)
 						}
-						bc := caseCtx(c, ins)
-						k, err := buildKernel(bc)
-						if err != nil {
-							t.Fatal(err)
-						}
-						qk := k.(*qconvKernel)
-						if err := qk.shape(ins, nil); err != nil {
-							t.Fatal(err)
-						}
+						qk := shapedQConv(t, c, ins)
 						var zx, zw *tensor
 						if len(ins) > 2 {
 							zx, zw = ins[2], ins[3]
@@ -403,14 +410,7 @@ func TestConvIntegerWideRepeats(t *testing.T) {
 		c := nodeCase{node: node("ConvInteger", []string{"x", "w", "zx", "zw"}, aInts("pads", 1, 2, 1, 2)), opset: 10, outTypes: []payload.DType{payload.Int32}, consts: []int{1}}
 		ins := []*tensor{x, w, zx, rand8(r, ws8, 0)}
 		step := newStepper(t, c, ins...)
-		k, err := buildKernel(caseCtx(c, ins))
-		if err != nil {
-			t.Fatal(err)
-		}
-		qk := k.(*qconvKernel)
-		if err := qk.shape(ins, nil); err != nil {
-			t.Fatal(err)
-		}
+		qk := shapedQConv(t, c, ins)
 		if qk.wideW == 0 {
 			t.Fatal("the case does not run on the wide grid")
 		}
@@ -462,14 +462,7 @@ func TestQLinearConvWideMatchesReference(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
-					k, err := buildKernel(caseCtx(c, ins))
-					if err != nil {
-						t.Fatal(err)
-					}
-					qk := k.(*qconvKernel)
-					if err := qk.shape(ins, nil); err != nil {
-						t.Fatal(err)
-					}
+					qk := shapedQConv(t, c, ins)
 					if qk.wideW == 0 {
 						t.Fatalf("%s: not on the wide grid", name)
 					}

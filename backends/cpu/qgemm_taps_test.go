@@ -42,17 +42,7 @@ func TestQkernTapsMatchesGo(t *testing.T) {
 				b := make([]byte, end)
 				qFill(r, b, ext[1])
 				ldc := qNR + 2*guard
-				got, want := make([]int32, qMR*ldc+guard), make([]int32, qMR*ldc+guard)
-				for i := range got {
-					got[i], want[i] = poison, poison
-				}
-				var q qCorr
-				for j := range qNR {
-					q.cb[j], q.zb[j] = r.Int32(), int32(r.IntN(512)-256)
-				}
-				for i := range qMR {
-					q.za[i], q.rs[i] = int32(r.IntN(512)-256), r.Int32()
-				}
+				got, want, q := qTileCase(r, ldc, guard, poison)
 				// Every other case adds no correction (a nil q).
 				qp := &q
 				if ext[0] == 0x80 {

@@ -53,17 +53,7 @@ func TestQkernMatchesGo(t *testing.T) {
 				qFill(r, bsrc, ext[1])
 				packQBPanel(l, b, bsrc, qNR, k, qNR, 0, 0, make([]int32, qNR))
 				ldc := qNR + 2*guard
-				got, want := make([]int32, qMR*ldc+guard), make([]int32, qMR*ldc+guard)
-				for i := range got {
-					got[i], want[i] = poison, poison
-				}
-				var q qCorr
-				for j := range qNR {
-					q.cb[j], q.zb[j] = r.Int32(), int32(r.IntN(512)-256)
-				}
-				for i := range qMR {
-					q.za[i], q.rs[i] = int32(r.IntN(512)-256), r.Int32()
-				}
+				got, want, q := qTileCase(r, ldc, guard, poison)
 				kern.run(a, lda, b, kg, got[guard:], ldc, &q)
 				qkernGo(l, a, lda, b, kg, want[guard:], ldc, &q)
 				for i := range got {
@@ -74,6 +64,22 @@ func TestQkernMatchesGo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// qTileCase returns two tiles of qMR rows ldc apart, guard cells
+// before and after, every cell poison, and a random correction.
+func qTileCase(r *rand.Rand, ldc, guard int, poison int32) (got, want []int32, q qCorr) {
+	got, want = make([]int32, qMR*ldc+guard), make([]int32, qMR*ldc+guard)
+	for i := range got {
+		got[i], want[i] = poison, poison
+	}
+	for j := range qNR {
+		q.cb[j], q.zb[j] = r.Int32(), int32(r.IntN(512)-256)
+	}
+	for i := range qMR {
+		q.za[i], q.rs[i] = int32(r.IntN(512)-256), r.Int32()
+	}
+	return got, want, q
 }
 
 // qRef is the reference: Σ (a-za)(b-zb) widened to int32, a m×k and b
