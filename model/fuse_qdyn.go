@@ -92,7 +92,9 @@ func FuseIntegerScale(g *Graph) error {
 		return nil
 	}
 	f.rebuild(nil)
-	return nil
+	// The scales may come from nodes after the product's place: sort
+	// again so every input is produced before it is read.
+	return Sort(g)
 }
 
 // scalarF32 reports whether value v is float32 of one element, of a

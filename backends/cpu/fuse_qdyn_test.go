@@ -15,8 +15,10 @@ import (
 // DynamicQuantizeLinear(x) → MatMulInteger with constant int8 weights →
 // Cast to float → Mul by the scales' product (Mul of x's scale and the
 // weights' scale, one value or one a column; or a constant scalar when
-// scalar) → optional Add of a bias → Relu.
-func qdynModel(r *rand.Rand, perColumn, scalar, bias bool) []byte {
+// scalar) → optional Add of a bias → Relu. With late, x's scale passes
+// through an Abs placed after the product, so the fused node reads a
+// value the original order produces later.
+func qdynModel(r *rand.Rand, perColumn, scalar, bias, late bool) []byte {
 	const k, n = 40, 24
 	w := make([]int8, k*n)
 	for i := range w {
@@ -42,10 +44,15 @@ func qdynModel(r *rand.Rand, perColumn, scalar, bias bool) []byte {
 		node("MatMulInteger", []string{"xq", "w", "xz", "wz"}, "p"),
 		node("Cast", []string{"p"}, "pf", onnxbuild.AInt("to", int64(payload.Float32))),
 	}
+	xs := "xs"
+	if late {
+		g.Nodes = append(g.Nodes, node("Abs", []string{"xs"}, "xs_abs"))
+		xs = "xs_abs"
+	}
 	if scalar {
 		g.Nodes = append(g.Nodes, node("Mul", []string{"pf", "s"}, "m"))
 	} else {
-		g.Nodes = append(g.Nodes, node("Mul", []string{"xs", "ws"}, "sp"), node("Mul", []string{"pf", "sp"}, "m"))
+		g.Nodes = append(g.Nodes, node("Mul", []string{xs, "ws"}, "sp"), node("Mul", []string{"pf", "sp"}, "m"))
 	}
 	last := "m"
 	if bias {
@@ -65,10 +72,15 @@ func TestFuseIntegerScaleSameAsUnfused(t *testing.T) {
 	for _, perColumn := range []bool{false, true} {
 		for _, scalar := range []bool{false, true} {
 			for _, bias := range []bool{false, true} {
-				name := fmt.Sprintf("per-column %v scalar %v bias %v", perColumn, scalar, bias)
-				onnx := qdynModel(r, perColumn, scalar, bias)
+				late := perColumn && !scalar
+				name := fmt.Sprintf("per-column %v scalar %v bias %v late scale %v", perColumn, scalar, bias, late)
+				onnx := qdynModel(r, perColumn, scalar, bias, late)
 				ops := optimizedOps(t, onnx)
-				if want := "[DynamicQuantizeLinear MatMulIntegerToFloat Relu]"; fmt.Sprint(ops) != want {
+				want := "[DynamicQuantizeLinear MatMulIntegerToFloat Relu]"
+				if late {
+					want = "[DynamicQuantizeLinear Abs MatMulIntegerToFloat Relu]"
+				}
+				if fmt.Sprint(ops) != want {
 					t.Fatalf("%s: fused graph %v, want %s", name, ops, want)
 				}
 				fused, _ := loadFused(t, onnx, true, 1)
@@ -84,7 +96,7 @@ func TestFuseIntegerScaleSameAsUnfused(t *testing.T) {
 // a value it would absorb is read elsewhere.
 func TestFuseIntegerScaleRefuses(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 41))
-	art, err := artifacts.FromBytes(qdynModel(r, true, false, true), "qdyn")
+	art, err := artifacts.FromBytes(qdynModel(r, true, false, true, false), "qdyn")
 	if err != nil {
 		t.Fatal(err)
 	}
