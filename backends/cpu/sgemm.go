@@ -557,6 +557,11 @@ func packB(dst, b []float32, ldb int, trans bool, k, n, j0, j1 int) {
 				copyRows16(d, b[p0*ldb+c0:], ldb, kcb)
 				continue
 			}
+			if trans && cols == gemmNR {
+				// Sixteen rows of Bᵀ, kcb long, are the panel's columns.
+				transposeLanes(d, b[c0*ldb+p0:], gemmNR, ldb, kcb, gemmNR)
+				continue
+			}
 			for p := range kcb {
 				row := d[p*gemmNR : (p+1)*gemmNR]
 				if trans {
