@@ -349,7 +349,14 @@ func (k *attentionKernel) runPart(part int) {
 		for _, g := range cl.segs[:cl.nseg] {
 			ka := g.k.at(b, kh)
 			if m > attnFewRows {
-				gc.sgemm(false, true, m, g.rows, s.d, cl.scale, qa, cl.qld, ka, g.k.ld, 0, sc[g.col0:], tl)
+				// Alpha 1 lets the product read Q in place; the scale
+				// follows, applied to the sums as ONNX Runtime does.
+				gc.sgemm(false, true, m, g.rows, s.d, 1, qa, cl.qld, ka, g.k.ld, 0, sc[g.col0:], tl)
+				if cl.scale != 1 {
+					for r := range m {
+						mulConst32(sc[r*tl+g.col0:][:g.rows], cl.scale)
+					}
+				}
 				continue
 			}
 			// Few query rows (decoding): Kᵀ as the SGEMM's B would be
