@@ -394,6 +394,9 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 		tp = tall.plan(i1-i0, few)
 	}
 	stream := cl.k*cl.n >= gemmStreamFloats
+	// A B past L2 is likely cold (a model's weights, each read once a
+	// run): the first tile of each panel, which brings it in, prefetches.
+	cold := cl.k*cl.n >= gemmFewFloats
 	if ad != nil && tall.rows > 0 {
 		for jp := j0; jp < jFull; {
 			q := 1
@@ -407,7 +410,7 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 			}
 			for ir := i0; ir < start; {
 				h := tp.height(ir - i0)
-				kt := tall.set(h).pick(q > 1, stream)
+				kt := tall.set(h).pick(q > 1, stream || (cold && ir == i0))
 				kt(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda, bias, ef)
 				ir += h
 			}
