@@ -55,8 +55,9 @@ type Options struct {
 	// MaxSequence is the largest size a carried value's growing dim
 	// reaches, such as a decoder's cache length: the CPU backend
 	// allocates each carried value at that size once, and appends the
-	// keys and values of an Attention node's present outputs in place
-	// (no copy of the cache per call). A call that would grow a carried
+	// keys and values of an Attention or com.microsoft
+	// GroupQueryAttention node's present outputs in place (no copy of
+	// the cache per call). A call that would grow a carried
 	// value beyond it fails with ErrResourceUnavailable. 0 lets carried
 	// values grow as needed, in two buffers written in turn.
 	MaxSequence int

@@ -16,9 +16,10 @@ const (
 	// or an input, so it is copied into the buffer the input does not
 	// read after a call.
 	carryCopy
-	// carryInPlace: an Attention node's present key or value output, its
-	// past input the same buffer, laid out with MaxSequence rows per
-	// head: the node appends the new rows and nothing is copied.
+	// carryInPlace: an Attention or GroupQueryAttention node's present
+	// key or value output, its past input the same buffer, laid out with
+	// MaxSequence rows per head: the node appends the new rows and
+	// nothing is copied.
 	carryInPlace
 )
 
@@ -122,11 +123,18 @@ func count(list []int, v int) int {
 }
 
 // attentionInPlace reports whether the carried pair in → out is the
-// past and present key (or value) of one Attention node in float32 that
-// nothing else reads, and if so tells the node to append in place.
+// past and present key (or value) of one Attention node in float32, or
+// of one GroupQueryAttention node, that nothing else reads (Shape and
+// Size nodes may read its shape), and if so tells the node to append in
+// place.
 func (p *program) attentionInPlace(in, out int) bool {
 	readers := 0
 	for _, st := range p.steps {
+		switch st.k.(type) {
+		case *shapeKernel, *sizeKernel:
+			// They read the value's shape only, which stays its own.
+			continue
+		}
 		for _, v := range st.in {
 			if v == in || v == out {
 				readers++
@@ -137,13 +145,24 @@ func (p *program) attentionInPlace(in, out int) bool {
 		return false
 	}
 	for _, st := range p.steps {
-		k, ok := st.k.(*attentionKernel)
-		if !ok || k.dt != payload.Float32 {
+		// The flags to set, and how far past input j (1 key, 2 value)
+		// is from present output j.
+		var flags *[2]bool
+		shift := 0
+		switch k := st.k.(type) {
+		case *attentionKernel:
+			if k.dt != payload.Float32 {
+				continue
+			}
+			flags, shift = &k.inPlace, 3
+		case *gqaKernel:
+			flags, shift = &k.inPlace, 2
+		default:
 			continue
 		}
 		for j := 1; j <= 2; j++ {
-			if j < len(st.out) && st.out[j] == out && j+3 < len(st.in) && st.in[j+3] == in {
-				k.inPlace[j-1] = true
+			if j < len(st.out) && st.out[j] == out && j+shift < len(st.in) && st.in[j+shift] == in {
+				flags[j-1] = true
 				return true
 			}
 		}

@@ -25,6 +25,9 @@ type msAttnCore struct {
 	kv [2][]float32
 	// scratch holds inputs copied to add a bias or rotate them.
 	scratch [3][]float32
+	// capRows, when set, is the rows a head of an in-place cache that
+	// the keys are read from: the kernel's scratch is sized for it once.
+	capRows int
 }
 
 func newMSAttnCore(c *buildCtx, scale, softcap float32) *msAttnCore {
@@ -48,6 +51,7 @@ func (m *msAttnCore) attend(s attnShape, q, y attnMat, segs []attnSeg, mask msMa
 	cl := &m.k.call
 	*cl = attnCall{s: s, q: q, y: y}
 	cl.nseg = copy(cl.segs[:], segs)
+	cl.capRows = m.capRows
 	cl.scale = m.attr.Scale
 	if !m.attr.HasScale {
 		cl.scale = float32(1 / math.Sqrt(float64(s.d)))

@@ -26,6 +26,11 @@ type gqaKernel struct {
 	pos  []int64
 	// past holds each batch item's past length.
 	past []int
+	// inPlace[kv] is set when present_key (kv 0) or present_value (1) is
+	// carried in place (compute.Options.MaxSequence): the output is the
+	// past input's own buffer, MaxSequence rows a head, which already
+	// holds the past rows, and only the new rows are written.
+	inPlace [2]bool
 }
 
 func (k *gqaKernel) run(in, out []*tensor) error {
@@ -84,25 +89,41 @@ func (k *gqaKernel) run(in, out []*tensor) error {
 			vd = qd[(N+Nkv)*H:]
 		}
 	}
-	// Present keys and values: item b's past rows, then its new ones.
+	// Present keys and values: item b's past rows, then its new ones,
+	// rows[kv] rows a head (T, or MaxSequence in place).
 	dk, dv := c.presentBufs(out, k.used, B*Nkv*T*H)
-	clear(dk)
-	clear(dv)
-	for b := range B {
-		pb := past[b]
-		for h := range Nkv {
-			o := (b*Nkv + h) * T * H
-			if pb > 0 {
-				po := (b*Nkv + h) * P * H
-				copy(dk[o:o+pb*H], pk[po:])
-				copy(dv[o:o+pb*H], pv[po:])
+	pres := [2][]float32{dk, dv}
+	pasts := [2][]float32{pk, pv}
+	news := [2][]float32{kd, vd}
+	var rows [2]int
+	for kv, d := range pres {
+		rows[kv] = T
+		if k.inPlace[kv] {
+			rows[kv] = len(d) / max(B*Nkv*H, 1)
+			if rows[kv] < T {
+				return shapeErr(k.n, "the carried cache holds %d positions, the call needs %d", rows[kv], T)
 			}
-			for i := range S {
-				r := (b*S+i)*kld + h*H
-				copy(dk[o+(pb+i)*H:o+(pb+i+1)*H], kd[r:])
-				copy(dv[o+(pb+i)*H:o+(pb+i+1)*H], vd[r:])
+		} else {
+			clear(d)
+		}
+		for b := range B {
+			pb := past[b]
+			for h := range Nkv {
+				o := (b*Nkv + h) * rows[kv] * H
+				if pb > 0 && !k.inPlace[kv] {
+					po := (b*Nkv + h) * P * H
+					copy(d[o:o+pb*H], pasts[kv][po:])
+				}
+				for i := range S {
+					r := (b*S+i)*kld + h*H
+					copy(d[o+(pb+i)*H:o+(pb+i+1)*H], news[kv][r:])
+				}
 			}
 		}
+	}
+	c.capRows = 0
+	if k.inPlace[0] {
+		c.capRows = rows[0]
 	}
 	y := out[0].f32()
 	window := 0
@@ -112,10 +133,9 @@ func (k *gqaKernel) run(in, out []*tensor) error {
 	for b := range B {
 		pb, tb := past[b], int(seqlens[b])+1
 		s := attnShape{rank: 3, b: 1, hq: N, hkv: Nkv, sq: S, skv: S, d: H, dv: H, past: pb, tl: tb}
-		kvo := b * Nkv * T * H
 		seg := [1]attnSeg{{
-			k:    attnMat{data: dk[kvo:], hs: T * H, ld: H},
-			v:    attnMat{data: dv[kvo:], hs: T * H, ld: H},
+			k:    attnMat{data: dk[b*Nkv*rows[0]*H:], hs: rows[0] * H, ld: H},
+			v:    attnMat{data: dv[b*Nkv*rows[1]*H:], hs: rows[1] * H, ld: H},
 			rows: tb,
 		}}
 		c.attend(s, rowsMat(qd[b*S*qld:], S, qld, H), rowsMat(y[b*S*N*H:], S, N*H, H), seg[:], msMask{}, true, pb, window)
