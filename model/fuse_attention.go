@@ -25,7 +25,10 @@ import (
 // 1 or unknown (the rule checks it at run time). K and V may each be
 // repeated from fewer key/value heads by the Unsqueeze, Expand and
 // Reshape that exporters write for grouped heads (headRepeat); the node
-// then reads the unrepeated K and V, as Attention pairs the heads. Every value in the
+// then reads the unrepeated K and V, as Attention pairs the heads. When
+// K and V are a cache grown by Concat(past, new) on axis 2, read by the
+// chain only (and as graph outputs), the Concats fold into the node as
+// its past inputs and present outputs (attnPast). Every value in the
 // chain is used once and is no graph output. Run it right after
 // Optimize, before FuseNorms and FuseActivations take the MatMuls. g must
 // be sorted, and typed by InferTypes.
@@ -66,6 +69,10 @@ func FuseAttention(g *Graph) error {
 				delete(g.Values, c.Outputs[0])
 			}
 		}
+		for _, c := range f.attnPast(att, nodes, producer) {
+			// Its output stays: the node writes it.
+			f.removed[c] = true
+		}
 		replace[last] = att
 	}
 	if len(replace) == 0 {
@@ -73,6 +80,69 @@ func FuseAttention(g *Graph) error {
 	}
 	f.rebuild(replace)
 	return nil
+}
+
+// attnPast folds the Concats that grow a key/value cache into att, the
+// Attention node that replaces nodes: when att's K and V are each
+// Concat(past, new) along axis 2 of rank-4 float32 values, read by nodes
+// of the chain (and as graph outputs) only, att reads new as K or V and
+// past as past_key or past_value, and writes the Concats' outputs as its
+// present_key and present_value, as opset 23's Attention concatenates
+// them. One node then appends the new keys and values, in place where
+// the cache is carried (compute.Options.MaxSequence). It returns the two
+// Concats, or nil, changing nothing, when they do not match.
+func (f *fuser) attnPast(att *Node, nodes []*Node, producer map[string]*Node) []*Node {
+	if len(att.Inputs) < 3 || len(att.Outputs) != 1 {
+		return nil
+	}
+	chain := map[*Node]bool{}
+	for _, c := range nodes {
+		chain[c] = true
+	}
+	var cats [2]*Node
+	for i, v := range att.Inputs[1:3] {
+		c := producer[v]
+		if c == nil || c.OpType != "Concat" || !isDefaultDomain(c.Domain) || f.removed[c] || c.Fused != nil ||
+			len(c.Inputs) != 2 || len(c.Outputs) != 1 || c.Inputs[0] == "" || c.Inputs[1] == "" || c.Inputs[0] == c.Inputs[1] {
+			return nil
+		}
+		if ax, err := c.Int("axis", 0); err != nil || (ax != 2 && ax != -2) {
+			return nil
+		}
+		for _, x := range c.Inputs {
+			if _, ok := f.rank4(x); !ok {
+				return nil
+			}
+		}
+		outs := 0
+		for _, o := range f.g.Outputs {
+			if o.Name == v {
+				outs++
+			}
+		}
+		for _, u := range f.users[v] {
+			if u == nil {
+				outs--
+			} else if !chain[u] {
+				return nil
+			}
+		}
+		if outs != 0 {
+			// A subgraph reads it.
+			return nil
+		}
+		cats[i] = c
+	}
+	if cats[0] == cats[1] {
+		return nil
+	}
+	mask := ""
+	if len(att.Inputs) > 3 {
+		mask = att.Inputs[3]
+	}
+	att.Inputs = []string{att.Inputs[0], cats[0].Inputs[1], cats[1].Inputs[1], mask, cats[0].Inputs[0], cats[1].Inputs[0]}
+	att.Outputs = append(att.Outputs, cats[0].Outputs[0], cats[1].Outputs[0])
+	return cats[:]
 }
 
 // rank4 returns the shape of value v when it is float32 of known rank 4.

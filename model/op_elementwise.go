@@ -36,13 +36,14 @@ func init() {
 		},
 	})
 	// FuseAttention's node: Attention as opset 23 defines it, with Q, K,
-	// V and an optional attn_mask that must cover every key
-	// (AttentionAttrs.MaskExact).
+	// V, an optional attn_mask that must cover every key
+	// (AttentionAttrs.MaskExact), and past_key and past_value with the
+	// present outputs where it took in a cache's Concats.
 	RegisterOp(&Op{
 		Domain:     EwDomain,
 		Type:       "Attention",
-		Versions:   []Version{{Since: 1, MinIn: 3, MaxIn: 4, MaxOut: 1}},
-		InputNames: []string{"Q", "K", "V", "attn_mask"},
+		Versions:   []Version{{Since: 1, MinIn: 3, MaxIn: 6, MaxOut: 3}},
+		InputNames: []string{"Q", "K", "V", "attn_mask", "past_key", "past_value"},
 		Bind: func(n *Node, _ int64) (Rule, error) {
 			r, err := LookupOp("", "Attention").Bind(n, 23)
 			if err != nil {

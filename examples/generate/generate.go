@@ -20,11 +20,11 @@ import (
 // carries its own cache (compute.Options.Carries): each
 // present output becomes the next call's past input inside the model,
 // allocated once for maxLen positions (compute.Options.MaxSequence).
-// Where an Attention node (the standard form) or a GroupQueryAttention
-// node (the com.microsoft form) makes the cache, the new keys and values
-// are appended in place and nothing is copied; where a Concat does (the
-// basic form), it writes the grown cache into the buffer the call does
-// not read. The model is warmed at the largest
+// Each form appends the new keys and values in place and copies nothing:
+// the standard form's Attention nodes, the com.microsoft form's
+// GroupQueryAttention nodes, and in the basic form the Attention nodes
+// that lintel makes at load from its products, Softmax and the Concats
+// that grow the cache. The model is warmed at the largest
 // shapes (Model.Warm), so a step allocates nothing.
 type generator struct {
 	model  *cpu.Model[payload.Multi, payload.Multi]

@@ -10,11 +10,19 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// A decoder whose caches are GroupQueryAttention's past and present,
-// carried under MaxSequence, appends in place and gives the logits the
-// same decoder gives with its caches carried in two buffers, step after
-// step; a token allocates nothing.
-func TestCarryGQACacheInPlace(t *testing.T) {
+// A decoder's caches carried under MaxSequence are appended in place in
+// every form: by its Attention nodes (standard), by the Attention nodes
+// that fusing its basic ops makes, the cache's Concats taken in (basic),
+// and by its GroupQueryAttention nodes (com.microsoft). Each gives the
+// logits the same decoder gives with its caches carried in two buffers,
+// step after step, and a token allocates nothing.
+func TestCarryDecoderCacheInPlace(t *testing.T) {
+	for _, f := range []testmodels.Form{testmodels.Basic, testmodels.Standard, testmodels.Contrib} {
+		t.Run(f.String(), func(t *testing.T) { testCarryInPlace(t, f) })
+	}
+}
+
+func testCarryInPlace(t *testing.T, form testmodels.Form) {
 	cfg := testmodels.DecoderConfig{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 2, FFN: 96, Vocab: 97, MaxPos: 64}
 	var carries []compute.Carry
 	for l := range cfg.Layers {
@@ -23,7 +31,7 @@ func TestCarryGQACacheInPlace(t *testing.T) {
 		}
 	}
 	load := func(ms int) *Model[payload.Multi, payload.Multi] {
-		art, err := artifacts.FromBytes(cfg.Decoder(testmodels.Contrib), "decoder.onnx")
+		art, err := artifacts.FromBytes(cfg.Decoder(form), "decoder.onnx")
 		if err != nil {
 			t.Fatal(err)
 		}
