@@ -23,6 +23,12 @@ import (
 //   - a Relu or Clip between such an op and its Q is dropped where ONNX
 //     Runtime's ReluQuantFusion and ClipQuantFusion drop it: where Q's
 //     saturation alone clamps as it would;
+//   - DQ(a), DQ(b) → Add or Mul → Q becomes com.microsoft QLinearAdd or
+//     QLinearMul, a dropped Relu or Clip as above;
+//   - DQ(x) → Sigmoid, LeakyRelu or GlobalAveragePool → Q becomes
+//     com.microsoft QLinearSigmoid, QLinearLeakyRelu or
+//     QLinearGlobalAveragePool (the last where its image size is known
+//     and its multiplier in the range ONNX Runtime computes in);
 //   - DQ(x) → MaxPool, Reshape, Transpose, Flatten, Squeeze or Unsqueeze
 //     → Q, and DQ(xᵢ) → Concat → Q, with one scale and zero point on
 //     every DQ and the Q, run the op on the 8-bit values: a DQ followed
@@ -65,6 +71,10 @@ func FuseQDQ(g *Graph) error {
 			q.move(n, 1)
 		case "Concat":
 			q.move(n, len(n.Inputs))
+		case "Add", "Mul":
+			q.binary(n)
+		case "Sigmoid", "LeakyRelu", "GlobalAveragePool":
+			q.unary(n)
 		}
 	}
 	if !q.changed {
@@ -531,6 +541,73 @@ func (q *qdqFuser) gemm(n *Node) {
 		n.Fused = &Fusion{Bias: true}
 	}
 	q.finish(n, y, gone)
+}
+
+// binary fuses DQ(a), DQ(b) → Add or Mul → Q into QLinearAdd or
+// QLinearMul, all three of one 8-bit type, per tensor.
+func (q *qdqFuser) binary(n *Node) {
+	if len(n.Inputs) != 2 || n.Fused != nil {
+		return
+	}
+	a, ok := q.dq(n.Inputs[0])
+	if !ok || !a.perTensor() {
+		return
+	}
+	b, ok := q.dq(n.Inputs[1])
+	if !ok || !b.perTensor() {
+		return
+	}
+	y, gone, ok := q.unitOut(n)
+	if !ok || a.dt != b.dt || a.dt != y.dt {
+		return
+	}
+	n.Domain, n.OpType, n.Attrs = MSDomain, "QLinear"+n.OpType, nil
+	n.Inputs = []string{a.q, a.sName, q.zeroName(&a), b.q, b.sName, q.zeroName(&b), y.sName, q.zeroName(&y)}
+	q.finish(n, y, gone)
+}
+
+// unary fuses DQ(x) → Sigmoid, LeakyRelu or GlobalAveragePool → Q into
+// its QLinear op, x and y of one 8-bit type, per tensor.
+func (q *qdqFuser) unary(n *Node) {
+	if len(n.Inputs) != 1 || n.Fused != nil {
+		return
+	}
+	x, ok := q.dq(n.Inputs[0])
+	if !ok || !x.perTensor() {
+		return
+	}
+	y, ok := q.quantOut(n.Outputs[0])
+	if !ok || x.dt != y.dt {
+		return
+	}
+	switch n.OpType {
+	case "LeakyRelu":
+		// alpha stays.
+	case "GlobalAveragePool":
+		vi := q.g.Values[x.q]
+		if vi == nil || !vi.RankKnown || len(vi.Shape) < 3 {
+			return
+		}
+		img := 1
+		for _, d := range vi.Shape[2:] {
+			if d <= 0 || d >= 1<<24 {
+				return
+			}
+			img *= d
+		}
+		if img >= 1<<24 {
+			return
+		}
+		if m := x.scale[0] / (y.scale[0] * float32(img)); !(m >= 0x1p-32 && m < 256) {
+			return
+		}
+		n.Attrs = nil
+	default:
+		n.Attrs = nil
+	}
+	n.Domain, n.OpType = MSDomain, "QLinear"+n.OpType
+	n.Inputs = []string{x.q, x.sName, q.zeroName(&x), y.sName, q.zeroName(&y)}
+	q.finish(n, y, []*Node{y.node})
 }
 
 // move runs data-movement op n on the 8-bit values when its first k

@@ -19,9 +19,8 @@ var qdqModels = []struct {
 	ops   []string // the ops left after the load-time passes
 }{
 	{"cnn_u8", func() []byte { return testmodels.QDQCNN(payload.Uint8, false) }, []int{1, 3, 64, 64},
-		[]string{"QuantizeLinear", "QLinearConv", "QLinearConv", "MaxPool", "DequantizeLinear", "QLinearConv", "DequantizeLinear",
-			"Add", "QuantizeLinear", "QLinearConv", "DequantizeLinear", "GlobalAveragePool", "QuantizeLinear", "Flatten",
-			"QLinearMatMul", "DequantizeLinear"}},
+		[]string{"QuantizeLinear", "QLinearConv", "QLinearConv", "MaxPool", "QLinearConv", "QLinearAdd", "QLinearConv",
+			"QLinearGlobalAveragePool", "Flatten", "QLinearMatMul", "DequantizeLinear"}},
 	{"cnn_s8", func() []byte { return testmodels.QDQCNN(payload.Int8, false) }, []int{2, 3, 64, 64}, nil},
 	{"mlp_u8", func() []byte { return testmodels.QDQMLP(payload.Uint8, false, false) }, []int{4, 256},
 		[]string{"QuantizeLinear", "QLinearMatMul", "QLinearMatMul", "QLinearMatMul", "DequantizeLinear"}},
