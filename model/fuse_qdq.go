@@ -29,8 +29,10 @@ import (
 //     com.microsoft QLinearSigmoid, QLinearLeakyRelu or
 //     QLinearGlobalAveragePool (the last where its image size is known
 //     and its multiplier in the range ONNX Runtime computes in);
-//   - DQ(x) → MaxPool, Reshape, Transpose, Flatten, Squeeze or Unsqueeze
-//     → Q, and DQ(xᵢ) → Concat → Q, with one scale and zero point on
+//   - DQ(x) → MaxPool, Reshape, Transpose, Flatten, Squeeze, Unsqueeze
+//     or nearest Resize (not tf_crop_and_resize, whose extrapolation
+//     value is a float) → Q, and DQ(xᵢ) → Concat → Q, with one scale and
+//     zero point on
 //     every DQ and the Q, run the op on the 8-bit values: a DQ followed
 //     by a Q of the same parameters gives the value back exactly.
 //
@@ -71,6 +73,13 @@ func FuseQDQ(g *Graph) error {
 			q.move(n, 1)
 		case "Concat":
 			q.move(n, len(n.Inputs))
+		case "Resize":
+			// Nearest picks input values: exact on the 8-bit ones.
+			mode, err1 := n.String("mode", "nearest")
+			ct, err2 := n.String("coordinate_transformation_mode", "half_pixel")
+			if err1 == nil && err2 == nil && mode == "nearest" && ct != "tf_crop_and_resize" {
+				q.move(n, 1)
+			}
 		case "Add", "Mul":
 			q.binary(n)
 		case "Sigmoid", "LeakyRelu", "GlobalAveragePool":

@@ -20,7 +20,7 @@ func TestFuseQDQ(t *testing.T) {
 		NewTensor("wm", []int{6, 4}, make([]int8, 24)),
 		NewTensor("b", []int{4}, []int32{1, 2, 3, 4}), NewTensor("b6", []int{6}, []int32{1, 2, 3, 4, 5, 6}), sc("sb", 0.0005),
 		sc("zero", 0), sc("six", 6), sc("three", 3),
-		sc("sx2", 0.07),
+		sc("sx2", 0.07), floats("rs", 1, 1, 2, 2),
 	}
 	xin := []ValueInfo{vin("x", payload.Uint8, 1, 3, 8, 8)}
 	dqx := nd("DequantizeLinear", []string{"x", "sx", "zx"}, []string{"xf"})
@@ -102,6 +102,12 @@ func TestFuseQDQ(t *testing.T) {
 			wantOps: []string{"DequantizeLinear", "GlobalAveragePool", "QuantizeLinear"}},
 		{name: "sigmoid read twice", nodes: []*Node{dqx, nd("Sigmoid", []string{"xf"}, []string{"c"}), q("c", "zy"), nd("Relu", []string{"c"}, []string{"z"})},
 			wantOps: []string{"DequantizeLinear", "Sigmoid", "QuantizeLinear", "Relu"}},
+		{name: "nearest resize", nodes: []*Node{nd("DequantizeLinear", []string{"x", "sy", "zy"}, []string{"xf"}),
+			nd("Resize", []string{"xf", "", "rs"}, []string{"p"}, aS("mode", "nearest")), q("p", "zy")},
+			wantOps: []string{"Resize"}, wantIn: []string{"x", "", "rs"}},
+		{name: "linear resize", nodes: []*Node{nd("DequantizeLinear", []string{"x", "sy", "zy"}, []string{"xf"}),
+			nd("Resize", []string{"xf", "", "rs"}, []string{"p"}, aS("mode", "linear")), q("p", "zy")},
+			wantOps: []string{"DequantizeLinear", "Resize", "QuantizeLinear"}},
 		{name: "concat of two scales", nodes: []*Node{dqx, nd("DequantizeLinear", []string{"x", "sx2", "zx"}, []string{"xg"}),
 			nd("Concat", []string{"xf", "xg"}, []string{"p"}, aI("axis", 1)), nd("QuantizeLinear", []string{"p", "sx", "zx"}, []string{"y"})},
 			wantOps: []string{"DequantizeLinear", "DequantizeLinear", "Concat", "QuantizeLinear"}},
