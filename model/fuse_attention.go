@@ -272,10 +272,10 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 	nodes = append(nodes, out)
 	// Grouped heads: K and V each repeated from fewer key/value heads by
 	// the same factor; the node reads the sources and pairs the heads.
-	var rep []*Node
+	var rep, shapeNodes []*Node
 	if !swap {
-		kSrc, kg, kRep, kOK := f.headRepeat(tr.Inputs[0], producer)
-		vSrc, vg, vRep, vOK := f.headRepeat(v, producer)
+		kSrc, kg, kRep, kShape, kOK := f.headRepeat(tr.Inputs[0], producer)
+		vSrc, vg, vRep, vShape, vOK := f.headRepeat(v, producer)
 		if kOK != vOK || (kOK && (kg != vg || kSrc == vSrc)) {
 			return nil, nil
 		}
@@ -286,6 +286,7 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 				return nil, nil
 			}
 			rep = append(kRep, vRep...)
+			shapeNodes = append(kShape, vShape...)
 			v = vSrc
 			// Compare the other dims below as without groups.
 			qs = []int{qs[0], ks[1], qs[2], qs[3]}
@@ -330,6 +331,9 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 	}
 	if rep != nil {
 		k = rep[0].Inputs[0]
+		// The nodes building the repeats' shapes from the caches'
+		// shapes go too when only the repeats read them.
+		rep = append(f.deadWith(shapeNodes, append(rep, nodes...)), rep...)
 		nodes = append(rep, nodes...)
 	}
 	att := &Node{Name: out.Name, OpType: "Attention", Domain: EwDomain, Inputs: []string{q, k, v},
