@@ -437,11 +437,20 @@ func (c DecoderConfig) Decoder(f Form) []byte {
 			vh := b.op("Transpose", []string{b.op("Reshape", []string{v, b.ints("kshape", 1, -1, kvh, hd)})}, perm(0, 2, 1, 3))
 			prK = b.op("Concat", []string{pk, kh}, onnxbuild.AInt("axis", 2))
 			prV = b.op("Concat", []string{pv, vh}, onnxbuild.AInt("axis", 2))
-			// Repeat each key/value head for its group of query heads.
+			// Repeat each key/value head for its group of query heads, as
+			// tracing exporters write Hugging Face's repeat_kv: the Expand
+			// shape and the Reshape dims built from the cache's shape.
 			rep := func(t string) string {
+				sh := b.op("Shape", []string{t})
+				at := func(i int64) string {
+					return b.op("Gather", []string{sh, b.add(onnxbuild.Scalar("dim_"+strconv.FormatInt(i, 10), i))})
+				}
+				vec := func(x string) string { return b.op("Unsqueeze", []string{x, b.ints("axes_0", 0)}) }
+				bd, kd, td, dd := vec(at(0)), vec(at(1)), vec(at(2)), vec(at(3))
 				u := b.op("Unsqueeze", []string{t, b.ints("axes_2", 2)})
-				e := b.op("Expand", []string{u, b.ints("rep", 1, kvh, h/kvh, 1, 1)})
-				return b.op("Reshape", []string{e, b.ints("hshape", 1, h, -1, hd)})
+				e := b.op("Expand", []string{u, b.op("Concat", []string{bd, kd, b.ints("n_rep", h/kvh), td, dd}, onnxbuild.AInt("axis", 0))})
+				heads := vec(b.op("Mul", []string{at(1), b.add(onnxbuild.Scalar("n_rep_s", h/kvh))}))
+				return b.op("Reshape", []string{e, b.op("Concat", []string{bd, heads, td, dd}, onnxbuild.AInt("axis", 0))})
 			}
 			sc := b.op("Mul", []string{b.op("MatMul", []string{qh, b.op("Transpose", []string{rep(prK)}, perm(0, 1, 3, 2))}), b.scalar("scale", float32(1/math.Sqrt(float64(hd))))})
 			pr := b.op("Softmax", []string{b.op("Add", []string{sc, mask})}, onnxbuild.AInt("axis", -1))
