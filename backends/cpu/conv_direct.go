@@ -432,6 +432,24 @@ func (p *directPlan) rowsRun(part, oh0, oh1, last int) {
 	tmp := &p.tmp[part]
 	full := OW / directNR
 	tail := full * directNR
+	if tail == OW {
+		// Blocks of steps outermost: each block's slice of the band's
+		// input stays in cache while every channel block reads it. Each
+		// output still sums the blocks of steps in order: the same bits.
+		for p0 := 0; p0 < kdim; p0 += gemmKC {
+			kcb := min(gemmKC, kdim-p0)
+			for _, blk := range p.blocks {
+				i0, r := blk[0], blk[1]
+				var bp *float32
+				if cl.bias != nil {
+					bp = &cl.bias[i0]
+				}
+				directKernel(r, kcb, &cl.w[p0*m+i0*kcb], &p.pad[oh0*p.rowStep], &p.offs[p0], &cl.y[i0*outSz+oh0*OW], outSz,
+					directFlags(p0, kcb, kdim, last), bp, oh1-oh0, full, p.rowStep, OW)
+			}
+		}
+		return
+	}
 	for _, blk := range p.blocks {
 		i0, r := blk[0], blk[1]
 		var bp *float32

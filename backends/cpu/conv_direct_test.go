@@ -52,6 +52,9 @@ func directCases() []directCase {
 		{xs: []int{1, 8, 10, 20}, ws: []int{12, 4, 3, 3}, group: 2, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 40, 6, 17}, ws: []int{10, 40, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 30, 5, 16}, ws: []int{7, 30, 3, 3}, strides: []int64{1, 2}, pads: []int64{1, 1, 1, 1}, act: model.ActSigmoid, direct: true},
+		// Whole tiles, several channel blocks, three blocks of steps
+		// (blocks of steps outermost).
+		{xs: []int{1, 64, 6, 32}, ws: []int{26, 64, 3, 3}, pads: []int64{1, 1, 1, 1}, bias: true, act: model.ActRelu, direct: true},
 		// One spatial dim.
 		{xs: []int{2, 3, 50}, ws: []int{5, 3, 5}, pads: []int64{2, 2}, bias: true, act: model.ActRelu, direct: true},
 		{xs: []int{1, 3, 61}, ws: []int{4, 3, 3}, strides: []int64{2}, dils: []int64{2}, bias: true, direct: true},
