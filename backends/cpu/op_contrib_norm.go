@@ -90,10 +90,11 @@ func (k *skipNormKernel) run(in, out []*tensor) error {
 	return nil
 }
 
-// skipSum sets y = x + skip (+ bias, when not nil) in float32 and
-// returns the sum and the sum of squares of y in float64, each over four
-// interleaved partial sums.
-func skipSum(y, x, skip, bias []float32) (s, sq float64) {
+// skipSumGo sets y = x + skip (+ bias, when not nil) in float32 and
+// returns the float64 sum of y and the float64 sum of the float32
+// squares y[i]·y[i] (ONNX Runtime's SkipLayerNormalization squares in
+// the input type), in skipSumAVX's order (sums8).
+func skipSumGo(y, x, skip, bias []float32) (s, sq float64) {
 	x, skip = x[:len(y)], skip[:len(y)]
 	if bias != nil {
 		bias = bias[:len(y)]
@@ -105,25 +106,29 @@ func skipSum(y, x, skip, bias []float32) (s, sq float64) {
 			y[i] = x[i] + skip[i]
 		}
 	}
-	var s4, q4 [4]float64
-	i := 0
-	for ; i+4 <= len(y); i += 4 {
-		v0, v1, v2, v3 := float64(y[i]), float64(y[i+1]), float64(y[i+2]), float64(y[i+3])
-		s4[0] += v0
-		s4[1] += v1
-		s4[2] += v2
-		s4[3] += v3
-		q4[0] += v0 * v0
-		q4[1] += v1 * v1
-		q4[2] += v2 * v2
-		q4[3] += v3 * v3
+	// The elements past the last whole eight are summed apart, as
+	// skipSum leaves them to this loop after the vector one.
+	n := len(y) &^ 7
+	s, sq = sums8(y[:n])
+	ts, tq := sums8(y[n:])
+	return s + ts, sq + tq
+}
+
+// sums8 returns the float64 sum of y and of its float32 squares, element
+// i added to partial sum i mod 8 of each, the partials folded as
+// skipSumAVX folds its lanes: 0-3 with 4-7, then the halves, then the
+// pair.
+func sums8(y []float32) (s, sq float64) {
+	var s8, q8 [8]float64
+	for i, v := range y {
+		s8[i%8] += float64(v)
+		q8[i%8] += float64(float32(v * v))
 	}
-	for ; i < len(y); i++ {
-		v := float64(y[i])
-		s4[0] += v
-		q4[0] += v * v
+	fold := func(a *[8]float64) float64 {
+		l0, l1, l2, l3 := a[0]+a[4], a[1]+a[5], a[2]+a[6], a[3]+a[7]
+		return (l0 + l2) + (l1 + l3)
 	}
-	return (s4[0] + s4[1]) + (s4[2] + s4[3]), (q4[0] + q4[1]) + (q4[2] + q4[3])
+	return fold(&s8), fold(&q8)
 }
 
 func init() {
