@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/lintel-ml/lintel/internal/errs"
@@ -25,10 +26,11 @@ import (
 //     saturation alone clamps as it would;
 //   - DQ(a), DQ(b) → Add or Mul → Q becomes com.microsoft QLinearAdd or
 //     QLinearMul, a dropped Relu or Clip as above;
-//   - DQ(x) → Sigmoid, LeakyRelu or GlobalAveragePool → Q becomes
-//     com.microsoft QLinearSigmoid, QLinearLeakyRelu or
-//     QLinearGlobalAveragePool (the last where its image size is known
-//     and its multiplier in the range ONNX Runtime computes in);
+//   - DQ(x) → Sigmoid, LeakyRelu, GlobalAveragePool or AveragePool (no
+//     dilations) → Q becomes com.microsoft QLinearSigmoid,
+//     QLinearLeakyRelu, QLinearGlobalAveragePool (where its image size
+//     is known and its multiplier in the range ONNX Runtime computes in)
+//     or QLinearAveragePool;
 //   - DQ(x) → MaxPool, Reshape, Transpose, Flatten, Squeeze, Unsqueeze
 //     or nearest Resize (not tf_crop_and_resize, whose extrapolation
 //     value is a float) → Q, and DQ(xᵢ) → Concat → Q, with one scale and
@@ -82,7 +84,7 @@ func FuseQDQ(g *Graph) error {
 			}
 		case "Add", "Mul":
 			q.binary(n)
-		case "Sigmoid", "LeakyRelu", "GlobalAveragePool":
+		case "Sigmoid", "LeakyRelu", "GlobalAveragePool", "AveragePool":
 			q.unary(n)
 		}
 	}
@@ -575,8 +577,9 @@ func (q *qdqFuser) binary(n *Node) {
 	q.finish(n, y, gone)
 }
 
-// unary fuses DQ(x) → Sigmoid, LeakyRelu or GlobalAveragePool → Q into
-// its QLinear op, x and y of one 8-bit type, per tensor.
+// unary fuses DQ(x) → Sigmoid, LeakyRelu, GlobalAveragePool or
+// AveragePool → Q into its QLinear op, x and y of one 8-bit type, per
+// tensor.
 func (q *qdqFuser) unary(n *Node) {
 	if len(n.Inputs) != 1 || n.Fused != nil {
 		return
@@ -592,6 +595,11 @@ func (q *qdqFuser) unary(n *Node) {
 	switch n.OpType {
 	case "LeakyRelu":
 		// alpha stays.
+	case "AveragePool":
+		// The window stays; QLinearAveragePool has no dilations.
+		if d, err := n.Ints("dilations", nil); err != nil || slices.ContainsFunc(d, func(v int64) bool { return v != 1 }) {
+			return
+		}
 	case "GlobalAveragePool":
 		vi := q.g.Values[x.q]
 		if vi == nil || !vi.RankKnown || len(vi.Shape) < 3 {

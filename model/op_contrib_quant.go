@@ -1,6 +1,9 @@
 package model
 
-import "github.com/lintel-ml/lintel/payload"
+import (
+	"github.com/lintel-ml/lintel/internal/errs"
+	"github.com/lintel-ml/lintel/payload"
+)
 
 // The quantized ops of ONNX Runtime's contrib domain that its
 // quantization tools emit (docs/transformers.md lists what each runs).
@@ -50,6 +53,34 @@ func init() {
 		Bind: func(n *Node, _ int64) (Rule, error) {
 			cl, err := flagAttr(n, "channels_last", false)
 			return &QLinearGlobalAveragePoolAttrs{ChannelsLast: cl}, err
+		},
+	})
+	RegisterOp(&Op{
+		Domain: MSDomain,
+		Type:   "QLinearAveragePool",
+		// The zero points are optional: the backends check that
+		// y_scale (3) is present.
+		Versions:   []Version{{Since: 1, MinIn: 4, MaxIn: 5, MaxOut: 1}},
+		InputNames: []string{"X", "x_scale", "x_zero_point", "y_scale", "y_zero_point"},
+		Bind: func(n *Node, _ int64) (Rule, error) {
+			a := &QLinearAveragePoolAttrs{}
+			var err error
+			if a.Window, err = bindWindow(n, true); err != nil {
+				return nil, err
+			}
+			if a.Window.KernelShape == nil {
+				return nil, attrMissing(n, "kernel_shape")
+			}
+			for _, d := range a.Window.Dilations {
+				if d != 1 {
+					return nil, errs.New(errs.Unsupported, "node %q (%s): dilations %v (ONNX Runtime's kernel has none)", n.Label(), n.OpType, a.Window.Dilations)
+				}
+			}
+			if a.CountIncludePad, err = flagAttr(n, "count_include_pad", false); err != nil {
+				return nil, err
+			}
+			a.ChannelsLast, err = flagAttr(n, "channels_last", false)
+			return a, err
 		},
 	})
 	RegisterOp(&Op{
@@ -162,6 +193,60 @@ func (a *QLinearGlobalAveragePoolAttrs) Infer(c *InferCtx) error {
 	}
 	for i := lo; i < hi; i++ {
 		out[i] = 1
+	}
+	return nil
+}
+
+// QLinearAveragePoolAttrs are a QLinearAveragePool node's attributes:
+// AveragePool's window (no dilations) over the 8-bit X of one to three
+// spatial dims, NCHW or, with ChannelsLast, NHWC. As ONNX Runtime's
+// kernel computes it, each window's values are dequantized with X's
+// scalar scale and zero point and summed in float32 in order, the sum
+// divided by the kernel's size (CountIncludePad) or by the number of
+// input values the window covers, and quantized with Y's; a window the
+// size of the whole image without pads is GlobalAveragePool's integer
+// average instead.
+type QLinearAveragePoolAttrs struct {
+	Window          Window
+	CountIncludePad bool
+	ChannelsLast    bool
+}
+
+// Infer implements Rule.
+func (a *QLinearAveragePoolAttrs) Infer(c *InferCtx) error {
+	w := &a.Window
+	nd := len(w.KernelShape)
+	c.SetType(0, c.DType(0))
+	x, ok := c.Dims(0)
+	if !ok {
+		if err := c.RankOK(nd + 2); err != nil {
+			return err
+		}
+		c.SetUnknownDims(0, nd+2)
+		return nil
+	}
+	if len(x) != nd+2 || nd > 3 {
+		return c.Errorf("kernel_shape %v for input rank %d", w.KernelShape, len(x))
+	}
+	if !w.Fits(nd) {
+		return w.fitErr(c, nd)
+	}
+	sp := 2 // the first spatial dim
+	if a.ChannelsLast {
+		sp = 1
+	}
+	out := c.OutDims(0, len(x))
+	copy(out, x)
+	for i := range nd {
+		if x[sp+i] < 0 {
+			out[sp+i] = -1
+			continue
+		}
+		d, err := w.Dim(i, nd, x[sp+i], clampDim(w.KernelShape[i]))
+		if err != nil {
+			return c.Errorf("spatial dim %d: %v", i, err)
+		}
+		out[sp+i] = d.Out
 	}
 	return nil
 }
