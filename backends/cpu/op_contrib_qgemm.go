@@ -17,11 +17,10 @@ import (
 type qmmFloatKernel struct {
 	q       *qmatmulKernel
 	dynamic bool
-	// Scratch: A quantized (dynamic), the products, the multipliers and
-	// the zero points.
+	// Scratch: A quantized (dynamic), the multipliers and the zero
+	// points.
 	aq   tensor
 	aBuf []byte
-	acc  []int32
 	mult []float32
 	za   [1]int32
 	zb   []int32
@@ -78,14 +77,17 @@ func (k *qmmFloatKernel) run(in, out []*tensor) error {
 		}
 		bias = t.f32()
 	}
-	acc := growI32(&k.acc, out[0].numel())
+	// The int32 products go where their float32 values will be, each
+	// scaled in place: half the memory of a separate buffer.
+	y := out[0].f32()
+	acc := out[0].i32()[:len(y)]
 	k.q.product(a, b, k.za[:], zb, acc)
 	sb := in[bs].f32()
 	mult := growF32(&k.mult, len(sb))
 	for j, s := range sb {
 		mult[j] = as * s
 	}
-	qScaleOut(out[0].f32(), acc, mult, bias, n)
+	qScaleOut(y, acc, mult, bias, n)
 	return nil
 }
 
