@@ -225,30 +225,15 @@ func (a *QLinearAveragePoolAttrs) Infer(c *InferCtx) error {
 		c.SetUnknownDims(0, nd+2)
 		return nil
 	}
-	if len(x) != nd+2 || nd > 3 {
-		return c.Errorf("kernel_shape %v for input rank %d", w.KernelShape, len(x))
-	}
-	if !w.Fits(nd) {
-		return w.fitErr(c, nd)
+	if nd > 3 {
+		return c.Errorf("kernel_shape %v: at most 3 spatial dims", w.KernelShape)
 	}
 	sp := 2 // the first spatial dim
 	if a.ChannelsLast {
 		sp = 1
 	}
-	out := c.OutDims(0, len(x))
-	copy(out, x)
-	for i := range nd {
-		if x[sp+i] < 0 {
-			out[sp+i] = -1
-			continue
-		}
-		d, err := w.Dim(i, nd, x[sp+i], clampDim(w.KernelShape[i]))
-		if err != nil {
-			return c.Errorf("spatial dim %d: %v", i, err)
-		}
-		out[sp+i] = d.Out
-	}
-	return nil
+	_, err := poolOutDims(c, w, x, sp)
+	return err
 }
 
 // QLinearConcatAttrs are a QLinearConcat node's attributes: its inputs

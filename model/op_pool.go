@@ -144,29 +144,42 @@ func (a *PoolAttrs) Infer(c *InferCtx) error {
 		}
 		return nil
 	}
-	if len(x) != nd+2 {
-		return c.Errorf("kernel_shape %v for input rank %d", w.KernelShape, len(x))
-	}
-	if !w.Fits(nd) {
-		return w.fitErr(c, nd)
-	}
-	out := c.OutDims(0, len(x))
-	out[0], out[1] = x[0], x[1]
-	for i := range nd {
-		if x[2+i] < 0 {
-			out[2+i] = -1
-			continue
-		}
-		d, err := w.Dim(i, nd, x[2+i], clampDim(w.KernelShape[i]))
-		if err != nil {
-			return c.Errorf("spatial dim %d: %v", i, err)
-		}
-		out[2+i] = d.Out
+	out, err := poolOutDims(c, w, x, 2)
+	if err != nil {
+		return err
 	}
 	if c.NumOut() > 1 {
 		c.SetDims(1, out)
 	}
 	return nil
+}
+
+// poolOutDims sets output 0's dims for the pooling window w over x, of
+// rank len(KernelShape)+2 with its spatial dims from sp on (2 for NCHW,
+// 1 for channels last), and returns them: x's other dims, and each
+// spatial dim as Window.Dim computes it (unknown where x's is).
+func poolOutDims(c *InferCtx, w *Window, x []int, sp int) ([]int, error) {
+	nd := len(w.KernelShape)
+	if len(x) != nd+2 {
+		return nil, c.Errorf("kernel_shape %v for input rank %d", w.KernelShape, len(x))
+	}
+	if !w.Fits(nd) {
+		return nil, w.fitErr(c, nd)
+	}
+	out := c.OutDims(0, len(x))
+	copy(out, x)
+	for i := range nd {
+		if x[sp+i] < 0 {
+			out[sp+i] = -1
+			continue
+		}
+		d, err := w.Dim(i, nd, x[sp+i], clampDim(w.KernelShape[i]))
+		if err != nil {
+			return nil, c.Errorf("spatial dim %d: %v", i, err)
+		}
+		out[sp+i] = d.Out
+	}
+	return out, nil
 }
 
 // GlobalPoolAttrs are the attributes of a GlobalMaxPool,
