@@ -163,7 +163,7 @@ func (k *qlinearBinKernel) run(in, out []*tensor) error {
 		k.key, k.haveP = key, true
 		k.lut = nil
 	}
-	fz := float64(float32(zc) - (float32(ra*float32(za)) + float32(rb*float32(zb))))
+	fz := float64(qaddFixed(float32(zc), ra, float32(za), rb, float32(zb)))
 	if !hasQLinBin && k.lut == nil && y.numel() >= qLUTMin && a.numel() > 1 && b.numel() > 1 {
 		k.lut = new([1 << 16]byte)
 		for x := range 256 {
@@ -208,6 +208,15 @@ func (q qRounder) round(v float32) byte {
 	// Within ±2²² adding and taking away 1.5·2²³ rounds half to even.
 	const magic = 0x1.8p23
 	return byte(int32(float32(v+magic) - magic))
+}
+
+// qaddFixed is QLinearAdd's fixed part zc − (r1·z1 + r2·z2) for the
+// kernel's first and second operands, as ONNX Runtime's compiled AVX2
+// kernel computes it: the compiler contracts the sum of products into
+// one fused multiply-add of the first product onto the rounded second
+// (seen as a one-step difference on rare ties before it was matched).
+func qaddFixed(zc, r1, z1, r2, z2 float32) float32 {
+	return zc - fma32(r1, z1, float32(r2*z2))
 }
 
 // qaddBoth is QLinearAdd's output where both operands vary: pa and pb
@@ -258,8 +267,7 @@ func (k *qlinearBinKernel) addRow(y, xa, xb []byte, aOne, bOne bool, ra, za, rb,
 	switch {
 	case aOne:
 		// ONNX Runtime passes the varying operand first: B here.
-		f := zc - (float32(rb*zb) + float32(ra*za))
-		f += float32(pa[xa[0]])
+		f := addRound32(pa[xa[0]], float64(qaddFixed(zc, rb, zb, ra, za)))
 		if bOne {
 			v := q.round(float32(pb[xb[0]] + float64(f)))
 			for i := range y {
@@ -270,13 +278,12 @@ func (k *qlinearBinKernel) addRow(y, xa, xb []byte, aOne, bOne bool, ra, za, rb,
 		n := qAdd1Rows(y, xb, rb, f, q.lo < 0)
 		k.oneRow(y[n:], xb[n:], pb, float64(f), q)
 	case bOne:
-		f := zc - (float32(ra*za) + float32(rb*zb))
-		f += float32(pb[xb[0]])
+		f := addRound32(pb[xb[0]], float64(qaddFixed(zc, ra, za, rb, zb)))
 		n := qAdd1Rows(y, xa, ra, f, q.lo < 0)
 		k.oneRow(y[n:], xa[n:], pa, float64(f), q)
 	default:
 		xa, xb = xa[:len(y)], xb[:len(y)]
-		f32 := zc - (float32(ra*za) + float32(rb*zb))
+		f32 := qaddFixed(zc, ra, za, rb, zb)
 		n := qAdd2Rows(y, xa, xb, ra, rb, f32, q.lo < 0)
 		y, xa, xb = y[n:], xa[n:], xb[n:]
 		if lut := k.lut; lut != nil {
