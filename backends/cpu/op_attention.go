@@ -338,6 +338,7 @@ func (k *attentionKernel) runPart(part int) {
 	perB := s.hq / cl.group
 	grp := max(s.hq/max(s.hkv, 1), 1)
 	mode := k.a.Mode
+	dec := m <= attnFewRows && attnDecodeFits(s.d, s.dv)
 	for u := part * cl.units / cl.parts; u < (part+1)*cl.units/cl.parts; u++ {
 		b, h0 := u/perB, (u%perB)*cl.group
 		kh := h0 / grp
@@ -348,6 +349,10 @@ func (k *attentionKernel) runPart(part int) {
 		qa := cl.q.at(b, h0)
 		for _, g := range cl.segs[:cl.nseg] {
 			ka := g.k.at(b, kh)
+			if dec {
+				attnScores(qa, cl.qld, m, ka, g.k.ld, g.rows, s.d, cl.scale, sc[g.col0:], tl)
+				continue
+			}
 			if m > attnFewRows {
 				// Alpha 1 lets the product read Q in place; the scale
 				// follows, applied to the sums as ONNX Runtime does.
@@ -408,6 +413,10 @@ func (k *attentionKernel) runPart(part int) {
 		}
 		ya := cl.y.at(b, h0)
 		for i, g := range cl.segs[:cl.nseg] {
+			if dec {
+				attnPV(sc[g.col0:], tl, m, g.v.at(b, kh), g.v.ld, g.rows, s.dv, i > 0, ya, cl.yld)
+				continue
+			}
 			beta := float32(1)
 			if i == 0 {
 				beta = 0

@@ -43,6 +43,7 @@ func BenchmarkAttention(b *testing.B) {
 		{name: "encoder_b1_h12_s128_d64", rank: 3, b: 1, hq: 12, hkv: 12, sq: 128, skv: 128, d: 64, dv: 64, mask: []int{1, 1, 1, 128}},
 		{name: "bert_b1_h12_s128_d32", rank: 3, b: 1, hq: 12, hkv: 12, sq: 128, skv: 128, d: 32, dv: 32, mask: []int{1, 1, 128, 128}},
 		{name: "causal_b1_h8_s512_d64", rank: 4, b: 1, hq: 8, hkv: 8, sq: 512, skv: 512, d: 64, dv: 64, causal: true},
+		{name: "decode_gqa_b1_h8_kv2_t1025_d64", rank: 4, b: 1, hq: 8, hkv: 2, sq: 1, skv: 1, d: 64, dv: 64, past: 1024},
 		{name: "decode_gqa_b1_h32_kv8_t1024_d128", rank: 4, b: 1, hq: 32, hkv: 8, sq: 1, skv: 1, d: 128, dv: 128, past: 1023},
 	}
 	pool := newWorkerPool(2)

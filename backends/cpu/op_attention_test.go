@@ -296,6 +296,13 @@ var attnCases = []attnCase{
 	{name: "3-D no keys", rank: 3, b: 2, hq: 2, hkv: 2, sq: 2, skv: 0, d: 4, dv: 4},
 	{name: "3-D no keys with past", rank: 3, b: 1, hq: 2, hkv: 1, sq: 2, skv: 0, d: 4, dv: 4, past: 2, causal: true},
 	{name: "empty query", rank: 3, b: 1, hq: 2, hkv: 2, sq: 0, skv: 3, d: 4, dv: 4},
+	// Decoding: a few query rows, head sizes the decoding kernels take
+	// (rows of one, of three and of eight per key/value head, keys in
+	// the kernels' blocks and tails).
+	{name: "decode one head a group", rank: 4, b: 2, hq: 3, hkv: 3, sq: 1, skv: 1, d: 16, dv: 64, past: 37, mask: []int{2, 1, 1, 38}},
+	{name: "decode 3-D grouped causal", rank: 3, b: 1, hq: 6, hkv: 2, sq: 1, skv: 1, d: 32, dv: 64, past: 21, causal: true, mode: 2},
+	{name: "decode eight rows a group", rank: 4, b: 1, hq: 16, hkv: 2, sq: 1, skv: 2, d: 48, dv: 128, past: 31, softcap: 0.7, scale: 0.2},
+	{name: "decode three queries causal", rank: 4, b: 1, hq: 4, hkv: 2, sq: 3, skv: 3, d: 16, dv: 64, past: 10, causal: true, mode: 3},
 	// Rows longer than attnTileCols, more than attnFewRows of them, no
 	// qk output: the tiled path, over past and new keys, several key
 	// tiles and query blocks.

@@ -1,0 +1,386 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The decoding kernels of attention (few query rows against a long
+// key/value cache) read K and V where they lie: no packing. Their sums
+// run in the order attnDotGo and attnPVGo spell out, so the twins give
+// the same bits.
+
+// DOT_REDUCE16 leaves in Z0 the sums of Z0..Z15: lane i holds the sum of
+// Z<i>'s sixteen lanes, added as attnSum16 adds them. Z24 and Z25 are
+// scratch.
+#define DOT_PAIR_PS(a, b, d) \
+	VUNPCKLPS b, a, Z24 \
+	VUNPCKHPS b, a, Z25 \
+	VADDPS Z25, Z24, d
+
+#define DOT_PAIR_PD(a, b, d) \
+	VUNPCKLPD b, a, Z24 \
+	VUNPCKHPD b, a, Z25 \
+	VADDPS Z25, Z24, d
+
+#define DOT_PAIR_BLK(a, b, d) \
+	VSHUFF32X4 $0x88, b, a, Z24 \
+	VSHUFF32X4 $0xDD, b, a, Z25 \
+	VADDPS Z25, Z24, d
+
+#define DOT_REDUCE16 \
+	DOT_PAIR_PS(Z0, Z1, Z0) \
+	DOT_PAIR_PS(Z2, Z3, Z1) \
+	DOT_PAIR_PS(Z4, Z5, Z2) \
+	DOT_PAIR_PS(Z6, Z7, Z3) \
+	DOT_PAIR_PS(Z8, Z9, Z4) \
+	DOT_PAIR_PS(Z10, Z11, Z5) \
+	DOT_PAIR_PS(Z12, Z13, Z6) \
+	DOT_PAIR_PS(Z14, Z15, Z7) \
+	DOT_PAIR_PD(Z0, Z1, Z0) \
+	DOT_PAIR_PD(Z2, Z3, Z1) \
+	DOT_PAIR_PD(Z4, Z5, Z2) \
+	DOT_PAIR_PD(Z6, Z7, Z3) \
+	DOT_PAIR_BLK(Z0, Z1, Z0) \
+	DOT_PAIR_BLK(Z2, Z3, Z1) \
+	DOT_PAIR_BLK(Z0, Z1, Z0)
+
+#define ZERO16 \
+	VPXORD Z0, Z0, Z0 \
+	VPXORD Z1, Z1, Z1 \
+	VPXORD Z2, Z2, Z2 \
+	VPXORD Z3, Z3, Z3 \
+	VPXORD Z4, Z4, Z4 \
+	VPXORD Z5, Z5, Z5 \
+	VPXORD Z6, Z6, Z6 \
+	VPXORD Z7, Z7, Z7 \
+	VPXORD Z8, Z8, Z8 \
+	VPXORD Z9, Z9, Z9 \
+	VPXORD Z10, Z10, Z10 \
+	VPXORD Z11, Z11, Z11 \
+	VPXORD Z12, Z12, Z12 \
+	VPXORD Z13, Z13, Z13 \
+	VPXORD Z14, Z14, Z14 \
+	VPXORD Z15, Z15, Z15
+
+// func attnDot4AVX512(q *float32, qld int, k *float32, kld int, nk, d16 int, scale float32, s *float32, sld int)
+//
+// s[r*sld+t] = scale·(q[r*qld:]·k[t*kld:]) for rows r < 4 and keys
+// t < nk, a multiple of 4; each dot product has d16·16 terms. Strides
+// are in elements.
+TEXT ·attnDot4AVX512(SB), NOSPLIT, $0-72
+	MOVQ q+0(FP), SI
+	MOVQ qld+8(FP), R10
+	SHLQ $2, R10
+	LEAQ (R10)(R10*2), R11
+	MOVQ k+16(FP), DI
+	MOVQ kld+24(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+	MOVQ nk+32(FP), CX
+	MOVQ d16+40(FP), DX
+	VBROADCASTSS scale+48(FP), Z26
+	MOVQ s+56(FP), BX
+	MOVQ sld+64(FP), R14
+	SHLQ $2, R14
+	LEAQ (R14)(R14*2), R15
+	SHRQ $2, CX
+	JEQ dot4_done
+
+dot4_keys:
+	ZERO16
+	MOVQ SI, R8
+	MOVQ DI, R9
+	MOVQ DX, AX
+
+dot4_chunks:
+	VMOVUPS (R8), Z16
+	VMOVUPS (R8)(R10*1), Z17
+	VMOVUPS (R8)(R10*2), Z18
+	VMOVUPS (R8)(R11*1), Z19
+	VMOVUPS (R9), Z20
+	VMOVUPS (R9)(R12*1), Z21
+	VMOVUPS (R9)(R12*2), Z22
+	VMOVUPS (R9)(R13*1), Z23
+	VFMADD231PS Z20, Z16, Z0
+	VFMADD231PS Z21, Z16, Z1
+	VFMADD231PS Z22, Z16, Z2
+	VFMADD231PS Z23, Z16, Z3
+	VFMADD231PS Z20, Z17, Z4
+	VFMADD231PS Z21, Z17, Z5
+	VFMADD231PS Z22, Z17, Z6
+	VFMADD231PS Z23, Z17, Z7
+	VFMADD231PS Z20, Z18, Z8
+	VFMADD231PS Z21, Z18, Z9
+	VFMADD231PS Z22, Z18, Z10
+	VFMADD231PS Z23, Z18, Z11
+	VFMADD231PS Z20, Z19, Z12
+	VFMADD231PS Z21, Z19, Z13
+	VFMADD231PS Z22, Z19, Z14
+	VFMADD231PS Z23, Z19, Z15
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ AX
+	JNE dot4_chunks
+
+	DOT_REDUCE16
+	VMULPS Z26, Z0, Z0
+	VMOVUPS X0, (BX)
+	VEXTRACTF32X4 $1, Z0, (BX)(R14*1)
+	VEXTRACTF32X4 $2, Z0, (BX)(R14*2)
+	VEXTRACTF32X4 $3, Z0, (BX)(R15*1)
+	LEAQ (DI)(R12*4), DI
+	ADDQ $16, BX
+	DECQ CX
+	JNE dot4_keys
+
+dot4_done:
+	VZEROUPPER
+	RET
+
+// func attnDot1AVX512(q *float32, k *float32, kld int, nk, d16 int, scale float32, s *float32)
+//
+// s[t] = scale·(q·k[t*kld:]) for keys t < nk, a multiple of 16; each dot
+// product has d16·16 terms. kld is in elements.
+TEXT ·attnDot1AVX512(SB), NOSPLIT, $0-56
+	MOVQ q+0(FP), SI
+	MOVQ k+8(FP), DI
+	MOVQ kld+16(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+	MOVQ nk+24(FP), CX
+	MOVQ d16+32(FP), DX
+	VBROADCASTSS scale+40(FP), Z26
+	MOVQ s+48(FP), BX
+	SHRQ $4, CX
+	JEQ dot1_done
+
+dot1_keys:
+	ZERO16
+	MOVQ SI, R8
+	MOVQ DI, R9
+	LEAQ (DI)(R12*4), R10
+	LEAQ (R10)(R12*4), R11
+	LEAQ (R11)(R12*4), R14
+	MOVQ DX, AX
+
+dot1_chunks:
+	VMOVUPS (R8), Z16
+	VFMADD231PS (R9), Z16, Z0
+	VFMADD231PS (R9)(R12*1), Z16, Z1
+	VFMADD231PS (R9)(R12*2), Z16, Z2
+	VFMADD231PS (R9)(R13*1), Z16, Z3
+	VFMADD231PS (R10), Z16, Z4
+	VFMADD231PS (R10)(R12*1), Z16, Z5
+	VFMADD231PS (R10)(R12*2), Z16, Z6
+	VFMADD231PS (R10)(R13*1), Z16, Z7
+	VFMADD231PS (R11), Z16, Z8
+	VFMADD231PS (R11)(R12*1), Z16, Z9
+	VFMADD231PS (R11)(R12*2), Z16, Z10
+	VFMADD231PS (R11)(R13*1), Z16, Z11
+	VFMADD231PS (R14), Z16, Z12
+	VFMADD231PS (R14)(R12*1), Z16, Z13
+	VFMADD231PS (R14)(R12*2), Z16, Z14
+	VFMADD231PS (R14)(R13*1), Z16, Z15
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, R11
+	ADDQ $64, R14
+	DECQ AX
+	JNE dot1_chunks
+
+	DOT_REDUCE16
+	VMULPS Z26, Z0, Z0
+	VMOVUPS Z0, (BX)
+	MOVQ R12, AX
+	SHLQ $4, AX
+	ADDQ AX, DI
+	ADDQ $64, BX
+	DECQ CX
+	JNE dot1_keys
+
+dot1_done:
+	VZEROUPPER
+	RET
+
+// func attnPV4AVX512(p *float32, pld int, v *float32, vld int, nk int, y *float32, yld int, acc int)
+//
+// y[r*yld+c] (+)= Σ_t p[r*pld+t]·v[t*vld+c] for rows r < 4 and columns
+// c < 64, over keys t < nk in order, one fused multiply-add a key; acc
+// != 0 adds the sums to y. Strides are in elements.
+TEXT ·attnPV4AVX512(SB), NOSPLIT, $0-64
+	MOVQ p+0(FP), SI
+	MOVQ pld+8(FP), R10
+	SHLQ $2, R10
+	LEAQ (R10)(R10*2), R11
+	MOVQ v+16(FP), DI
+	MOVQ vld+24(FP), R12
+	SHLQ $2, R12
+	MOVQ nk+32(FP), CX
+	MOVQ y+40(FP), BX
+	MOVQ yld+48(FP), R14
+	SHLQ $2, R14
+	LEAQ (R14)(R14*2), R15
+	ZERO16
+	TESTQ CX, CX
+	JEQ pv4_store
+
+pv4_keys:
+	VMOVUPS (DI), Z16
+	VMOVUPS 64(DI), Z17
+	VMOVUPS 128(DI), Z18
+	VMOVUPS 192(DI), Z19
+	VBROADCASTSS (SI), Z20
+	VBROADCASTSS (SI)(R10*1), Z21
+	VBROADCASTSS (SI)(R10*2), Z22
+	VBROADCASTSS (SI)(R11*1), Z23
+	VFMADD231PS Z16, Z20, Z0
+	VFMADD231PS Z17, Z20, Z1
+	VFMADD231PS Z18, Z20, Z2
+	VFMADD231PS Z19, Z20, Z3
+	VFMADD231PS Z16, Z21, Z4
+	VFMADD231PS Z17, Z21, Z5
+	VFMADD231PS Z18, Z21, Z6
+	VFMADD231PS Z19, Z21, Z7
+	VFMADD231PS Z16, Z22, Z8
+	VFMADD231PS Z17, Z22, Z9
+	VFMADD231PS Z18, Z22, Z10
+	VFMADD231PS Z19, Z22, Z11
+	VFMADD231PS Z16, Z23, Z12
+	VFMADD231PS Z17, Z23, Z13
+	VFMADD231PS Z18, Z23, Z14
+	VFMADD231PS Z19, Z23, Z15
+	ADDQ $4, SI
+	ADDQ R12, DI
+	DECQ CX
+	JNE pv4_keys
+
+pv4_store:
+	MOVQ acc+56(FP), AX
+	TESTQ AX, AX
+	JEQ pv4_put
+	VADDPS (BX), Z0, Z0
+	VADDPS 64(BX), Z1, Z1
+	VADDPS 128(BX), Z2, Z2
+	VADDPS 192(BX), Z3, Z3
+	VADDPS (BX)(R14*1), Z4, Z4
+	VADDPS 64(BX)(R14*1), Z5, Z5
+	VADDPS 128(BX)(R14*1), Z6, Z6
+	VADDPS 192(BX)(R14*1), Z7, Z7
+	VADDPS (BX)(R14*2), Z8, Z8
+	VADDPS 64(BX)(R14*2), Z9, Z9
+	VADDPS 128(BX)(R14*2), Z10, Z10
+	VADDPS 192(BX)(R14*2), Z11, Z11
+	VADDPS (BX)(R15*1), Z12, Z12
+	VADDPS 64(BX)(R15*1), Z13, Z13
+	VADDPS 128(BX)(R15*1), Z14, Z14
+	VADDPS 192(BX)(R15*1), Z15, Z15
+
+pv4_put:
+	VMOVUPS Z0, (BX)
+	VMOVUPS Z1, 64(BX)
+	VMOVUPS Z2, 128(BX)
+	VMOVUPS Z3, 192(BX)
+	VMOVUPS Z4, (BX)(R14*1)
+	VMOVUPS Z5, 64(BX)(R14*1)
+	VMOVUPS Z6, 128(BX)(R14*1)
+	VMOVUPS Z7, 192(BX)(R14*1)
+	VMOVUPS Z8, (BX)(R14*2)
+	VMOVUPS Z9, 64(BX)(R14*2)
+	VMOVUPS Z10, 128(BX)(R14*2)
+	VMOVUPS Z11, 192(BX)(R14*2)
+	VMOVUPS Z12, (BX)(R15*1)
+	VMOVUPS Z13, 64(BX)(R15*1)
+	VMOVUPS Z14, 128(BX)(R15*1)
+	VMOVUPS Z15, 192(BX)(R15*1)
+	VZEROUPPER
+	RET
+
+// func attnPV1AVX512(p *float32, v *float32, vld int, nk int, y *float32, acc int)
+//
+// y[c] (+)= Σ_t p[t]·v[t*vld+c] for columns c < 64: keys t ≡ j (mod 4)
+// below nk&^3 sum in set j, the keys after them in set 0, and the sets
+// are added as (0+1)+(2+3); acc != 0 adds the sums to y. vld is in
+// elements.
+TEXT ·attnPV1AVX512(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ vld+16(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+	MOVQ nk+24(FP), CX
+	MOVQ y+32(FP), BX
+	ZERO16
+	MOVQ CX, DX
+	SHRQ $2, CX
+	ANDQ $3, DX
+	TESTQ CX, CX
+	JEQ pv1_tail
+
+pv1_quads:
+	VBROADCASTSS (SI), Z20
+	VBROADCASTSS 4(SI), Z21
+	VBROADCASTSS 8(SI), Z22
+	VBROADCASTSS 12(SI), Z23
+	VFMADD231PS (DI), Z20, Z0
+	VFMADD231PS 64(DI), Z20, Z1
+	VFMADD231PS 128(DI), Z20, Z2
+	VFMADD231PS 192(DI), Z20, Z3
+	VFMADD231PS (DI)(R12*1), Z21, Z4
+	VFMADD231PS 64(DI)(R12*1), Z21, Z5
+	VFMADD231PS 128(DI)(R12*1), Z21, Z6
+	VFMADD231PS 192(DI)(R12*1), Z21, Z7
+	VFMADD231PS (DI)(R12*2), Z22, Z8
+	VFMADD231PS 64(DI)(R12*2), Z22, Z9
+	VFMADD231PS 128(DI)(R12*2), Z22, Z10
+	VFMADD231PS 192(DI)(R12*2), Z22, Z11
+	VFMADD231PS (DI)(R13*1), Z23, Z12
+	VFMADD231PS 64(DI)(R13*1), Z23, Z13
+	VFMADD231PS 128(DI)(R13*1), Z23, Z14
+	VFMADD231PS 192(DI)(R13*1), Z23, Z15
+	ADDQ $16, SI
+	LEAQ (DI)(R12*4), DI
+	DECQ CX
+	JNE pv1_quads
+
+pv1_tail:
+	TESTQ DX, DX
+	JEQ pv1_sum
+
+pv1_one:
+	VBROADCASTSS (SI), Z20
+	VFMADD231PS (DI), Z20, Z0
+	VFMADD231PS 64(DI), Z20, Z1
+	VFMADD231PS 128(DI), Z20, Z2
+	VFMADD231PS 192(DI), Z20, Z3
+	ADDQ $4, SI
+	ADDQ R12, DI
+	DECQ DX
+	JNE pv1_one
+
+pv1_sum:
+	VADDPS Z4, Z0, Z0
+	VADDPS Z5, Z1, Z1
+	VADDPS Z6, Z2, Z2
+	VADDPS Z7, Z3, Z3
+	VADDPS Z12, Z8, Z8
+	VADDPS Z13, Z9, Z9
+	VADDPS Z14, Z10, Z10
+	VADDPS Z15, Z11, Z11
+	VADDPS Z8, Z0, Z0
+	VADDPS Z9, Z1, Z1
+	VADDPS Z10, Z2, Z2
+	VADDPS Z11, Z3, Z3
+	MOVQ acc+40(FP), AX
+	TESTQ AX, AX
+	JEQ pv1_put
+	VADDPS (BX), Z0, Z0
+	VADDPS 64(BX), Z1, Z1
+	VADDPS 128(BX), Z2, Z2
+	VADDPS 192(BX), Z3, Z3
+
+pv1_put:
+	VMOVUPS Z0, (BX)
+	VMOVUPS Z1, 64(BX)
+	VMOVUPS Z2, 128(BX)
+	VMOVUPS Z3, 192(BX)
+	VZEROUPPER
+	RET
