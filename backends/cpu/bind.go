@@ -299,6 +299,17 @@ func viewMulti[In any](x *exec, in *In, j int) (payload.DType, []int, []byte, er
 	return d.DType, d.Shape, d.Data, nil
 }
 
+// overlapsEarlier reports whether b shares a byte with the data of one of
+// the outputs already written, ts.
+func overlapsEarlier(ts []payload.Dynamic, b []byte) bool {
+	for j := range ts {
+		if overlaps(b, ts[j].Data) {
+			return true
+		}
+	}
+	return false
+}
+
 func writeMulti[Out any](x *exec, out *Out, item, count int) {
 	p := any(out).(*payload.Multi)
 	n := len(x.p.outputs)
@@ -318,11 +329,13 @@ func writeMulti[Out any](x *exec, out *Out, item, count int) {
 		d.Shape, data = chunk(t, item, count, d.Shape)
 		d.Name = x.p.values[x.p.outputs[i]].name
 		d.DType = t.dt
-		if cap(d.Data) < len(data) || !payload.IsAligned(d.Data[:cap(d.Data)], 8) {
+		if cap(d.Data) < len(data) || !payload.IsAligned(d.Data[:cap(d.Data)], 8) || overlapsEarlier(p.Tensors[:i], d.Data[:cap(d.Data)]) {
 			d.Data = alignedBytes(len(data))
 		}
 		d.Data = d.Data[:len(data)]
-		copy(d.Data, data)
+		if len(data) == 0 || &d.Data[0] != &data[0] {
+			copy(d.Data, data) // else the last node wrote it there (direct.go)
+		}
 		d.Place = memclass.Host
 	}
 }

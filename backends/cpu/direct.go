@@ -8,56 +8,65 @@ import (
 	"github.com/x448/float16"
 )
 
-// Direct output. A call with a payload.Tensor output whose data already
-// has room for the result lets the node that computes the graph's output
-// write it there, instead of into the model's planned buffer and then a
-// copy (writeTensor sees that the bytes are already in place). Graph
-// inputs are never copied in the first place (setInput views them). The
-// rules:
+// Direct output. A call whose output payload already has room for a
+// result lets the node that computes it write it there, instead of into
+// the model's planned buffer and then a copy (writeTensor and writeMulti
+// see that the bytes are already in place). Graph inputs are never
+// copied in the first place (setInput views them). The rules:
 //
-//   - only a payload.Tensor output (not payload.Multi), only the graph's
-//     single output, and only a value a node computes into a planned slot
-//     (kindComputed): not a graph input, a constant, a view of another
-//     value, a carried value (compute.Options.Carries), a string or a
-//     sequence;
+//   - a payload.Tensor output, or each tensor of a payload.Multi output
+//     that already holds one Dynamic per graph output (as a previous
+//     call leaves it);
+//   - only a value a node computes into a planned slot (kindComputed):
+//     not a graph input, a constant, a view of another value, a carried
+//     value (compute.Options.Carries), a string or a sequence, and not a
+//     value listed as two outputs;
 //   - only one item at a time: InferOne, and InferBatch's item-by-item
 //     loop, never a stacked batch, whose output is split afterwards;
 //   - only when the payload's data has the capacity for the result, is
-//     8-byte aligned (as the planned buffers are) and overlaps no graph
-//     input's bytes (an output payload that shares memory with the input
-//     keeps the copy, since nodes read the input after the output is
-//     written);
+//     8-byte aligned (as the planned buffers are), and overlaps neither
+//     a graph input's bytes (nodes read the input after the output is
+//     written) nor, both to their capacity, another tensor of the
+//     payload (writeMulti gives an output whose data overlaps an
+//     earlier one's new bytes);
 //   - when a call fails, the output payload's data may have been written
 //     in part (its Shape and length are left as they were).
 //
-// The graph output stays live to the end of a call, so no other value is
-// planned into memory it is written to, and later nodes that read it read
-// the caller's bytes, which nothing else writes during the call.
+// Graph outputs stay live to the end of a call, so no other value is
+// planned into memory they are written to, and later nodes that read
+// them read the caller's bytes, which nothing else writes during the
+// call.
 
-// directValue returns the value that direct output may write into the
-// caller's payload, or -1 when the program's output is not eligible.
-func directValue(p *program) int {
-	if len(p.outputs) != 1 {
-		return -1
+// directValues returns, for each value of p, the index of the graph
+// output that direct output may write into the caller's payload, -1 for
+// values that are no eligible output.
+func directValues(p *program) []int32 {
+	at := make([]int32, len(p.values))
+	for i := range at {
+		at[i] = -1
 	}
-	v := p.outputs[0]
-	vi := &p.values[v]
-	if vi.kind != kindComputed || vi.carry >= 0 || vi.vk != model.KindTensor || vi.dt == payload.String {
-		return -1
-	}
-	for _, w := range p.outputs[1:] {
-		if w == v {
-			return -1
+	for i, v := range p.outputs {
+		vi := &p.values[v]
+		if vi.kind != kindComputed || vi.carry >= 0 || vi.vk != model.KindTensor || vi.dt == payload.String {
+			continue
+		}
+		twice := false
+		for j, w := range p.outputs {
+			twice = twice || (w == v && j != i)
+		}
+		if !twice {
+			at[v] = int32(i)
 		}
 	}
-	return v
+	return at
 }
 
-// setDirect offers b, the output payload's bytes, for this call's
-// output, unless it is unaligned or overlaps an input.
-func (x *exec) setDirect(b []byte) {
-	x.direct = nil
-	if x.directV < 0 || len(b) == 0 || !payload.IsAligned(b, 8) {
+// offerDirect offers b, the payload bytes of graph output i, for this
+// call's output, unless that output is not eligible, or b is unaligned
+// or overlaps an input.
+func (x *exec) offerDirect(i int, b []byte) {
+	x.direct[i] = nil
+	if v := x.p.outputs[i]; x.directAt[v] != int32(i) || len(b) == 0 || !payload.IsAligned(b, 8) {
 		return
 	}
 	for _, v := range x.p.inputs {
@@ -65,7 +74,19 @@ func (x *exec) setDirect(b []byte) {
 			return
 		}
 	}
-	x.direct = b
+	x.direct[i] = b
+}
+
+// sharesBytes reports whether ts[i]'s data, to its capacity, overlaps
+// another tensor's data to its capacity.
+func sharesBytes(ts []payload.Dynamic, i int) bool {
+	b := ts[i].Data[:cap(ts[i].Data)]
+	for j := range ts {
+		if j != i && overlaps(b, ts[j].Data[:cap(ts[j].Data)]) {
+			return true
+		}
+	}
+	return false
 }
 
 // overlaps reports whether a and b share a byte.
@@ -78,13 +99,20 @@ func overlaps(a, b []byte) bool {
 }
 
 // runInto runs the model for one item whose output goes to out, letting
-// the output's node write into out's data where the rules above allow.
+// the outputs' nodes write into out's data where the rules above allow.
 func (m *Model[In, Out]) runInto(out *Out) error {
+	x := m.x
 	if m.outBytes != nil {
-		m.x.setDirect(m.outBytes(out))
+		x.offerDirect(0, m.outBytes(out))
+	} else if p, ok := any(out).(*payload.Multi); ok && len(p.Tensors) == len(x.direct) {
+		for i := range p.Tensors {
+			if d := &p.Tensors[i]; d.Place.HostVisible() && !sharesBytes(p.Tensors, i) {
+				x.offerDirect(i, d.Data[:cap(d.Data)])
+			}
+		}
 	}
-	err := m.x.run()
-	m.x.direct = nil
+	err := x.run()
+	clear(x.direct)
 	return err
 }
 

@@ -36,11 +36,12 @@ type exec struct {
 	prof *profiler
 	// carry holds the carried values (compute.Options.Carries).
 	carry []carryState
-	// directV is the value that may be written straight into the
-	// caller's output payload (direct.go), -1 for none; direct is this
-	// call's payload bytes, nil when the output goes to its slot.
-	directV int
-	direct  []byte
+	// directAt is, for each value, the graph output that may be written
+	// straight into the caller's output payload (direct.go), -1 for none;
+	// direct holds this call's payload bytes for each output, nil where
+	// the output goes to its slot.
+	directAt []int32
+	direct   [][]byte
 }
 
 func newExec(p *program) *exec {
@@ -51,7 +52,8 @@ func newExec(p *program) *exec {
 		x.prof = newProfiler(p)
 	}
 	x.carry = newCarryStates(p)
-	x.directV = directValue(p)
+	x.directAt = directValues(p)
+	x.direct = make([][]byte, len(p.outputs))
 	if m := p.opts.MaxTensorBytes; m > 0 && m < int64(x.maxBytes) {
 		x.maxBytes = int(m)
 	}
@@ -231,8 +233,8 @@ func (x *exec) step(si int) error {
 			o.data = o.data[:need]
 			continue
 		}
-		if v == x.directV && len(x.direct) >= need && need > 0 {
-			o.data = x.direct[:need]
+		if i := x.directAt[v]; i >= 0 && len(x.direct[i]) >= need && need > 0 {
+			o.data = x.direct[i][:need]
 			continue
 		}
 		s := x.p.values[v].slot
