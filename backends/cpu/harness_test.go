@@ -58,7 +58,17 @@ func caseCtx(c nodeCase, ins []*tensor) *buildCtx {
 // executor would. It returns the outputs or the first error.
 func runNode(tb testing.TB, c nodeCase, ins ...*tensor) ([]*tensor, error) {
 	tb.Helper()
+	return runNodeOn(tb, c, nil, ins...)
+}
+
+// runNodeOn is runNode with the kernel's products on pool (nil: one
+// thread).
+func runNodeOn(tb testing.TB, c nodeCase, pool *workerPool, ins ...*tensor) ([]*tensor, error) {
+	tb.Helper()
 	bc := caseCtx(c, ins)
+	if pool != nil {
+		bc.gemm = newGemmCtx(pool)
+	}
 	n, g := c.node, bc.g
 	for _, i := range c.consts {
 		t := ins[i]

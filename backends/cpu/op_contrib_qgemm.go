@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -24,6 +26,8 @@ type qmmFloatKernel struct {
 	mult []float32
 	za   [1]int32
 	zb   []int32
+	// scale is the call's scaling, handed to the product.
+	scale qFloatScale
 }
 
 func (k *qmmFloatKernel) shape(in, out []*tensor) error { return k.q.shape(in, out) }
@@ -78,16 +82,15 @@ func (k *qmmFloatKernel) run(in, out []*tensor) error {
 		bias = t.f32()
 	}
 	// The int32 products go where their float32 values will be, each
-	// scaled in place: half the memory of a separate buffer.
-	y := out[0].f32()
-	acc := out[0].i32()[:len(y)]
-	k.q.product(a, b, k.za[:], zb, acc)
+	// tile scaled in place as soon as the GEMM stores it.
 	sb := in[bs].f32()
 	mult := growF32(&k.mult, len(sb))
 	for j, s := range sb {
 		mult[j] = as * s
 	}
-	qScaleOut(y, acc, mult, bias, n)
+	k.scale = qFloatScale{mult: mult, bias: bias}
+	k.q.product(a, b, k.za[:], zb, out[0].i32(), &k.scale)
+	k.scale = qFloatScale{}
 	return nil
 }
 
@@ -112,6 +115,24 @@ func qScaleOut(y []float32, acc []int32, mult, bias []float32, n int) {
 	for r := 0; r < len(acc); r += n {
 		qScaleRow(y[r:r+n], acc[r:r+n], mult, bias)
 	}
+}
+
+// qScaleRowsGo turns rows rows of n int32 sums of c, ld apart, into
+// float32 values in the same bytes by qScaleRowGo (mult one value or one
+// a column of the rows, bias nil or one a column).
+func qScaleRowsGo(c []int32, ld, rows, n int, mult, bias []float32) {
+	y := f32Alias(c)
+	for r := range rows {
+		qScaleRowGo(y[r*ld:r*ld+n], c[r*ld:r*ld+n], mult, bias)
+	}
+}
+
+// f32Alias views c's bytes as float32s.
+func f32Alias(c []int32) []float32 {
+	if len(c) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&c[0])), len(c))
 }
 
 // qScaleRowGo writes y[j] = float32(acc[j])·mult[j] + bias[j] for one

@@ -389,3 +389,51 @@ func TestSumBytes(t *testing.T) {
 		t.Errorf("all 255: got %d, want %d", got, want)
 	}
 }
+
+// TestQMatMulToFloatMatchesReference holds MatMulIntegerToFloat to
+// float32(product)·(a_scale·b_scale[j]) + bias[j] bit for bit on random
+// operands big enough for whole and partial tiles (rows 8 at a time and
+// a row alone, columns 32 at a time and a remainder), with B constant
+// (packed at load) and fed at run time, on one thread and on three.
+func TestQMatMulToFloatMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	m, k, n := 41, 70, 70
+	rnd := func(dt payload.DType, shape ...int) *tensor {
+		v := make([]byte, payload.NumElems(shape))
+		for i := range v {
+			v[i] = byte(r.IntN(256))
+		}
+		return &tensor{dt: dt, shape: shape, data: v}
+	}
+	a, b := rnd(payload.Uint8, m, k), rnd(payload.Int8, k, n)
+	za, zb := rnd(payload.Uint8), rnd(payload.Int8, n)
+	za.shape = nil
+	bs, bias := make([]float32, n), make([]float32, n)
+	for j := range bs {
+		bs[j] = float32(r.Float64()*0.02 + 0.001)
+		bias[j] = float32(r.NormFloat64())
+	}
+	const as = float32(0.03)
+	sums := refQMatMul(t, a, b, za, zb)
+	pool := newWorkerPool(3)
+	defer pool.close()
+	for _, c := range []struct {
+		name   string
+		consts []int
+		pool   *workerPool
+	}{{"B fed", nil, nil}, {"B constant", []int{1}, nil}, {"B constant, three threads", []int{1}, pool}} {
+		nc := nodeCase{node: msNode("MatMulIntegerToFloat", []string{"a", "b", "as", "bs", "az", "bz", "bias"}), outTypes: f32T, consts: c.consts}
+		outs, err := runNodeOn(t, nc, c.pool, a, b, qf(nil, as), qf([]int{n}, bs...), za, zb, qf([]int{n}, bias...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := outs[0].f32()
+		for i, s := range sums {
+			j := i % n
+			want := float32(float32(s)*(as*bs[j])) + bias[j]
+			if math.Float32bits(got[i]) != math.Float32bits(want) {
+				t.Fatalf("%s: element %d (row %d, column %d) = %v, want %v", c.name, i, i/n, j, got[i], want)
+			}
+		}
+	}
+}

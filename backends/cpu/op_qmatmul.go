@@ -117,7 +117,7 @@ func (k *qmatmulKernel) run(in, out []*tensor) error {
 	if k.qlinear {
 		y = growI32(&k.acc, out[0].numel())
 	}
-	k.product(a, b, za, zb, y)
+	k.product(a, b, za, zb, y, nil)
 	if !k.qlinear {
 		return nil
 	}
@@ -126,8 +126,9 @@ func (k *qmatmulKernel) run(in, out []*tensor) error {
 
 // product writes into y the int32 products of every batch of a - za and
 // b - zb (zero points of one value, or one per row of A or column of B;
-// nil: 0), as planned by shape.
-func (k *qmatmulKernel) product(a, b *tensor, za, zb, y []int32) {
+// nil: 0), as planned by shape; with scale, their float32 values
+// (qFloatScale) in the same bytes.
+func (k *qmatmulKernel) product(a, b *tensor, za, zb, y []int32, scale *qFloatScale) {
 	m, n, kk := k.mm.m, k.mm.nn, k.mm.k
 	aU8, bS8 := a.dt == payload.Uint8, b.dt == payload.Int8
 	zae := shiftedZeros(&k.zae, za, qShiftA(aU8))
@@ -135,7 +136,7 @@ func (k *qmatmulKernel) product(a, b *tensor, za, zb, y []int32) {
 	l := k.qg.kern.l
 	if k.mm.fold {
 		rows := k.mm.nb * m
-		cl := qgemmCall{m: rows, n: n, k: kk, a: k.packA(l, a.data, rows, kk, aU8), za: zae, zb: zbe, c: y, ldc: n}
+		cl := qgemmCall{m: rows, n: n, k: kk, a: k.packA(l, a.data, rows, kk, aU8), za: zae, zb: zbe, c: y, ldc: n, scale: scale}
 		if k.pb.data != nil && k.pk == kk && k.pn == n {
 			cl.b = k.pb
 		} else {
@@ -146,7 +147,7 @@ func (k *qmatmulKernel) product(a, b *tensor, za, zb, y []int32) {
 		for bi := range k.mm.nb {
 			offA, offB := k.mm.offsets(bi)
 			k.qg.run(qgemmCall{m: m, n: n, k: kk, a: k.packA(l, a.data[offA:], m, kk, aU8), za: zae, zb: zbe,
-				raw: b.data[offB:], ldb: n, mask: qMaskB(bS8), c: y[bi*m*n:], ldc: n})
+				raw: b.data[offB:], ldb: n, mask: qMaskB(bS8), c: y[bi*m*n:], ldc: n, scale: scale})
 		}
 	}
 }

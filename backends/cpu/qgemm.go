@@ -83,6 +83,9 @@ type qKernel struct {
 	name string
 	l    qLayout
 	run  func(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
+	// runF, when set, computes run's tile and stores it as float32
+	// values scaled by s, as s.apply would after run.
+	runF func(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr, s *qTileScale)
 	// run1, when set, computes row 0 of run's tile only (c[:qNR]), for
 	// a tile of one row.
 	run1 func(a []byte, b []byte, kg int, c []int32, q *qCorr)
@@ -309,8 +312,65 @@ type qgemmCall struct {
 	rowOnly bool
 	c       []int32
 	ldc     int
-	parts   int
-	byRows  bool
+	// scale, when set, turns each tile's sums into float32 values in
+	// C's own bytes as soon as they are stored, as qScaleOut would
+	// after the call (not with direct).
+	scale  *qFloatScale
+	parts  int
+	byRows bool
+}
+
+// qTileScale is a qFloatScale's values for the qNR columns of one panel,
+// as the kernels that scale their tiles read them (qKernel.runF; the
+// assembly reads mult at byte 0, bias at 128 and hasBias at 256).
+type qTileScale struct {
+	mult, bias [qNR]float32
+	hasBias    int64
+}
+
+// set fills t with s's values for the panel of columns [j0, j0+qNR).
+func (t *qTileScale) set(s *qFloatScale, j0 int) {
+	if len(s.mult) == 1 {
+		for j := range t.mult {
+			t.mult[j] = s.mult[0]
+		}
+	} else {
+		copy(t.mult[:], s.mult[j0:j0+qNR])
+	}
+	t.hasBias = 0
+	if s.bias != nil {
+		copy(t.bias[:], s.bias[j0:j0+qNR])
+		t.hasBias = 1
+	}
+}
+
+// apply scales rows rows of a panel's tile c (ldc elements a row) in
+// place, as qScaleRowGo.
+func (t *qTileScale) apply(c []int32, ldc, rows int) {
+	var bias []float32
+	if t.hasBias != 0 {
+		bias = t.bias[:]
+	}
+	qScaleRowsGo(c, ldc, rows, qNR, t.mult[:], bias)
+}
+
+// qFloatScale is a call's float32 scaling of its sums: float32(sum)·mult[j]
+// (+ bias[j]), mult one value or one a column, bias nil or one a column.
+type qFloatScale struct {
+	mult, bias []float32
+}
+
+// apply scales rows [i0, i0+nr) of columns [j0, j0+nc) of c, ldc
+// elements a row.
+func (s *qFloatScale) apply(c []int32, ldc, i0, nr, j0, nc int) {
+	mult, bias := s.mult, s.bias
+	if len(mult) > 1 {
+		mult = mult[j0 : j0+nc]
+	}
+	if bias != nil {
+		bias = bias[j0 : j0+nc]
+	}
+	qScaleRowsInPlace(c[i0*ldc+j0:], ldc, nr, nc, mult, bias)
 }
 
 // qgemmWorker is one part's scratch.
@@ -320,6 +380,7 @@ type qgemmWorker struct {
 	tapCS [qNR]int32
 	corr  qCorr
 	tmp   [qMR * qNR]int32
+	ts    qTileScale
 	_     [cacheLine]byte
 }
 
@@ -383,6 +444,9 @@ func (g *qgemmCtx) run(cl qgemmCall) {
 			cl.parts = min(g.pool.size(), tiles, work)
 			cl.byRows = true
 		}
+	}
+	if cl.direct && cl.scale != nil {
+		panic("qgemm: a direct call takes no scale")
 	}
 	if cl.rowOnly && (!cl.direct || len(cl.zb) != 1 || !allZero(cl.za)) {
 		panic("qgemm: a row-only correction needs zero za and one zb")
@@ -467,28 +531,46 @@ func (g *qgemmCtx) runPart(part int) {
 		nc := min(qNR, n-j0)
 		q := &w.corr
 		q.setColumns(cs[:nc], cl.zb, j0, k)
+		// A scaled call scales whole tiles as the kernel stores them
+		// where it can (ts), the others tile by tile after; with no such
+		// kernel, the panel's rows at the end.
+		var ts *qTileScale
+		if cl.scale != nil && g.kern.runF != nil && nc == qNR {
+			ts = &w.ts
+			ts.set(cl.scale, j0)
+		}
 		for t := t0; t < t1; t++ {
 			i0 := t * qMR
 			nr := min(qMR, m-i0)
 			q.za, q.rs = g.rows[t].za, g.rows[t].rs
 			a := cl.a.data[i0*lda:]
-			if nr == 1 && g.kern.run1 != nil {
+			switch {
+			case nr == 1 && g.kern.run1 != nil:
 				if nc == qNR {
 					g.kern.run1(a, bp, kg, cl.c[i0*cl.ldc+j0:], q)
+				} else {
+					g.kern.run1(a, bp, kg, w.tmp[:], q)
+					copy(cl.c[i0*cl.ldc+j0:i0*cl.ldc+j0+nc], w.tmp[:nc])
+				}
+			case nr == qMR && nc == qNR:
+				if ts != nil {
+					g.kern.runF(a, lda, bp, kg, cl.c[i0*cl.ldc+j0:], cl.ldc, q, ts)
 					continue
 				}
-				g.kern.run1(a, bp, kg, w.tmp[:], q)
-				copy(cl.c[i0*cl.ldc+j0:i0*cl.ldc+j0+nc], w.tmp[:nc])
-				continue
-			}
-			if nr == qMR && nc == qNR {
 				g.kern.run(a, lda, bp, kg, cl.c[i0*cl.ldc+j0:], cl.ldc, q)
-				continue
+			default:
+				g.kern.run(a, lda, bp, kg, w.tmp[:], qNR, q)
+				for r := range nr {
+					copy(cl.c[(i0+r)*cl.ldc+j0:(i0+r)*cl.ldc+j0+nc], w.tmp[r*qNR:r*qNR+nc])
+				}
 			}
-			g.kern.run(a, lda, bp, kg, w.tmp[:], qNR, q)
-			for r := range nr {
-				copy(cl.c[(i0+r)*cl.ldc+j0:(i0+r)*cl.ldc+j0+nc], w.tmp[r*qNR:r*qNR+nc])
+			if ts != nil {
+				ts.apply(cl.c[i0*cl.ldc+j0:], cl.ldc, nr)
 			}
+		}
+		if cl.scale != nil && ts == nil {
+			i0 := t0 * qMR
+			cl.scale.apply(cl.c, cl.ldc, i0, min(t1*qMR, m)-i0, j0, nc)
 		}
 	}
 }

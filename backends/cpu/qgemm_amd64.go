@@ -10,6 +10,9 @@ import "golang.org/x/sys/cpu"
 func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
 
 //go:noescape
+func qkernVNNIF(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr, s *qTileScale)
+
+//go:noescape
 func qkernVNNITaps(a *byte, lda int, b *byte, taps *int, ntaps int, kgt int, bstep int, c *int32, ldc int, q *qCorr)
 
 //go:noescape
@@ -37,7 +40,7 @@ var (
 var qkernAsm = func() []qKernel {
 	var ks []qKernel
 	if hasAVX512 && cpu.X86.HasAVX512VNNI {
-		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, run1: qrun1VNNI, runTaps: qrunTapsVNNI, pack: qpackRunVNNI})
+		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, runF: qrunVNNIF, run1: qrun1VNNI, runTaps: qrunTapsVNNI, pack: qpackRunVNNI})
 	}
 	if hasAVX2FMA {
 		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
@@ -82,6 +85,20 @@ func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 	_ = b[kg*128-1]
 	_ = c[7*ldc+qNR-1]
 	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q)
+}
+
+// qrunVNNIF runs the VNNI kernel that stores float32 values scaled by
+// s; the caller checked the operands' sizes.
+func qrunVNNIF(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr, s *qTileScale) {
+	if kg == 0 {
+		qkernGo(qLayoutVNNI, a, lda, b, kg, c, ldc, q)
+		s.apply(c, ldc, qMR)
+		return
+	}
+	_ = a[7*lda+4*kg-1]
+	_ = b[kg*128-1]
+	_ = c[7*ldc+qNR-1]
+	qkernVNNIF(&a[0], lda, &b[0], kg, &c[0], ldc, q, s)
 }
 
 // qrunTapsVNNI runs the in-place VNNI kernel, checking that every step

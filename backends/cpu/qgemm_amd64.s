@@ -181,6 +181,99 @@ vnni_store:
 	VZEROUPPER
 	RET
 
+// VNNI_FLOAT turns the 16 accumulators into float32 values scaled by the
+// qTileScale at BX: float32(sum)·mult[j], then + bias[j] when its flag
+// is set, rounded apart as qScaleRowGo rounds them.
+#define VNNI_FLOAT \
+	VMOVUPS (BX), Z20; \
+	VMOVUPS 64(BX), Z21; \
+	VCVTDQ2PS Z0, Z0; \
+	VCVTDQ2PS Z1, Z1; \
+	VCVTDQ2PS Z2, Z2; \
+	VCVTDQ2PS Z3, Z3; \
+	VCVTDQ2PS Z4, Z4; \
+	VCVTDQ2PS Z5, Z5; \
+	VCVTDQ2PS Z6, Z6; \
+	VCVTDQ2PS Z7, Z7; \
+	VCVTDQ2PS Z8, Z8; \
+	VCVTDQ2PS Z9, Z9; \
+	VCVTDQ2PS Z10, Z10; \
+	VCVTDQ2PS Z11, Z11; \
+	VCVTDQ2PS Z12, Z12; \
+	VCVTDQ2PS Z13, Z13; \
+	VCVTDQ2PS Z14, Z14; \
+	VCVTDQ2PS Z15, Z15; \
+	VMULPS Z20, Z0, Z0; \
+	VMULPS Z21, Z1, Z1; \
+	VMULPS Z20, Z2, Z2; \
+	VMULPS Z21, Z3, Z3; \
+	VMULPS Z20, Z4, Z4; \
+	VMULPS Z21, Z5, Z5; \
+	VMULPS Z20, Z6, Z6; \
+	VMULPS Z21, Z7, Z7; \
+	VMULPS Z20, Z8, Z8; \
+	VMULPS Z21, Z9, Z9; \
+	VMULPS Z20, Z10, Z10; \
+	VMULPS Z21, Z11, Z11; \
+	VMULPS Z20, Z12, Z12; \
+	VMULPS Z21, Z13, Z13; \
+	VMULPS Z20, Z14, Z14; \
+	VMULPS Z21, Z15, Z15
+
+#define VNNI_BIAS \
+	VMOVUPS 128(BX), Z22; \
+	VMOVUPS 192(BX), Z23; \
+	VADDPS Z22, Z0, Z0; \
+	VADDPS Z23, Z1, Z1; \
+	VADDPS Z22, Z2, Z2; \
+	VADDPS Z23, Z3, Z3; \
+	VADDPS Z22, Z4, Z4; \
+	VADDPS Z23, Z5, Z5; \
+	VADDPS Z22, Z6, Z6; \
+	VADDPS Z23, Z7, Z7; \
+	VADDPS Z22, Z8, Z8; \
+	VADDPS Z23, Z9, Z9; \
+	VADDPS Z22, Z10, Z10; \
+	VADDPS Z23, Z11, Z11; \
+	VADDPS Z22, Z12, Z12; \
+	VADDPS Z23, Z13, Z13; \
+	VADDPS Z22, Z14, Z14; \
+	VADDPS Z23, Z15, Z15
+
+// func qkernVNNIF(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr, s *qTileScale)
+//
+// qkernVNNI whose tile is stored as float32 values scaled by s (the
+// bytes of C hold float32s after it): kg > 0.
+TEXT ·qkernVNNIF(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R8
+	MOVQ b+16(FP), DI
+	MOVQ kg+24(FP), CX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*4), R10
+	LEAQ (R9)(R8*4), R11
+	VNNI_ZERO
+vnnif_loop:
+	VNNI_STEP
+	ADDQ $4, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNE vnnif_loop
+	MOVQ q+48(FP), BX
+	VNNI_CORR
+	MOVQ s+56(FP), BX
+	VNNI_FLOAT
+	MOVQ 256(BX), AX
+	TESTQ AX, AX
+	JEQ vnnif_store
+	VNNI_BIAS
+vnnif_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	VNNI_STORE
+	VZEROUPPER
+	RET
+
 // func qkernVNNITaps(a *byte, lda int, b *byte, taps *int, ntaps int, kgt int, bstep int, c *int32, ldc int, q *qCorr)
 //
 // qkernVNNI with B read in place from a convolution's padded input

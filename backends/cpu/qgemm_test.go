@@ -66,6 +66,64 @@ func TestQkernMatchesGo(t *testing.T) {
 	}
 }
 
+// TestQkernFloatMatchesGo checks the kernels that store scaled float32
+// tiles (runF) against qkernGo followed by qTileScale.apply, bit for
+// bit, with one multiplier and one a column, with and without bias, and
+// guard cells around the tile.
+func TestQkernFloatMatchesGo(t *testing.T) {
+	needQAsm(t)
+	r := rand.New(rand.NewPCG(29, 2))
+	const guard = 5
+	const poison = -7777
+	for _, kern := range qkernAsm {
+		if kern.runF == nil {
+			continue
+		}
+		l := kern.l
+		for _, kg := range []int{0, 1, 5, 64} {
+			for _, sc := range []struct {
+				name       string
+				cols, bias bool
+			}{{"one", false, false}, {"one+bias", false, true}, {"columns", true, false}, {"columns+bias", true, true}} {
+				k := kg * l.g
+				lda := l.aStride(k)
+				src := make([]byte, qMR*k)
+				qFill(r, src, -1)
+				a := make([]byte, qMR*lda)
+				packQA(l, a, src, k, qMR, k, false, make([]int32, qMR))
+				b := make([]byte, l.panelSize(k))
+				bsrc := make([]byte, k*qNR)
+				qFill(r, bsrc, -1)
+				packQBPanel(l, b, bsrc, qNR, k, qNR, 0, 0, make([]int32, qNR))
+				mult, bias := make([]float32, 2*qNR), make([]float32, 2*qNR)
+				for j := range mult {
+					mult[j] = float32(r.NormFloat64() * 1e-4)
+					bias[j] = float32(r.NormFloat64())
+				}
+				fs := qFloatScale{mult: mult[:1]}
+				if sc.cols {
+					fs.mult = mult
+				}
+				if sc.bias {
+					fs.bias = bias
+				}
+				var ts qTileScale
+				ts.set(&fs, qNR)
+				ldc := qNR + 2*guard
+				got, want, q := qTileCase(r, ldc, guard, poison)
+				kern.runF(a, lda, b, kg, got[guard:], ldc, &q, &ts)
+				qkernGo(l, a, lda, b, kg, want[guard:], ldc, &q)
+				ts.apply(want[guard:], ldc, qMR)
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%s kg=%d %s: element %d (row %d, column %d) has bits %#x, want %#x", kern.name, kg, sc.name, i, (i-guard)/ldc, (i-guard)%ldc, uint32(got[i]), uint32(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
+
 // qTileCase returns two tiles of qMR rows ldc apart, guard cells
 // before and after, every cell poison, and a random correction.
 func qTileCase(r *rand.Rand, ldc, guard int, poison int32) (got, want []int32, q qCorr) {
