@@ -10,10 +10,10 @@ package cpu
 // the kernels' order, so both give the same bits.
 
 // attnDecodeFits reports whether the decoding kernels run heads of d
-// key and dv value elements: d a multiple of 16 and dv of 64, on a CPU
-// with the kernels.
+// key and dv value elements: both multiples of 16, on a CPU with the
+// kernels.
 func attnDecodeFits(d, dv int) bool {
-	return attnDecodeFast && d > 0 && d%16 == 0 && dv > 0 && dv%64 == 0
+	return attnDecodeFast && d > 0 && d%16 == 0 && dv > 0 && dv%16 == 0
 }
 
 // attnScores sets s[r*sld+t] = scale·(q[r*qld:]·k[t*kld:]) for rows
@@ -48,20 +48,33 @@ func attnScores(q []float32, qld, m int, k []float32, kld, nk, d int, scale floa
 }
 
 // attnPV sets y[r*yld+c] to Σ_t p[r*pld+t]·v[t*vld+c], or adds it when
-// acc, for rows r < m, columns c < dv (a multiple of 64) and keys
-// t < nk.
+// acc, for rows r < m, columns c < dv (a multiple of 16) and keys
+// t < nk: 64 columns a kernel call, then 16.
 func attnPV(p []float32, pld, m int, v []float32, vld, nk, dv int, acc bool, y []float32, yld int) {
 	r := 0
 	for ; r+4 <= m; r += 4 {
-		for c := 0; c < dv; c += 64 {
-			attnPV4(p[r*pld:], pld, v[c:], vld, nk, y[r*yld+c:], yld, acc)
+		for c := 0; c < dv; {
+			w := attnPVCols(dv - c)
+			attnPV4(p[r*pld:], pld, v[c:], vld, nk, w, y[r*yld+c:], yld, acc)
+			c += w
 		}
 	}
 	for ; r < m; r++ {
-		for c := 0; c < dv; c += 64 {
-			attnPV1(p[r*pld:], v[c:], vld, nk, y[r*yld+c:], acc)
+		for c := 0; c < dv; {
+			w := attnPVCols(dv - c)
+			attnPV1(p[r*pld:], v[c:], vld, nk, w, y[r*yld+c:], acc)
+			c += w
 		}
 	}
+}
+
+// attnPVCols is the columns of the next value kernel call when left
+// remain: 64, else 16.
+func attnPVCols(left int) int {
+	if left >= 64 {
+		return 64
+	}
+	return 16
 }
 
 // attnDotGo is one dot product of attnDot4 and attnDot1: sixteen lanes
@@ -107,11 +120,12 @@ func attnDot1Go(q, k []float32, kld, nk, d16 int, scale float32, s []float32) {
 	}
 }
 
-// attnPV4Go is attnPV4AVX512: y[r*yld+c] (+)= Σ_t p[r*pld+t]·v[t*vld+c]
-// for rows r < 4 and columns c < 64, keys in order.
-func attnPV4Go(p []float32, pld int, v []float32, vld, nk int, y []float32, yld int, acc bool) {
+// attnPV4Go is attnPV4AVX512 (cols 64) and attnPV4x16AVX512 (cols 16):
+// y[r*yld+c] (+)= Σ_t p[r*pld+t]·v[t*vld+c] for rows r < 4 and columns
+// c < cols, keys in order.
+func attnPV4Go(p []float32, pld int, v []float32, vld, nk, cols int, y []float32, yld int, acc bool) {
 	for r := range 4 {
-		for c := range 64 {
+		for c := range cols {
 			var a float32
 			for t := range nk {
 				a = fma32(p[r*pld+t], v[t*vld+c], a)
@@ -124,12 +138,13 @@ func attnPV4Go(p []float32, pld int, v []float32, vld, nk int, y []float32, yld 
 	}
 }
 
-// attnPV1Go is attnPV1AVX512: y[c] (+)= Σ_t p[t]·v[t*vld+c] for columns
-// c < 64, keys t ≡ j (mod 4) below nk&^3 summed in set j, the rest in
-// set 0, and the sets added as (0+1)+(2+3).
-func attnPV1Go(p, v []float32, vld, nk int, y []float32, acc bool) {
+// attnPV1Go is attnPV1AVX512 (cols 64) and attnPV1x16AVX512 (cols 16):
+// y[c] (+)= Σ_t p[t]·v[t*vld+c] for columns c < cols, keys t ≡ j (mod 4)
+// below nk&^3 summed in set j, the rest in set 0, and the sets added as
+// (0+1)+(2+3).
+func attnPV1Go(p, v []float32, vld, nk, cols int, y []float32, acc bool) {
 	n4 := nk &^ 3
-	for c := range 64 {
+	for c := range cols {
 		var a [4]float32
 		for t := range n4 {
 			a[t&3] = fma32(p[t], v[t*vld+c], a[t&3])

@@ -18,6 +18,12 @@ func attnPV4AVX512(p *float32, pld int, v *float32, vld int, nk int, y *float32,
 //go:noescape
 func attnPV1AVX512(p *float32, v *float32, vld int, nk int, y *float32, acc int)
 
+//go:noescape
+func attnPV4x16AVX512(p *float32, pld int, v *float32, vld int, nk int, y *float32, yld int, acc int)
+
+//go:noescape
+func attnPV1x16AVX512(p *float32, v *float32, vld int, nk int, y *float32, acc int)
+
 // attnDot4 sets s[r*sld+t] = scale·(q[r*qld:]·k[t*kld:]) for rows r < 4
 // and keys t < nk (a multiple of 4), each of d16·16 terms.
 func attnDot4(q []float32, qld int, k []float32, kld, nk, d16 int, scale float32, s []float32, sld int) {
@@ -41,25 +47,33 @@ func attnDot1(q, k []float32, kld, nk, d16 int, scale float32, s []float32) {
 }
 
 // attnPV4 sets or, when acc, adds y[r*yld+c] = Σ_t p[r*pld+t]·v[t*vld+c]
-// for rows r < 4, columns c < 64 and keys t < nk.
-func attnPV4(p []float32, pld int, v []float32, vld, nk int, y []float32, yld int, acc bool) {
+// for rows r < 4, columns c < cols (64 or 16) and keys t < nk.
+func attnPV4(p []float32, pld int, v []float32, vld, nk, cols int, y []float32, yld int, acc bool) {
 	if !hasAVX512 || nk == 0 {
-		attnPV4Go(p, pld, v, vld, nk, y, yld, acc)
+		attnPV4Go(p, pld, v, vld, nk, cols, y, yld, acc)
 		return
 	}
-	_, _, _ = p[3*pld+nk-1], v[(nk-1)*vld+63], y[3*yld+63]
-	attnPV4AVX512(&p[0], pld, &v[0], vld, nk, &y[0], yld, attnFlag(acc))
+	_, _, _ = p[3*pld+nk-1], v[(nk-1)*vld+cols-1], y[3*yld+cols-1]
+	if cols == 64 {
+		attnPV4AVX512(&p[0], pld, &v[0], vld, nk, &y[0], yld, attnFlag(acc))
+	} else {
+		attnPV4x16AVX512(&p[0], pld, &v[0], vld, nk, &y[0], yld, attnFlag(acc))
+	}
 }
 
 // attnPV1 sets or, when acc, adds y[c] = Σ_t p[t]·v[t*vld+c] for
-// columns c < 64 and keys t < nk.
-func attnPV1(p, v []float32, vld, nk int, y []float32, acc bool) {
+// columns c < cols (64 or 16) and keys t < nk.
+func attnPV1(p, v []float32, vld, nk, cols int, y []float32, acc bool) {
 	if !hasAVX512 || nk == 0 {
-		attnPV1Go(p, v, vld, nk, y, acc)
+		attnPV1Go(p, v, vld, nk, cols, y, acc)
 		return
 	}
-	_, _, _ = p[nk-1], v[(nk-1)*vld+63], y[63]
-	attnPV1AVX512(&p[0], &v[0], vld, nk, &y[0], attnFlag(acc))
+	_, _, _ = p[nk-1], v[(nk-1)*vld+cols-1], y[cols-1]
+	if cols == 64 {
+		attnPV1AVX512(&p[0], &v[0], vld, nk, &y[0], attnFlag(acc))
+	} else {
+		attnPV1x16AVX512(&p[0], &v[0], vld, nk, &y[0], attnFlag(acc))
+	}
 }
 
 // attnFlag is 1 for true and 0 for false, an assembly flag.

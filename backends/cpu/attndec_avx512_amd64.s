@@ -384,3 +384,120 @@ pv1_put:
 	VMOVUPS Z3, 192(BX)
 	VZEROUPPER
 	RET
+
+// func attnPV4x16AVX512(p *float32, pld int, v *float32, vld int, nk int, y *float32, yld int, acc int)
+//
+// attnPV4AVX512 on 16 columns.
+TEXT ·attnPV4x16AVX512(SB), NOSPLIT, $0-64
+	MOVQ p+0(FP), SI
+	MOVQ pld+8(FP), R10
+	SHLQ $2, R10
+	LEAQ (R10)(R10*2), R11
+	MOVQ v+16(FP), DI
+	MOVQ vld+24(FP), R12
+	SHLQ $2, R12
+	MOVQ nk+32(FP), CX
+	MOVQ y+40(FP), BX
+	MOVQ yld+48(FP), R14
+	SHLQ $2, R14
+	LEAQ (R14)(R14*2), R15
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	TESTQ CX, CX
+	JEQ pv4n_store
+
+pv4n_keys:
+	VMOVUPS (DI), Z16
+	VBROADCASTSS (SI), Z20
+	VBROADCASTSS (SI)(R10*1), Z21
+	VBROADCASTSS (SI)(R10*2), Z22
+	VBROADCASTSS (SI)(R11*1), Z23
+	VFMADD231PS Z16, Z20, Z0
+	VFMADD231PS Z16, Z21, Z1
+	VFMADD231PS Z16, Z22, Z2
+	VFMADD231PS Z16, Z23, Z3
+	ADDQ $4, SI
+	ADDQ R12, DI
+	DECQ CX
+	JNE pv4n_keys
+
+pv4n_store:
+	MOVQ acc+56(FP), AX
+	TESTQ AX, AX
+	JEQ pv4n_put
+	VADDPS (BX), Z0, Z0
+	VADDPS (BX)(R14*1), Z1, Z1
+	VADDPS (BX)(R14*2), Z2, Z2
+	VADDPS (BX)(R15*1), Z3, Z3
+
+pv4n_put:
+	VMOVUPS Z0, (BX)
+	VMOVUPS Z1, (BX)(R14*1)
+	VMOVUPS Z2, (BX)(R14*2)
+	VMOVUPS Z3, (BX)(R15*1)
+	VZEROUPPER
+	RET
+
+// func attnPV1x16AVX512(p *float32, v *float32, vld int, nk int, y *float32, acc int)
+//
+// attnPV1AVX512 on 16 columns: the same four sets of keys, added in the
+// same order.
+TEXT ·attnPV1x16AVX512(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ vld+16(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+	MOVQ nk+24(FP), CX
+	MOVQ y+32(FP), BX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z4, Z4, Z4
+	VPXORD Z8, Z8, Z8
+	VPXORD Z12, Z12, Z12
+	MOVQ CX, DX
+	SHRQ $2, CX
+	ANDQ $3, DX
+	TESTQ CX, CX
+	JEQ pv1n_tail
+
+pv1n_quads:
+	VBROADCASTSS (SI), Z20
+	VBROADCASTSS 4(SI), Z21
+	VBROADCASTSS 8(SI), Z22
+	VBROADCASTSS 12(SI), Z23
+	VFMADD231PS (DI), Z20, Z0
+	VFMADD231PS (DI)(R12*1), Z21, Z4
+	VFMADD231PS (DI)(R12*2), Z22, Z8
+	VFMADD231PS (DI)(R13*1), Z23, Z12
+	ADDQ $16, SI
+	LEAQ (DI)(R12*4), DI
+	DECQ CX
+	JNE pv1n_quads
+
+pv1n_tail:
+	TESTQ DX, DX
+	JEQ pv1n_sum
+
+pv1n_one:
+	VBROADCASTSS (SI), Z20
+	VFMADD231PS (DI), Z20, Z0
+	ADDQ $4, SI
+	ADDQ R12, DI
+	DECQ DX
+	JNE pv1n_one
+
+pv1n_sum:
+	VADDPS Z4, Z0, Z0
+	VADDPS Z12, Z8, Z8
+	VADDPS Z8, Z0, Z0
+	MOVQ acc+40(FP), AX
+	TESTQ AX, AX
+	JEQ pv1n_put
+	VADDPS (BX), Z0, Z0
+
+pv1n_put:
+	VMOVUPS Z0, (BX)
+	VZEROUPPER
+	RET

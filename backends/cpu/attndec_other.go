@@ -17,11 +17,11 @@ func attnDot1(q, k []float32, kld, nk, d16 int, scale float32, s []float32) {
 }
 
 // attnPV4 is attnPV4Go.
-func attnPV4(p []float32, pld int, v []float32, vld, nk int, y []float32, yld int, acc bool) {
-	attnPV4Go(p, pld, v, vld, nk, y, yld, acc)
+func attnPV4(p []float32, pld int, v []float32, vld, nk, cols int, y []float32, yld int, acc bool) {
+	attnPV4Go(p, pld, v, vld, nk, cols, y, yld, acc)
 }
 
 // attnPV1 is attnPV1Go.
-func attnPV1(p, v []float32, vld, nk int, y []float32, acc bool) {
-	attnPV1Go(p, v, vld, nk, y, acc)
+func attnPV1(p, v []float32, vld, nk, cols int, y []float32, acc bool) {
+	attnPV1Go(p, v, vld, nk, cols, y, acc)
 }

@@ -63,25 +63,27 @@ func TestAttnDecodeKernelsMatchGo(t *testing.T) {
 	}
 	for _, nk := range []int{0, 1, 2, 3, 4, 5, 7, 8, 31, 100} {
 		for _, acc := range []bool{false, true} {
-			pld, vld, yld := nk+3, 64+17, 64+11
-			p, v := attnDecRows(r, 4, nk, pld), attnDecRows(r, nk, 64, vld)
-			t.Run(fmt.Sprintf("values nk=%d acc=%v", nk, acc), func(t *testing.T) {
-				gotBuf, got := attnGuarded(5, yld, guard)
-				wantBuf, want := attnGuarded(5, yld, guard)
-				for i := range 4 * yld {
-					got[i] = float32(i%13) - 6
-					want[i] = got[i]
-				}
-				attnPV4(p, pld, v, vld, nk, got, yld, acc)
-				attnPV4Go(p, pld, v, vld, nk, want, yld, acc)
-				attnPV1(p[pld:], v, vld, nk, got[4*yld:], acc)
-				attnPV1Go(p[pld:], v, vld, nk, want[4*yld:], acc)
-				for i := range gotBuf {
-					if math.Float32bits(gotBuf[i]) != math.Float32bits(wantBuf[i]) {
-						t.Fatalf("cell %d (guard %d, row stride %d): got %v, want %v", i, guard, yld, gotBuf[i], wantBuf[i])
+			for _, cols := range []int{16, 64} {
+				pld, vld, yld := nk+3, 64+17, 64+11
+				p, v := attnDecRows(r, 4, nk, pld), attnDecRows(r, nk, 64, vld)
+				t.Run(fmt.Sprintf("values nk=%d acc=%v cols=%d", nk, acc, cols), func(t *testing.T) {
+					gotBuf, got := attnGuarded(5, yld, guard)
+					wantBuf, want := attnGuarded(5, yld, guard)
+					for i := range 4 * yld {
+						got[i] = float32(i%13) - 6
+						want[i] = got[i]
 					}
-				}
-			})
+					attnPV4(p, pld, v, vld, nk, cols, got, yld, acc)
+					attnPV4Go(p, pld, v, vld, nk, cols, want, yld, acc)
+					attnPV1(p[pld:], v, vld, nk, cols, got[4*yld:], acc)
+					attnPV1Go(p[pld:], v, vld, nk, cols, want[4*yld:], acc)
+					for i := range gotBuf {
+						if math.Float32bits(gotBuf[i]) != math.Float32bits(wantBuf[i]) {
+							t.Fatalf("cell %d (guard %d, row stride %d): got %v, want %v", i, guard, yld, gotBuf[i], wantBuf[i])
+						}
+					}
+				})
+			}
 		}
 	}
 }
@@ -93,7 +95,7 @@ func TestAttnDecodeDrivers(t *testing.T) {
 	r := rand.New(rand.NewPCG(73, 74))
 	for _, m := range []int{1, 2, 3, 4, 5, 8} {
 		for _, nk := range []int{0, 1, 5, 16, 19, 40} {
-			for _, dims := range [][2]int{{16, 64}, {64, 128}} {
+			for _, dims := range [][2]int{{16, 64}, {64, 128}, {32, 16}, {80, 80}, {64, 96}} {
 				d, dv := dims[0], dims[1]
 				qld, kld, sld, vld, yld := d+1, d+2, nk+3, dv+4, dv+5
 				q, k, v := attnDecRows(r, m, d, qld), attnDecRows(r, nk, d, kld), attnDecRows(r, nk, dv, vld)

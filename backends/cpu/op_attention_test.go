@@ -303,6 +303,8 @@ var attnCases = []attnCase{
 	{name: "decode 3-D grouped causal", rank: 3, b: 1, hq: 6, hkv: 2, sq: 1, skv: 1, d: 32, dv: 64, past: 21, causal: true, mode: 2},
 	{name: "decode eight rows a group", rank: 4, b: 1, hq: 16, hkv: 2, sq: 1, skv: 2, d: 48, dv: 128, past: 31, softcap: 0.7, scale: 0.2},
 	{name: "decode three queries causal", rank: 4, b: 1, hq: 4, hkv: 2, sq: 3, skv: 3, d: 16, dv: 64, past: 10, causal: true, mode: 3},
+	{name: "decode head of 80", rank: 4, b: 1, hq: 8, hkv: 2, sq: 1, skv: 1, d: 80, dv: 80, past: 19},
+	{name: "decode one head a group, values of 96", rank: 3, b: 2, hq: 2, hkv: 2, sq: 1, skv: 1, d: 32, dv: 96, past: 6, causal: true},
 	// Rows longer than attnTileCols, more than attnFewRows of them, no
 	// qk output: the tiled path, over past and new keys, several key
 	// tiles and query blocks.
