@@ -151,9 +151,14 @@ type directKey struct {
 // copy of a group's input channels, each tap's offset in it, and the
 // current call, which the worker pool splits by output rows.
 type directPlan struct {
-	pad  []float32
-	offs []int
-	key  directKey
+	// pad is the padded input, the plan's own or the model's shared one
+	// (directPad), padLen long; borders is set when fill must write its
+	// padding too.
+	pad     []float32
+	padLen  int
+	borders bool
+	offs    []int
+	key     directKey
 	// ph and pws are the padded rows and the width of a column phase;
 	// rowStep is the distance in pad between two output rows' inputs.
 	ph, pws, rowStep int
@@ -180,13 +185,55 @@ type directCall struct {
 	parts      int
 }
 
-// prepare sizes pad and offs for geometry g over cg input channels and
-// clears pad's padding, unless they were built for them already.
-func (p *directPlan) prepare(g *geom, cg int) {
+// directPad is the padded input that the direct convolutions of column
+// stride 1 of one model share: nodes run one at a time, so one buffer,
+// grown to the largest, serves them all, and a model holds one padded
+// copy of an input rather than one per node. owner and key are the plan
+// and layout whose padding it holds; another plan, or another layout,
+// writes its padding anew (fillBorders).
+type directPad struct {
+	buf   []float32
+	owner *directPlan
+	key   directKey
+}
+
+// prepare sizes pad and offs for geometry g over cg input channels. A
+// plan of column stride 1 with sp set takes sp's buffer, whose padding
+// fill then writes where another plan or layout used it last; any
+// other keeps a buffer of its own, its padding cleared when it is
+// built.
+func (p *directPlan) prepare(g *geom, cg int, sp *directPad) {
 	key := directKey{g: *g, cg: cg}
+	if sp != nil && g.s[2] == 1 {
+		if p.key != key || p.offs == nil {
+			p.layout(g, cg)
+			p.key = key
+		}
+		n := p.padLen
+		if cap(sp.buf) < n {
+			sp.buf, sp.owner = make([]float32, n), nil
+		}
+		p.pad = sp.buf[:n]
+		p.borders = sp.owner != p || sp.key != key
+		sp.owner, sp.key = p, key
+		return
+	}
+	p.borders = false
 	if p.pad != nil && p.key == key {
 		return
 	}
+	p.layout(g, cg)
+	if cap(p.pad) < p.padLen {
+		p.pad = make([]float32, p.padLen)
+	}
+	p.pad = p.pad[:p.padLen]
+	clear(p.pad)
+	p.key = key
+}
+
+// layout sets the padded layout of geometry g over cg input channels:
+// its sizes, padLen, each tap's offset and whether short rows run flat.
+func (p *directPlan) layout(g *geom, cg int) {
 	s := g.s[2]
 	pw := g.in[2] + g.pb[2] + g.pe[2]
 	p.ph = g.in[1] + g.pb[1] + g.pe[1]
@@ -195,11 +242,7 @@ func (p *directPlan) prepare(g *geom, cg int) {
 	// Slack: a tile past a row's end reads directNR floats on, and a
 	// flat run up to a padded row more.
 	n := cg*s*p.ph*p.pws + directNR + p.pws
-	if cap(p.pad) < n {
-		p.pad = make([]float32, n)
-	}
-	p.pad = p.pad[:n]
-	clear(p.pad)
+	p.padLen = n
 	kdim := cg * g.k[1] * g.k[2]
 	p.offs = grow(p.offs, kdim)
 	t := 0
@@ -221,11 +264,35 @@ func (p *directPlan) prepare(g *geom, cg int) {
 			panic(fmt.Sprintf("direct conv: tap %d reads outside the padded input", t))
 		}
 	}
-	p.key = key
 }
 
-// fill copies the cg planes of x into pad's interior.
+// fillBorders zeroes everything of pad that fill does not write, for
+// column stride 1: the padding rows and columns of each plane and the
+// slack after the last.
+func (p *directPlan) fillBorders(g *geom, cg int) {
+	IH, IW := g.in[1], g.in[2]
+	top, left := g.pb[1], g.pb[2]
+	plane := p.ph * p.pws
+	for c := range cg {
+		pl := p.pad[c*plane : (c+1)*plane]
+		clear(pl[:top*p.pws])
+		for ih := range IH {
+			row := pl[(top+ih)*p.pws : (top+ih+1)*p.pws]
+			clear(row[:left])
+			clear(row[left+IW:])
+		}
+		clear(pl[(top+IH)*p.pws:])
+	}
+	clear(p.pad[cg*plane:])
+}
+
+// fill copies the cg planes of x into pad's interior, and writes the
+// padding too when the buffer is shared and held another layout.
 func (p *directPlan) fill(g *geom, x []float32, cg int) {
+	if p.borders {
+		p.fillBorders(g, cg)
+		p.borders = false
+	}
 	s := g.s[2]
 	IH, IW := g.in[1], g.in[2]
 	for c := range cg {
@@ -282,8 +349,8 @@ func deinterleave2Go(even, odd, src []float32) {
 // packDirect) into the m planes of y, then adds bias (nil: none) and
 // applies ep (nil: none), splitting the output rows across pool's
 // threads.
-func (p *directPlan) conv(pool *workerPool, g *geom, x []float32, cg int, w, bias, y []float32, m int, ep *gemmEpilogue) {
-	p.prepare(g, cg)
+func (p *directPlan) conv(pool *workerPool, sp *directPad, g *geom, x []float32, cg int, w, bias, y []float32, m int, ep *gemmEpilogue) {
+	p.prepare(g, cg, sp)
 	p.fill(g, x, cg)
 	kdim := cg * g.k[1] * g.k[2]
 	OH, OW := g.out[1], g.out[2]

@@ -360,7 +360,7 @@ func convRun[E float32 | float64](k *convKernel, x, w, bias, y []E, col *[]E, pw
 					bg = f32s(bias[grp*mg : (grp+1)*mg])
 				}
 				if direct {
-					k.dp.conv(k.gc.pool, g, f32s(xg), cg, dw[grp], bg, f32s(yg), mg, k.ep)
+					k.dp.conv(k.gc.pool, &k.gc.dpad, g, f32s(xg), cg, dw[grp], bg, f32s(yg), mg, k.ep)
 					continue
 				}
 				var pa gemmA

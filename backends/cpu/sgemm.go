@@ -99,6 +99,9 @@ type gemmCtx struct {
 	// when too small.
 	b    []float32
 	call gemmCall
+	// dpad is the padded input that the model's direct convolutions of
+	// column stride 1 share (conv_direct.go).
+	dpad directPad
 }
 
 // newGemmCtx returns a context that uses pool (nil: one thread).
