@@ -17,20 +17,7 @@ func qScaleRow(y []float32, acc []int32, mult, bias []float32) {
 	}
 	_ = y[n-1]
 	var one [8]float32
-	mp, step := &one[0], 0
-	if len(mult) == 1 {
-		for i := range one {
-			one[i] = mult[0]
-		}
-	} else {
-		_ = mult[n-1]
-		mp, step = &mult[0], 32
-	}
-	var bp *float32
-	if bias != nil {
-		_ = bias[n-1]
-		bp = &bias[0]
-	}
+	mp, step, bp := qScaleArgs(&one, mult, bias, n)
 	qScaleRowAVX2(&y[0], &acc[0], mp, bp, n, step)
 	if n == len(acc) {
 		return
@@ -42,6 +29,27 @@ func qScaleRow(y []float32, acc []int32, mult, bias []float32) {
 		bias = bias[n:]
 	}
 	qScaleRowGo(y[n:], acc[n:], mult, bias)
+}
+
+// qScaleArgs returns the scaling kernels' multiplier pointer and step
+// and bias pointer for rows of n columns: one multiplier is spread over
+// one (the caller's), columns' multipliers are read in place with a step
+// of 32 bytes; bias is nil or read in place.
+func qScaleArgs(one *[8]float32, mult, bias []float32, n int) (mp *float32, step int, bp *float32) {
+	mp = &one[0]
+	if len(mult) == 1 {
+		for i := range one {
+			one[i] = mult[0]
+		}
+	} else {
+		_ = mult[n-1]
+		mp, step = &mult[0], 32
+	}
+	if bias != nil {
+		_ = bias[n-1]
+		bp = &bias[0]
+	}
+	return mp, step, bp
 }
 
 //go:noescape
@@ -60,20 +68,7 @@ func qScaleRowsInPlace(c []int32, ld, rows, n int, mult, bias []float32) {
 	_ = c[(rows-1)*ld+n-1]
 	y := f32Alias(c)
 	var one [8]float32
-	mp, step := &one[0], 0
-	if len(mult) == 1 {
-		for i := range one {
-			one[i] = mult[0]
-		}
-	} else {
-		_ = mult[n-1]
-		mp, step = &mult[0], 32
-	}
-	var bp *float32
-	if bias != nil {
-		_ = bias[n-1]
-		bp = &bias[0]
-	}
+	mp, step, bp := qScaleArgs(&one, mult, bias, n)
 	qScaleRowsAVX2(&y[0], &c[0], ld, rows, mp, bp, n8, step)
 	if n8 == n {
 		return
