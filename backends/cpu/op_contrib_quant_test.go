@@ -290,6 +290,15 @@ func TestQGemm(t *testing.T) {
 		big([]int{40, 9}), qf(nil, 0.02), qu8(nil, 100), big([]int{40, 35}), qf(nil, 0.01), qu8(nil, 7))
 }
 
+// qRandBytes is a tensor of type dt (8-bit) and shape of random bytes.
+func qRandBytes(r *rand.Rand, dt payload.DType, shape ...int) *tensor {
+	v := make([]byte, payload.NumElems(shape))
+	for i := range v {
+		v[i] = byte(r.IntN(256))
+	}
+	return &tensor{dt: dt, shape: shape, data: v}
+}
+
 // TestQGemmMatchesReference holds QGemm's int32 product to the widened
 // reference on random operands of every supported type pair.
 func TestQGemmMatchesReference(t *testing.T) {
@@ -297,13 +306,7 @@ func TestQGemmMatchesReference(t *testing.T) {
 	in := []string{"a", "as", "az", "b", "bs", "bz"}
 	for _, pair := range [][2]payload.DType{{payload.Uint8, payload.Uint8}, {payload.Uint8, payload.Int8}, {payload.Int8, payload.Int8}} {
 		m, k, n := 13, 70, 37
-		rnd := func(dt payload.DType, shape ...int) *tensor {
-			v := make([]byte, payload.NumElems(shape))
-			for i := range v {
-				v[i] = byte(r.IntN(256))
-			}
-			return &tensor{dt: dt, shape: shape, data: v}
-		}
+		rnd := func(dt payload.DType, shape ...int) *tensor { return qRandBytes(r, dt, shape...) }
 		a, b := rnd(pair[0], m, k), rnd(pair[1], k, n)
 		za, zb := rnd(pair[0], 1), rnd(pair[1], n)
 		za.shape, zb.shape = nil, []int{n}
@@ -398,13 +401,7 @@ func TestSumBytes(t *testing.T) {
 func TestQMatMulToFloatMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	m, k, n := 41, 70, 70
-	rnd := func(dt payload.DType, shape ...int) *tensor {
-		v := make([]byte, payload.NumElems(shape))
-		for i := range v {
-			v[i] = byte(r.IntN(256))
-		}
-		return &tensor{dt: dt, shape: shape, data: v}
-	}
+	rnd := func(dt payload.DType, shape ...int) *tensor { return qRandBytes(r, dt, shape...) }
 	a, b := rnd(payload.Uint8, m, k), rnd(payload.Int8, k, n)
 	za, zb := rnd(payload.Uint8), rnd(payload.Int8, n)
 	za.shape = nil

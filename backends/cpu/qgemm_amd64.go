@@ -7,10 +7,7 @@ import "golang.org/x/sys/cpu"
 // The int8 GEMM micro-kernels of qgemm_amd64.s.
 
 //go:noescape
-func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
-
-//go:noescape
-func qkernVNNIF(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr, s *qTileScale)
+func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr, s *qTileScale)
 
 //go:noescape
 func qkernVNNITaps(a *byte, lda int, b *byte, taps *int, ntaps int, kgt int, bstep int, c *int32, ldc int, q *qCorr)
@@ -84,7 +81,7 @@ func qrunVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 	_ = a[7*lda+4*kg-1]
 	_ = b[kg*128-1]
 	_ = c[7*ldc+qNR-1]
-	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q)
+	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q, nil)
 }
 
 // qrunVNNIF runs the VNNI kernel that stores float32 values scaled by
@@ -98,7 +95,7 @@ func qrunVNNIF(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr
 	_ = a[7*lda+4*kg-1]
 	_ = b[kg*128-1]
 	_ = c[7*ldc+qNR-1]
-	qkernVNNIF(&a[0], lda, &b[0], kg, &c[0], ldc, q, s)
+	qkernVNNI(&a[0], lda, &b[0], kg, &c[0], ldc, q, s)
 }
 
 // qrunTapsVNNI runs the in-place VNNI kernel, checking that every step

@@ -148,39 +148,6 @@
 	VMOVDQU32 Z15, 64(DX)(R11*1)
 
 
-// func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr)
-//
-// An 8×32 tile by AVX-512 VNNI: each step of 4 values of k, VPDPBUSD
-// adds the four products of a row's 4 int8 A values (broadcast) with a
-// column's 4 uint8 B values into the column's int32 lane; products and
-// sums wrap as int32, nothing saturates. The store adds the zero point
-// correction q: za[r]·cb[j] + rs[r]·zb[j] (VPMULLD, wrapping).
-TEXT ·qkernVNNI(SB), NOSPLIT, $0-56
-	MOVQ a+0(FP), SI
-	MOVQ lda+8(FP), R8
-	MOVQ b+16(FP), DI
-	MOVQ kg+24(FP), CX
-	LEAQ (R8)(R8*2), R9
-	LEAQ (R8)(R8*4), R10
-	LEAQ (R9)(R8*4), R11
-	VNNI_ZERO
-	TESTQ CX, CX
-	JEQ vnni_store
-vnni_loop:
-	VNNI_STEP
-	ADDQ $4, SI
-	ADDQ $128, DI
-	DECQ CX
-	JNE vnni_loop
-vnni_store:
-	MOVQ q+48(FP), BX
-	VNNI_CORR
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
-	VNNI_STORE
-	VZEROUPPER
-	RET
-
 // VNNI_FLOAT turns the 16 accumulators into float32 values scaled by the
 // qTileScale at BX: float32(sum)·mult[j], then + bias[j] when its flag
 // is set, rounded apart as qScaleRowGo rounds them.
@@ -240,11 +207,16 @@ vnni_store:
 	VADDPS Z22, Z14, Z14; \
 	VADDPS Z23, Z15, Z15
 
-// func qkernVNNIF(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr, s *qTileScale)
+// func qkernVNNI(a *byte, lda int, b *byte, kg int, c *int32, ldc int, q *qCorr, s *qTileScale)
 //
-// qkernVNNI whose tile is stored as float32 values scaled by s (the
-// bytes of C hold float32s after it): kg > 0.
-TEXT ·qkernVNNIF(SB), NOSPLIT, $0-64
+// An 8×32 tile by AVX-512 VNNI: each step of 4 values of k, VPDPBUSD
+// adds the four products of a row's 4 int8 A values (broadcast) with a
+// column's 4 uint8 B values into the column's int32 lane; products and
+// sums wrap as int32, nothing saturates. The store adds the zero point
+// correction q: za[r]·cb[j] + rs[r]·zb[j] (VPMULLD, wrapping). With s
+// set the tile is stored as float32 values scaled by s (VNNI_FLOAT; the
+// bytes of C hold float32s after it), else as int32 sums.
+TEXT ·qkernVNNI(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
 	MOVQ b+16(FP), DI
@@ -253,21 +225,26 @@ TEXT ·qkernVNNIF(SB), NOSPLIT, $0-64
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
 	VNNI_ZERO
-vnnif_loop:
+	TESTQ CX, CX
+	JEQ vnni_corr
+vnni_loop:
 	VNNI_STEP
 	ADDQ $4, SI
 	ADDQ $128, DI
 	DECQ CX
-	JNE vnnif_loop
+	JNE vnni_loop
+vnni_corr:
 	MOVQ q+48(FP), BX
 	VNNI_CORR
 	MOVQ s+56(FP), BX
+	TESTQ BX, BX
+	JEQ vnni_store
 	VNNI_FLOAT
 	MOVQ 256(BX), AX
 	TESTQ AX, AX
-	JEQ vnnif_store
+	JEQ vnni_store
 	VNNI_BIAS
-vnnif_store:
+vnni_store:
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
 	VNNI_STORE

@@ -2,9 +2,6 @@
 
 package cpu
 
-//go:noescape
-func qScaleRowAVX2(y *float32, acc *int32, mult, bias *float32, n, multStep int)
-
 // qScaleRow writes one row of qScaleOut, y[j] = float32(acc[j])·mult[j]
 // (+ bias[j]), mult one value or one a column, bias nil or one a column:
 // by AVX2 eight columns at a time where the CPU has it, the rest by
@@ -18,7 +15,7 @@ func qScaleRow(y []float32, acc []int32, mult, bias []float32) {
 	_ = y[n-1]
 	var one [8]float32
 	mp, step, bp := qScaleArgs(&one, mult, bias, n)
-	qScaleRowAVX2(&y[0], &acc[0], mp, bp, n, step)
+	qScaleRowsAVX2(&y[0], &acc[0], n, 1, mp, bp, n, step)
 	if n == len(acc) {
 		return
 	}

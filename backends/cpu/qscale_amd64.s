@@ -2,52 +2,14 @@
 
 #include "textflag.h"
 
-// func qScaleRowAVX2(y *float32, acc *int32, mult, bias *float32, n, multStep int)
-//
-// y[j] = float32(acc[j])·mult[j] (+ bias[j] when bias is not nil), the
-// multiply and the add rounded apart, for n a multiple of 8. mult
-// advances multStep bytes every eight columns: 32 for one multiplier a
-// column, 0 for eight copies of one.
-TEXT ·qScaleRowAVX2(SB), NOSPLIT, $0-48
-	MOVQ y+0(FP), DI
-	MOVQ acc+8(FP), SI
-	MOVQ mult+16(FP), R8
-	MOVQ bias+24(FP), R10
-	MOVQ n+32(FP), CX
-	MOVQ multStep+40(FP), R9
-	SHRQ $3, CX
-	JEQ qs_done
-	TESTQ R10, R10
-	JNE qs_bias
-qs_plain:
-	VCVTDQ2PS (SI), Y0
-	VMULPS (R8), Y0, Y0
-	VMOVUPS Y0, (DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	ADDQ R9, R8
-	DECQ CX
-	JNE qs_plain
-	JMP qs_done
-qs_bias:
-	VCVTDQ2PS (SI), Y0
-	VMULPS (R8), Y0, Y0
-	VADDPS (R10), Y0, Y0
-	VMOVUPS Y0, (DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	ADDQ $32, R10
-	ADDQ R9, R8
-	DECQ CX
-	JNE qs_bias
-qs_done:
-	VZEROUPPER
-	RET
-
 // func qScaleRowsAVX2(y *float32, acc *int32, ld, rows int, mult, bias *float32, n, multStep int)
 //
-// qScaleRowAVX2 on rows rows, y and acc both ld elements a row (they may
-// be the same memory: each vector is read before it is written).
+// y[r*ld+j] = float32(acc[r*ld+j])·mult[j] (+ bias[j] when bias is not
+// nil), the multiply and the add rounded apart, for rows r < rows and
+// columns j < n, n a multiple of 8; y and acc may be the same memory
+// (each vector is read before it is written). mult advances multStep
+// bytes every eight columns: 32 for one multiplier a column, 0 for eight
+// copies of one. ld is in elements.
 TEXT ·qScaleRowsAVX2(SB), NOSPLIT, $0-64
 	MOVQ y+0(FP), DI
 	MOVQ acc+8(FP), SI
