@@ -222,6 +222,11 @@ func sharePackedB(c *buildCtx, w *model.Tensor, trans bool, k, n int) (gemmB, er
 	if err != nil {
 		return gemmB{}, err
 	}
+	size := 4
+	if hk != halfNone {
+		size = 2
+	}
+	c.gemmCtx().packedB += packedBSize(k, n) * size
 	return shareValue(c, "packedB", func() (gemmB, error) {
 		v, err := model.View[float32](w)
 		if err != nil {

@@ -87,6 +87,7 @@ func compile(g *model.Graph, opts compute.Options, label string, sh *shared) (*p
 	pool := newWorkerPool(opts.Threads)
 	p, err := compileWith(g, opts, label, sh, newGemmCtx(pool))
 	if err == nil {
+		p.gemm.choosePrefetch()
 		err = p.applyCarries()
 	}
 	if err != nil {

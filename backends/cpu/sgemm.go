@@ -102,11 +102,44 @@ type gemmCtx struct {
 	// dpad is the padded input that the model's direct convolutions of
 	// column stride 1 share (conv_direct.go).
 	dpad directPad
+	// packedB counts the bytes of the model's prepacked weights
+	// (sharePackedB), and prefetch is how far ahead, in bytes, the tall
+	// tiles that stream B prefetch its panels (see choosePrefetch).
+	packedB  int
+	prefetch int
+}
+
+// The prefetch distances of gemmCtx.prefetch. streamNear, sixty-four
+// steps of k, covers memory's latency for two or more panels when B
+// comes from L3 (sixteen steps left 512-channel convolutions at 7×7,
+// whose weights stream, 7–13% slower). streamFar, 1024 steps, keeps
+// more lines in flight, which one row of A against weights read from
+// memory needs to approach the machine's bandwidth; it slows products
+// whose B is in L3, by filling the caches with lines not needed yet.
+const (
+	streamNear = 4 << 10
+	streamFar  = 64 << 10
+)
+
+// streamFarBytes is the size of a model's prepacked weights from which
+// its products prefetch streamFar ahead: 32 MiB, the L3 cache that a
+// core of AMD's Zen 4 and Zen 5 shares with its complex (Intel's server
+// cores have less per core). Weights past it cannot all stay in cache
+// between runs, so each run reads most of them from memory.
+const streamFarBytes = 32 << 20
+
+// choosePrefetch sets g.prefetch from the size of the model's
+// prepacked weights, once every kernel is built.
+func (g *gemmCtx) choosePrefetch() {
+	g.prefetch = streamNear
+	if g.packedB >= streamFarBytes {
+		g.prefetch = streamFar
+	}
 }
 
 // newGemmCtx returns a context that uses pool (nil: one thread).
 func newGemmCtx(pool *workerPool) *gemmCtx {
-	g := &gemmCtx{pool: pool, workers: make([]gemmWorker, pool.size())}
+	g := &gemmCtx{pool: pool, workers: make([]gemmWorker, pool.size()), prefetch: streamNear}
 	for i := range g.workers {
 		g.workers[i].a = make([]float32, gemmMC*gemmKC)
 	}
@@ -414,7 +447,7 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 			for ir := i0; ir < start; {
 				h := tp.height(ir - i0)
 				kt := tall.set(h).pick(q > 1, stream || (cold && ir == i0))
-				kt(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda, bias, ef)
+				kt(kcb, &ad[(ir-i0)*lda], bpan, ps, &c[ir*ldc+jp*gemmNR], ldc, addi, lda, bias, ef, g.prefetch)
 				ir += h
 			}
 			jp += q
@@ -463,7 +496,7 @@ func block[E panelElem](g *gemmCtx, ks *[gemmMR]kernelRowOf[E], w *gemmWorker, a
 			switch {
 			case ir < start && tall.rows > 0:
 				rr = tp.height(ir - i0)
-				tall.set(rr).one(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda, nil, 0)
+				tall.set(rr).one(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda, nil, 0, g.prefetch)
 			case ir < start:
 				kd(kcb, &ad[(ir-i0)*lda], &bBlk[jp*ps], ps, &w.tmp[0], gemmNR, 0, lda)
 			default:

@@ -8,100 +8,100 @@ import "golang.org/x/sys/cpu"
 // place; see tallKernels.
 
 //go:noescape
-func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 // sgemmR8Q2DZP and sgemmR8Q1DZP are sgemmR8Q2DZ and sgemmR8Q1DZ that
 // also prefetch their panels ahead (tallKernels.wideStream).
 //
 //go:noescape
-func sgemmR8Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR8Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 // The shorter tiles (see tallKernels.short): sgemmRrQqDZ for r of 4 to
 // 7 rows, and the prefetching forms sgemmRrQqDZP for r of 1 to 7.
 
 //go:noescape
-func sgemmR1Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR1Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR1Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR1Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR2Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR2Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR2Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR2Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR3Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR3Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR3Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR3Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR4Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR4Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR4Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR4Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR4Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR4Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR4Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR4Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR5Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR5Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR5Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR5Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR5Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR5Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR5Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR5Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR6Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR6Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR6Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR6Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR6Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR6Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR6Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR6Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR7Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR7Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR7Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR7Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR7Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR7Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR7Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR7Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR8Q2DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q2DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR8Q1DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q1DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR8Q2DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q2DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 //go:noescape
-func sgemmR8Q1DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+func sgemmR8Q1DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 // The AVX-512 packed kernels for six rows (see microKernelOf): one and
 // two panels.

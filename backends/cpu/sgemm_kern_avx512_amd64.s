@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q2DZ(SB), NOSPLIT, $0-80
+// func sgemmR8Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q2DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -154,8 +154,8 @@ sgemmR8Q2DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR8Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -166,6 +166,8 @@ TEXT ·sgemmR8Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -187,8 +189,8 @@ TEXT ·sgemmR8Q2DZP(SB), NOSPLIT, $0-80
 sgemmR8Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -306,8 +308,8 @@ sgemmR8Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q1DZ(SB), NOSPLIT, $0-80
+// func sgemmR8Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q1DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -398,8 +400,8 @@ sgemmR8Q1DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR8Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -410,6 +412,7 @@ TEXT ·sgemmR8Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -422,7 +425,7 @@ TEXT ·sgemmR8Q1DZP(SB), NOSPLIT, $0-80
 	JEQ sgemmR8Q1DZP_store
 sgemmR8Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
 	VFMADD231PS.BCST 0(SI)(R8*2), Z30, Z2
@@ -491,8 +494,8 @@ sgemmR8Q1DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q2DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q2DZF16(SB), NOSPLIT, $0-80
+// func sgemmR8Q2DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q2DZF16(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -641,8 +644,8 @@ sgemmR8Q2DZF16_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q1DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q1DZF16(SB), NOSPLIT, $0-80
+// func sgemmR8Q1DZF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q1DZF16(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -733,8 +736,8 @@ sgemmR8Q1DZF16_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q2DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q2DZBF16(SB), NOSPLIT, $0-80
+// func sgemmR8Q2DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q2DZBF16(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -891,8 +894,8 @@ sgemmR8Q2DZBF16_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR8Q1DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR8Q1DZBF16(SB), NOSPLIT, $0-80
+// func sgemmR8Q1DZBF16(kc int, a *float32, b *uint16, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR8Q1DZBF16(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -988,8 +991,8 @@ sgemmR8Q1DZBF16_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR1Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR1Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR1Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR1Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1000,6 +1003,8 @@ TEXT ·sgemmR1Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	TESTQ CX, CX
@@ -1007,8 +1012,8 @@ TEXT ·sgemmR1Q2DZP(SB), NOSPLIT, $0-80
 sgemmR1Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -1049,8 +1054,8 @@ sgemmR1Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR1Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR1Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR1Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR1Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1061,12 +1066,13 @@ TEXT ·sgemmR1Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	TESTQ CX, CX
 	JEQ sgemmR1Q1DZP_store
 sgemmR1Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	ADDQ $4, SI
 	ADDQ $64, DI
@@ -1100,8 +1106,8 @@ sgemmR1Q1DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR2Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR2Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR2Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR2Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1112,6 +1118,8 @@ TEXT ·sgemmR2Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1121,8 +1129,8 @@ TEXT ·sgemmR2Q2DZP(SB), NOSPLIT, $0-80
 sgemmR2Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -1174,8 +1182,8 @@ sgemmR2Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR2Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR2Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR2Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR2Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1186,13 +1194,14 @@ TEXT ·sgemmR2Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	TESTQ CX, CX
 	JEQ sgemmR2Q1DZP_store
 sgemmR2Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
 	ADDQ $4, SI
@@ -1231,8 +1240,8 @@ sgemmR2Q1DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR3Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR3Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR3Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR3Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1243,6 +1252,8 @@ TEXT ·sgemmR3Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1254,8 +1265,8 @@ TEXT ·sgemmR3Q2DZP(SB), NOSPLIT, $0-80
 sgemmR3Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -1318,8 +1329,8 @@ sgemmR3Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR3Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR3Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR3Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR3Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1330,6 +1341,7 @@ TEXT ·sgemmR3Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1337,7 +1349,7 @@ TEXT ·sgemmR3Q1DZP(SB), NOSPLIT, $0-80
 	JEQ sgemmR3Q1DZP_store
 sgemmR3Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
 	VFMADD231PS.BCST 0(SI)(R8*2), Z30, Z2
@@ -1381,8 +1393,8 @@ sgemmR3Q1DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR4Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR4Q2DZ(SB), NOSPLIT, $0-80
+// func sgemmR4Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR4Q2DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1479,8 +1491,8 @@ sgemmR4Q2DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR4Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR4Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR4Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR4Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1491,6 +1503,8 @@ TEXT ·sgemmR4Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1504,8 +1518,8 @@ TEXT ·sgemmR4Q2DZP(SB), NOSPLIT, $0-80
 sgemmR4Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -1579,8 +1593,8 @@ sgemmR4Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR4Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR4Q1DZ(SB), NOSPLIT, $0-80
+// func sgemmR4Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR4Q1DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1647,8 +1661,8 @@ sgemmR4Q1DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR4Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR4Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR4Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR4Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1659,6 +1673,7 @@ TEXT ·sgemmR4Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1667,7 +1682,7 @@ TEXT ·sgemmR4Q1DZP(SB), NOSPLIT, $0-80
 	JEQ sgemmR4Q1DZP_store
 sgemmR4Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
 	VFMADD231PS.BCST 0(SI)(R8*2), Z30, Z2
@@ -1716,8 +1731,8 @@ sgemmR4Q1DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR5Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR5Q2DZ(SB), NOSPLIT, $0-80
+// func sgemmR5Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR5Q2DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1827,8 +1842,8 @@ sgemmR5Q2DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR5Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR5Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR5Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR5Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -1839,6 +1854,8 @@ TEXT ·sgemmR5Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1854,8 +1871,8 @@ TEXT ·sgemmR5Q2DZP(SB), NOSPLIT, $0-80
 sgemmR5Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -1940,8 +1957,8 @@ sgemmR5Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR5Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR5Q1DZ(SB), NOSPLIT, $0-80
+// func sgemmR5Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR5Q1DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2014,8 +2031,8 @@ sgemmR5Q1DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR5Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR5Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR5Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR5Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2026,6 +2043,7 @@ TEXT ·sgemmR5Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2035,7 +2053,7 @@ TEXT ·sgemmR5Q1DZP(SB), NOSPLIT, $0-80
 	JEQ sgemmR5Q1DZP_store
 sgemmR5Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
 	VFMADD231PS.BCST 0(SI)(R8*2), Z30, Z2
@@ -2089,8 +2107,8 @@ sgemmR5Q1DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR6Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR6Q2DZ(SB), NOSPLIT, $0-80
+// func sgemmR6Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR6Q2DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2213,8 +2231,8 @@ sgemmR6Q2DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR6Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR6Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR6Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR6Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2225,6 +2243,8 @@ TEXT ·sgemmR6Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2242,8 +2262,8 @@ TEXT ·sgemmR6Q2DZP(SB), NOSPLIT, $0-80
 sgemmR6Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -2339,8 +2359,8 @@ sgemmR6Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR6Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR6Q1DZ(SB), NOSPLIT, $0-80
+// func sgemmR6Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR6Q1DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2419,8 +2439,8 @@ sgemmR6Q1DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR6Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR6Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR6Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR6Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2431,6 +2451,7 @@ TEXT ·sgemmR6Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2441,7 +2462,7 @@ TEXT ·sgemmR6Q1DZP(SB), NOSPLIT, $0-80
 	JEQ sgemmR6Q1DZP_store
 sgemmR6Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
 	VFMADD231PS.BCST 0(SI)(R8*2), Z30, Z2
@@ -2500,8 +2521,8 @@ sgemmR6Q1DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR7Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR7Q2DZ(SB), NOSPLIT, $0-80
+// func sgemmR7Q2DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR7Q2DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2637,8 +2658,8 @@ sgemmR7Q2DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR7Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR7Q2DZP(SB), NOSPLIT, $0-80
+// func sgemmR7Q2DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR7Q2DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2649,6 +2670,8 @@ TEXT ·sgemmR7Q2DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
+	LEAQ (R12)(R13*1), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2668,8 +2691,8 @@ TEXT ·sgemmR7Q2DZP(SB), NOSPLIT, $0-80
 sgemmR7Q2DZP_loop:
 	VMOVUPS (DI), Z30
 	VMOVUPS (DI)(R12*1), Z31
-	PREFETCHT0 4096(DI)
-	PREFETCHT0 4096(DI)(R12*1)
+	PREFETCHT0 (DI)(R13*1)
+	PREFETCHT0 (DI)(R14*1)
 	VBROADCASTSS 0(SI), Z20
 	VFMADD231PS Z30, Z20, Z0
 	VFMADD231PS Z31, Z20, Z1
@@ -2776,8 +2799,8 @@ sgemmR7Q2DZP_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR7Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR7Q1DZ(SB), NOSPLIT, $0-80
+// func sgemmR7Q1DZ(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR7Q1DZ(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2862,8 +2885,8 @@ sgemmR7Q1DZ_mov:
 	VZEROUPPER
 	RET
 
-// func sgemmR7Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
-TEXT ·sgemmR7Q1DZP(SB), NOSPLIT, $0-80
+// func sgemmR7Q1DZP(kc int, a, b *float32, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
+TEXT ·sgemmR7Q1DZP(SB), NOSPLIT, $0-88
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -2874,6 +2897,7 @@ TEXT ·sgemmR7Q1DZP(SB), NOSPLIT, $0-80
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R8)(R8*4), R10
 	LEAQ (R9)(R8*4), R11
+	MOVQ pf+80(FP), R13
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2885,7 +2909,7 @@ TEXT ·sgemmR7Q1DZP(SB), NOSPLIT, $0-80
 	JEQ sgemmR7Q1DZP_store
 sgemmR7Q1DZP_loop:
 	VMOVUPS (DI), Z30
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 (DI)(R13*1)
 	VFMADD231PS.BCST 0(SI), Z30, Z0
 	VFMADD231PS.BCST 0(SI)(R8*1), Z30, Z1
 	VFMADD231PS.BCST 0(SI)(R8*2), Z30, Z2

@@ -470,13 +470,6 @@ func packedZ(w *bytes.Buffer, r, q int) {
 	p("RET")
 }
 
-// streamDist is how far ahead of its loads, in bytes, a streaming tall
-// kernel prefetches its panels: sixty-four steps of k, enough lines in
-// flight to cover memory's latency for two or more panels (sixteen
-// steps left 512-channel convolutions at 7×7, whose weights stream from
-// memory, 7–13% slower).
-const streamDist = 4096
-
 // directZ writes sgemmRxQyDZ (sgemm_kern_avx512_amd64.s): an r-row by
 // 16·q-column tile with AVX-512, r rows of A read in place lda floats
 // apart, each a 32-bit broadcast (folded into the FMA when there is one
@@ -491,8 +484,9 @@ const streamDist = 4096
 // VINSERTF64X4. Z28 and Z29 are scratch.
 //
 // With stream, the kernel (named with a P) also prefetches each panel's
-// row streamDist bytes ahead, for products whose packed B does not stay
-// in cache (tallKernels.wideStream).
+// row pf bytes ahead (gemmCtx.prefetch), for products whose packed B
+// does not stay in cache (tallKernels.wideStream); the other forms
+// ignore pf.
 func directZ(w *bytes.Buffer, r, q int, e elem, stream bool) {
 	name := fmt.Sprintf("sgemmR%dQ%dDZ%s", r, q, e.suffix())
 	if stream {
@@ -517,8 +511,8 @@ func directZ(w *bytes.Buffer, r, q int, e elem, stream bool) {
 	if e != f32 {
 		args = "a *float32, b *uint16"
 	}
-	fmt.Fprintf(w, "\n// func %s(kc int, %s, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)\n", name, args)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
+	fmt.Fprintf(w, "\n// func %s(kc int, %s, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)\n", name, args)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
 	p("MOVQ kc+0(FP), CX")
 	p("MOVQ a+8(FP), SI")
 	p("MOVQ b+16(FP), DI")
@@ -528,6 +522,14 @@ func directZ(w *bytes.Buffer, r, q int, e elem, stream bool) {
 	strides(p)
 	if r > 8 {
 		p("LEAQ (SI)(R8*8), BX")
+	}
+	if stream {
+		// DI+R13 is pf bytes ahead of the first panel, DI+R14 of the
+		// second (R14 is free in ABI0 code).
+		p("MOVQ pf+80(FP), R13")
+		if q > 1 {
+			p("LEAQ (R12)(R13*1), R14")
+		}
 	}
 	for i := range r {
 		for j := range q {
@@ -551,9 +553,9 @@ func directZ(w *bytes.Buffer, r, q int, e elem, stream bool) {
 	if stream {
 		for j := range q {
 			if j == 0 {
-				p("PREFETCHT0 %d(DI)", streamDist)
+				p("PREFETCHT0 (DI)(R13*1)")
 			} else {
-				p("PREFETCHT0 %d(DI)(R12*1)", streamDist)
+				p("PREFETCHT0 (DI)(R14*1)")
 			}
 		}
 	}

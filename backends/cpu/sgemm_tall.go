@@ -107,8 +107,10 @@ const gemmStreamFloats = 1 << 20
 // tallKernelOf is directKernelOf that also applies a fused epilogue to
 // the tile it stores, as gemmEpilogue.applyRows would after it: with
 // bit tallBias of ep set, bias[j] (bias points at the tile's first
-// column) is added to column j; then with bit tallRelu, Relu.
-type tallKernelOf[E panelElem] func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int)
+// column) is added to column j; then with bit tallRelu, Relu. The
+// prefetching forms (tallSet.wideStream) prefetch B's panels pf bytes
+// ahead of their loads; the others ignore pf.
+type tallKernelOf[E panelElem] func(kc int, a *float32, b *E, pstride int, c *float32, ldc int, add int, lda int, bias *float32, ep int, pf int)
 
 // The bits of tallKernelOf's ep.
 const (
@@ -158,11 +160,11 @@ func goShortTallKernels(rows, q, minRows, fewRows int) [gemmMR]kernelRow {
 // or one.
 func goTallSet(rows, q int) tallSet[float32] {
 	return tallSet[float32]{
-		wide: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int, bias *float32, ep int) {
+		wide: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int, bias *float32, ep int, pf int) {
 			goDirect(rows, q, kc, a, b, ps, c, ldc, add, lda)
 			goTallEpilogue(rows, q, c, ldc, bias, ep)
 		},
-		one: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int, bias *float32, ep int) {
+		one: func(kc int, a, b *float32, ps int, c *float32, ldc, add, lda int, bias *float32, ep int, pf int) {
 			goDirect(rows, 1, kc, a, b, ps, c, ldc, add, lda)
 			goTallEpilogue(rows, 1, c, ldc, bias, ep)
 		},
@@ -198,7 +200,7 @@ func goTallEpilogue(r, q int, c *float32, ldc int, bias *float32, ep int) {
 // micro-panel for goHalfKernel.
 func goHalfTall(k halfKind, rows, q int) tallKernels[uint16] {
 	f := func(q int) tallKernelOf[uint16] {
-		return func(kc int, a *float32, b *uint16, ps int, c *float32, ldc, add, lda int, bias *float32, ep int) {
+		return func(kc int, a *float32, b *uint16, ps int, c *float32, ldc, add, lda int, bias *float32, ep int, pf int) {
 			for i := range rows {
 				goHalfKernel(k, 1, q, kc, (*float32)(unsafe.Add(unsafe.Pointer(a), 4*i*lda)), b, ps,
 					(*float32)(unsafe.Add(unsafe.Pointer(c), 4*i*ldc)), ldc, add)
