@@ -19,8 +19,10 @@ import (
 // writes float32(product)·(a_scale·b_scale[j]) + bias[j], the unfused
 // nodes' values bit for bit (the same float32 product of the scales, and
 // the add not fused into the multiply). Only values used by nothing else
-// and not graph outputs are absorbed. g must be sorted, and typed by
-// InferTypes.
+// and not graph outputs are absorbed. Likewise ConvInteger's tail, with
+// a bias of one value an output channel and a Relu after, becomes one
+// node of EwDomain (see ConvIntegerToFloat). g must be sorted, and typed
+// by InferTypes.
 func FuseIntegerScale(g *Graph) error {
 	if g == nil {
 		return errs.New(errs.InvalidArtifact, "nil graph")
@@ -30,6 +32,10 @@ func FuseIntegerScale(g *Graph) error {
 	for _, n := range g.Nodes {
 		if n == nil {
 			return errs.New(errs.InvalidArtifact, "nil node")
+		}
+		if !f.removed[n] && isDefaultDomain(n.Domain) && n.OpType == "ConvInteger" {
+			f.fuseConvIntegerScale(n)
+			continue
 		}
 		if f.removed[n] || !isDefaultDomain(n.Domain) || n.OpType != "MatMulInteger" || len(n.Outputs) != 1 || len(n.Inputs) < 2 {
 			continue

@@ -35,6 +35,15 @@ func init() {
 			return LookupOp("", "RMSNormalization").Bind(n, 23)
 		},
 	})
+	// FuseIntegerScale's node after a ConvInteger (see
+	// ConvIntegerToFloat).
+	RegisterOp(&Op{
+		Domain:     EwDomain,
+		Type:       ConvIntegerToFloat,
+		Versions:   []Version{{Since: 1, MinIn: 5, MaxIn: 6, MaxOut: 1}},
+		InputNames: []string{"x", "w", "x_zero_point", "w_zero_point", "scale", "B"},
+		Bind:       bindConvIntegerToFloat,
+	})
 	// FuseAttention's node: Attention as opset 23 defines it, with Q, K,
 	// V, an optional attn_mask that must cover every key
 	// (AttentionAttrs.MaskExact), and past_key and past_value with the
@@ -168,4 +177,33 @@ func EwSpan(in, out []int) (inner, span int, ok bool) {
 		return 0, 0, false
 	}
 	return inner, span, true
+}
+
+// ConvIntegerToFloatAttrs are the rule of a ConvIntegerToFloat node:
+// ConvInteger's attributes, and whether a Relu follows the bias.
+type ConvIntegerToFloatAttrs struct {
+	ConvAttrs
+	Relu bool
+}
+
+// bindConvIntegerToFloat binds ConvInteger's attributes and the node's
+// fused activation, which may only be Relu.
+func bindConvIntegerToFloat(n *Node, _ int64) (Rule, error) {
+	a := &ConvIntegerToFloatAttrs{}
+	if fu := n.Fused; fu != nil {
+		if fu.Bias || fu.Prog != nil || (fu.Act != "" && fu.Act != "Relu") {
+			return nil, errs.New(errs.InvalidArtifact, "node %q (%s): fused tail other than Relu", n.Label(), n.OpType)
+		}
+		a.Relu = fu.Act == "Relu"
+	}
+	var err error
+	a.Window, a.Group, err = bindConvCommon(n)
+	return a, err
+}
+
+// Infer implements Rule.
+func (a *ConvIntegerToFloatAttrs) Infer(c *InferCtx) error {
+	err := convAs(c, &a.ConvAttrs, 1, -1)
+	c.SetType(0, payload.Float32)
+	return err
 }

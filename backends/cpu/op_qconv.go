@@ -48,6 +48,8 @@ type qconvKernel struct {
 	sc                            []float64
 	dw                            qconvDW
 	f32                           *qconvF32
+	// toF, when set, makes the output float32 (ConvIntegerToFloat).
+	toF *qconvFloat
 }
 
 // qIm2col writes output positions [p0, p0+np) of the im2col of the cg
@@ -273,6 +275,11 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 			return k.requant(in, out[0], nil, yf, false)
 		}
 	}
+	if k.toF != nil {
+		if err := k.toF.bind(k.n, in, k.m); err != nil {
+			return err
+		}
+	}
 	pw := k.packWeights(w, kk)
 	blk := roundUp(mg, qMR) * pw.lda
 	y := out[0]
@@ -306,6 +313,9 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 			cl.raw, cl.ldb, cl.mask = xg, P, qMaskB(xS8)
 			if direct {
 				k.qg.run(cl)
+				if k.toF != nil {
+					k.toF.rows(cl.c, P, mg, P, grp*mg)
+				}
 				continue
 			}
 			c := cl.c
@@ -314,6 +324,9 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 				qIm2col(g, xg, cg, pad, col, p0, np, k.cgPad)
 				cl.raw, cl.ldb, cl.n, cl.c = col, np, np, c[p0:]
 				k.qg.run(cl)
+				if k.toF != nil {
+					k.toF.rows(c[p0:], P, mg, np, grp*mg)
+				}
 			}
 		}
 	}

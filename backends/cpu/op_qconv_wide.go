@@ -211,6 +211,15 @@ func (k *qconvKernel) runWide(in []*tensor, y *tensor, pw qPackedA, zwe, zxe []i
 			}
 			continue
 		}
+		if k.toF != nil {
+			yb := y.f32()[b*k.m*P : (b+1)*k.m*P]
+			for ch := range k.m {
+				for r := range oh {
+					k.toF.row(yb[(ch*oh+r)*ow:(ch*oh+r+1)*ow], accW[ch*ldc+r*wq:ch*ldc+r*wq+ow], ch)
+				}
+			}
+			continue
+		}
 		yb := y.i32()[b*k.m*P : (b+1)*k.m*P]
 		for ch := range k.m {
 			for r := range oh {

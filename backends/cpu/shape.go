@@ -46,6 +46,9 @@ func builderOf(n *model.Node) (builder, error) {
 		if n.Domain == model.EwDomain && (n.OpType == "LayerNormalization" || n.OpType == "RMSNormalization" || n.OpType == "Attention") {
 			return registry[n.OpType], nil
 		}
+		if n.Domain == model.EwDomain && n.OpType == model.ConvIntegerToFloat {
+			return buildConvIntegerToFloat, nil
+		}
 		if customOf(n) != nil {
 			return buildCustom, nil
 		}
