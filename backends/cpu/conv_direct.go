@@ -174,6 +174,10 @@ type directPlan struct {
 	// output channels.
 	blocks  [][2]int
 	blocksM int
+	// fillX and fillCG are the input and its channels while the parts
+	// fill pad (directFill).
+	fillX  []float32
+	fillCG int
 }
 
 // directCall is one image and group, read by every part.
@@ -286,31 +290,41 @@ func (p *directPlan) fillBorders(g *geom, cg int) {
 	clear(p.pad[cg*plane:])
 }
 
-// fill copies the cg planes of x into pad's interior, and writes the
-// padding too when the buffer is shared and held another layout.
-func (p *directPlan) fill(g *geom, x []float32, cg int) {
+// fillBordersOnce writes the padding when the buffer is shared and held
+// another layout.
+func (p *directPlan) fillBordersOnce(g *geom, cg int) {
 	if p.borders {
 		p.fillBorders(g, cg)
 		p.borders = false
 	}
+}
+
+// fillRows copies input rows [ih0, ih1) of the cg planes of x into pad's
+// interior.
+func (p *directPlan) fillRows(g *geom, x []float32, cg, ih0, ih1 int) {
 	s := g.s[2]
 	IH, IW := g.in[1], g.in[2]
+	n := ih1 - ih0
+	if n <= 0 || IW <= 0 {
+		return
+	}
 	for c := range cg {
-		if s == 1 && IH > 0 && IW > 0 {
-			o := (c*p.ph+g.pb[1])*p.pws + g.pb[2]
-			copyRows(p.pad[o:o+(IH-1)*p.pws+IW], p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IH)
+		xc := x[(c*IH+ih0)*IW : (c*IH+ih1)*IW]
+		if s == 1 {
+			o := (c*p.ph+g.pb[1]+ih0)*p.pws + g.pb[2]
+			copyRows(p.pad[o:o+(n-1)*p.pws+IW], p.pws, xc, IW, n)
 			continue
 		}
-		if s == 2 && IH > 0 && IW > 0 {
+		if s == 2 {
 			// Even input columns go to phase pb mod 2, odd ones to the
 			// other, from padded column pb on, all rows in one call.
 			pb := g.pb[2]
-			ev := p.pad[((c*2+pb%2)*p.ph+g.pb[1])*p.pws+pb/2:]
-			od := p.pad[((c*2+(pb+1)%2)*p.ph+g.pb[1])*p.pws+(pb+1)/2:]
-			deinterleaveRows(ev, od, p.pws, x[c*IH*IW:(c+1)*IH*IW], IW, IW, IH)
+			ev := p.pad[((c*2+pb%2)*p.ph+g.pb[1]+ih0)*p.pws+pb/2:]
+			od := p.pad[((c*2+(pb+1)%2)*p.ph+g.pb[1]+ih0)*p.pws+(pb+1)/2:]
+			deinterleaveRows(ev, od, p.pws, xc, IW, IW, n)
 			continue
 		}
-		for ih := range IH {
+		for ih := ih0; ih < ih1; ih++ {
 			row := x[(c*IH+ih)*IW : (c*IH+ih+1)*IW]
 			ph := ih + g.pb[1]
 			// Phase r holds the padded columns col ≡ r (mod s), which
@@ -325,6 +339,21 @@ func (p *directPlan) fill(g *geom, x []float32, cg int) {
 			}
 		}
 	}
+}
+
+// fillStart returns the first input row that part of parts fills when
+// the parts fill the padded input together (see directPlan.conv): the
+// first row its output rows read, so that the rows a part reads are
+// mostly the ones it wrote, in its own core's cache.
+func fillStart(g *geom, part, parts int) int {
+	if part == 0 {
+		return 0
+	}
+	if part == parts {
+		return g.in[1]
+	}
+	oh0 := part * g.out[1] / parts
+	return min(max(oh0*g.s[1]-g.pb[1], 0), g.in[1])
 }
 
 // copyRowsGo copies rows rows of n floats, from src (rows n apart) to
@@ -351,7 +380,7 @@ func deinterleave2Go(even, odd, src []float32) {
 // threads.
 func (p *directPlan) conv(pool *workerPool, sp *directPad, g *geom, x []float32, cg int, w, bias, y []float32, m int, ep *gemmEpilogue) {
 	p.prepare(g, cg, sp)
-	p.fill(g, x, cg)
+	p.fillBordersOnce(g, cg)
 	kdim := cg * g.k[1] * g.k[2]
 	OH, OW := g.out[1], g.out[2]
 	if len(w) < m*kdim || len(y) < m*OH*OW || (bias != nil && len(bias) < m) {
@@ -386,11 +415,29 @@ func (p *directPlan) conv(pool *workerPool, sp *directPad, g *geom, x []float32,
 	}
 	p.call = directCall{w: w, bias: bias, y: y, ep: ep, g: g, m: m, kdim: kdim, parts: parts}
 	if parts == 1 {
+		p.fillRows(g, x, cg, 0, g.in[1])
 		p.runPart(0)
 	} else {
+		// The parts copy the input rows their outputs start at, then,
+		// once every row is in, compute: each core reads mostly rows it
+		// wrote, and the rows the previous node's part on that core
+		// wrote.
+		p.fillX, p.fillCG = x, cg
+		pool.run(directFill{p}, parts)
+		p.fillX = nil
 		pool.run(p, parts)
 	}
 	p.call = directCall{}
+}
+
+// directFill is the task of the parts that fill a directPlan's padded
+// input together.
+type directFill struct{ p *directPlan }
+
+func (f directFill) runPart(part int) {
+	p := f.p
+	g := p.call.g
+	p.fillRows(g, p.fillX, p.fillCG, fillStart(g, part, p.call.parts), fillStart(g, part+1, p.call.parts))
 }
 
 // directBandBytes bounds the padded input one band of output rows reads

@@ -80,6 +80,9 @@ func directCases() []directCase {
 		{xs: []int{1, 4, 9, 20}, ws: []int{4, 1, 3, 3}, group: 4, pads: []int64{1, 1, 1, 1}},
 		{xs: []int{1, 128, 4, 8}, ws: []int{3, 128, 3, 3}, pads: []int64{1, 1, 1, 1}},
 		{xs: []int{1, 600, 4, 16}, ws: []int{3, 600, 3, 3}, pads: []int64{1, 1, 1, 1}},
+		// Column stride 3 with work enough for two threads, whose parts
+		// copy the input rows in two ranges.
+		{xs: []int{1, 16, 61, 90}, ws: []int{12, 16, 3, 4}, strides: []int64{3, 3}, pads: []int64{1, 1, 1, 2}, bias: true, act: model.ActRelu, direct: true},
 	}
 }
 
