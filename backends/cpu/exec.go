@@ -140,6 +140,9 @@ func (x *exec) setInput(i int, dt payload.DType, shape []int, data []byte) error
 // caught) fails the call with compute.ErrExecutionFailed instead of taking
 // the service down.
 func (x *exec) run() (err error) {
+	pool := x.p.gemm.pool
+	pool.begin()
+	defer pool.end()
 	si := -1
 	defer func() {
 		if r := recover(); r != nil {

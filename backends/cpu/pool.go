@@ -19,6 +19,15 @@ type poolTask interface {
 // keeps an idle model off the CPU.
 const poolSpin = 50 * time.Microsecond
 
+// poolRunSpin is how long a helper polls for the next task while a run
+// of the model is in progress (workerPool.begin): the serial steps
+// between two split ones may take longer than poolSpin, and a parked
+// helper on a virtual machine whose idle vCPU the host has descheduled
+// takes far longer than its futex to wake, so that the caller often
+// finishes the helper's part itself first. It bounds the polling where a
+// step runs long on one thread.
+const poolRunSpin = 5 * time.Millisecond
+
 // cacheLine pads per-helper state so that helpers polling their own
 // words do not share a cache line.
 const cacheLine = 64
@@ -62,6 +71,9 @@ type workerPool struct {
 	// last learns, in the same atomic step, whether the caller sleeps: a
 	// helper that is slow to finish one task can never wake the caller of
 	// the next.
+	// running counts the runs in progress (begin, end), while which
+	// helpers poll for poolRunSpin rather than poolSpin.
+	running atomic.Int32
 	pending atomic.Int32
 	done    chan struct{}
 	// failed holds a helper's panic, re-raised on the caller by run.
@@ -190,7 +202,7 @@ func (p *workerPool) helperLoop(i int) {
 	h := &p.helpers[i]
 	var last uint32
 	for {
-		if !spinUntil(func() bool { return h.seq.Load() != last }) {
+		if !spinFor(func() bool { return h.seq.Load() != last }, p.spinLimit) {
 			h.parked.Store(true)
 			if h.seq.Load() == last {
 				<-h.wake
@@ -221,6 +233,12 @@ func (p *workerPool) helperLoop(i int) {
 
 // spinUntil polls cond for up to poolSpin and reports whether it held.
 func spinUntil(cond func() bool) bool {
+	return spinFor(cond, func() time.Duration { return poolSpin })
+}
+
+// spinFor polls cond for up to limit() (read as it polls) and reports
+// whether it held.
+func spinFor(cond func() bool, limit func() time.Duration) bool {
 	var start time.Time
 	for n := 0; ; n++ {
 		if cond() {
@@ -229,11 +247,36 @@ func spinUntil(cond func() bool) bool {
 		if n&63 == 63 {
 			if start.IsZero() {
 				start = time.Now()
-			} else if time.Since(start) > poolSpin {
+			} else if time.Since(start) > limit() {
 				return false
 			}
 			runtime.Gosched()
 		}
+	}
+}
+
+// spinLimit is how long a helper polls: poolRunSpin during a run,
+// poolSpin between runs.
+func (p *workerPool) spinLimit() time.Duration {
+	if p.running.Load() > 0 {
+		return poolRunSpin
+	}
+	return poolSpin
+}
+
+// begin marks a run of the model in progress until the matching end;
+// runs nest (a subgraph's program shares its model's pool). Both are
+// no-ops on nil.
+func (p *workerPool) begin() {
+	if p != nil {
+		p.running.Add(1)
+	}
+}
+
+// end ends a run that begin marked.
+func (p *workerPool) end() {
+	if p != nil {
+		p.running.Add(-1)
 	}
 }
 

@@ -182,3 +182,37 @@ func TestWorkerPoolRunsEachPartOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerPoolRunSpin checks that helpers keep polling through a gap
+// longer than poolSpin while a run is in progress (begin), that they
+// park once it ends, and that begin and end on nil do nothing.
+func TestWorkerPoolRunSpin(t *testing.T) {
+	var none *workerPool
+	none.begin()
+	none.end()
+	p := newWorkerPool(2)
+	defer p.close()
+	task := &countTask{panicAt: -1}
+	parked := func() bool { return p.helpers[0].parked.Load() }
+	p.begin()
+	p.run(task, 2)
+	t0 := time.Now()
+	time.Sleep(20 * poolSpin)
+	// A loaded machine may oversleep past poolRunSpin: only a check
+	// well inside it says anything.
+	if gap := time.Since(t0); parked() && gap < poolRunSpin/2 {
+		t.Errorf("helper parked %v into a run, want polling for up to %v", gap, poolRunSpin)
+	}
+	p.run(task, 2)
+	p.end()
+	deadline := time.Now().Add(time.Second)
+	for !parked() && time.Now().Before(deadline) {
+		time.Sleep(poolSpin)
+	}
+	if !parked() {
+		t.Errorf("helper still polling a second after the run ended, want parked after %v", poolSpin)
+	}
+	if got := task.runs[1].Load(); got != 2 {
+		t.Errorf("helper part ran %d times, want 2", got)
+	}
+}
