@@ -10,6 +10,15 @@ func dup2Go[W word](d, s []W) {
 	}
 }
 
+// dup2RowsManyGo doubles each of rows rows of w words of s into two rows
+// of 2w words of d, one after another, row by row with dup2Rows.
+func dup2RowsManyGo[W word](d, s []W, rows, w int) {
+	for r := range rows {
+		o := 4 * w * r
+		dup2Rows(d[o:o+2*w], d[o+2*w:o+4*w], s[r*w:(r+1)*w])
+	}
+}
+
 // interleave2AddGo sets d[2i] to a[i]+bias and d[2i+1] to b[i]+bias for
 // every i of a (b as long): two rows of a stride-2 ConvTranspose's
 // columns into one output row.

@@ -44,6 +44,30 @@ func dup2Rows[W word](d0, d1, s []W) {
 	copy(d1[:2*len(s)], d0[:2*len(s)])
 }
 
+// dup2Rows32ManyAVX is dup2Rows32AVX on rows rows of n 4-byte words,
+// n a multiple of 8, each doubled into the two output rows after the
+// previous row's (dup2_amd64.s).
+//
+//go:noescape
+func dup2Rows32ManyAVX(d, s unsafe.Pointer, rows, n int)
+
+// dup2RowsMany doubles each of rows rows of w words of s into two rows of
+// 2w words of d, one after another (source row r to rows 2r and 2r+1):
+// in one call for 4-byte words and w a multiple of 8 where the CPU has
+// AVX, else row by row with dup2Rows.
+func dup2RowsMany[W word](d, s []W, rows, w int) {
+	if rows <= 0 {
+		return
+	}
+	var z W
+	if unsafe.Sizeof(z) == 4 && hasAVX && w%8 == 0 && w > 0 {
+		_, _ = d[4*w*rows-1], s[w*rows-1]
+		dup2Rows32ManyAVX(unsafe.Pointer(&d[0]), unsafe.Pointer(&s[0]), rows, w)
+		return
+	}
+	dup2RowsManyGo(d, s, rows, w)
+}
+
 // interleave2AddAVX is interleave2AddGo on n elements of a and b, n a
 // multiple of 8 (dup2_amd64.s).
 //

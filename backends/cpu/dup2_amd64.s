@@ -63,6 +63,50 @@ dup2r_done:
 	VZEROUPPER
 	RET
 
+// func dup2Rows32ManyAVX(d, s unsafe.Pointer, rows, n int)
+//
+// dup2Rows32AVX on rows rows of s, n words each (n a multiple of 8),
+// one after another: row r goes to rows 2r and 2r+1 of d, 2n words
+// each, one after another.
+TEXT ·dup2Rows32ManyAVX(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ n+24(FP), R9
+	SHRQ $3, R9
+	JEQ dup2m_done
+	TESTQ R8, R8
+	JEQ dup2m_done
+	MOVQ R9, R10
+	SHLQ $6, R10 // bytes of an output row
+
+dup2m_row:
+	LEAQ (DI)(R10*1), DX
+	MOVQ R9, CX
+
+dup2m_loop:
+	VMOVUPS (SI), Y0
+	VUNPCKLPS Y0, Y0, Y1
+	VUNPCKHPS Y0, Y0, Y2
+	VPERM2F128 $0x20, Y2, Y1, Y3
+	VPERM2F128 $0x31, Y2, Y1, Y4
+	VMOVUPS Y3, (DI)
+	VMOVUPS Y4, 32(DI)
+	VMOVUPS Y3, (DX)
+	VMOVUPS Y4, 32(DX)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	ADDQ $64, DX
+	DECQ CX
+	JNE dup2m_loop
+	MOVQ DX, DI
+	DECQ R8
+	JNE dup2m_row
+
+dup2m_done:
+	VZEROUPPER
+	RET
+
 // func interleave2AddAVX(d, a, b *float32, n int, bias float32)
 //
 // Sets d[2i] to a[i]+bias and d[2i+1] to b[i]+bias for i < n (n a

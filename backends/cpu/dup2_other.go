@@ -11,5 +11,8 @@ func dup2Rows[W word](d0, d1, s []W) {
 	copy(d1[:2*len(s)], d0[:2*len(s)])
 }
 
+// dup2RowsMany is dup2RowsManyGo: this build has no assembly.
+func dup2RowsMany[W word](d, s []W, rows, w int) { dup2RowsManyGo(d, s, rows, w) }
+
 // interleave2Add is interleave2AddGo: this build has no assembly.
 func interleave2Add(d, a, b []float32, bias float32) { interleave2AddGo(d, a, b, bias) }

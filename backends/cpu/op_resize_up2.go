@@ -62,13 +62,9 @@ func (c *up2Call) runRange(_, lo, hi int) {
 // up2Planes doubles planes [lo, hi) of h×w words of src into dst
 // (2h×2w words each).
 func up2Planes[W word](dst, src []W, h, w, lo, hi int) {
-	w2 := 2 * w
-	for p := lo; p < hi; p++ {
-		for i := range h {
-			o := (p*2*h + 2*i) * w2
-			dup2Rows(dst[o:o+w2], dst[o+w2:o+2*w2], src[(p*h+i)*w:(p*h+i+1)*w])
-		}
-	}
+	// The planes' rows follow one another, in src and in dst: source
+	// row r of the range makes output rows 2r and 2r+1.
+	dup2RowsMany(dst[lo*4*h*w:hi*4*h*w], src[lo*h*w:hi*h*w], (hi-lo)*h, w)
 }
 
 // runUp2 runs the case up2Fits accepted.
