@@ -11,11 +11,12 @@ func dup2Go[W word](d, s []W) {
 }
 
 // dup2RowsManyGo doubles each of rows rows of w words of s into two rows
-// of 2w words of d, one after another, row by row with dup2Rows.
+// of 2w words of d, one after another, row by row: dup2, then a copy.
 func dup2RowsManyGo[W word](d, s []W, rows, w int) {
 	for r := range rows {
 		o := 4 * w * r
-		dup2Rows(d[o:o+2*w], d[o+2*w:o+4*w], s[r*w:(r+1)*w])
+		dup2(d[o:o+2*w], s[r*w:(r+1)*w])
+		copy(d[o+2*w:o+4*w], d[o:o+2*w])
 	}
 }
 

@@ -23,29 +23,8 @@ func dup2[W word](d, s []W) {
 	dup2Go(d, s)
 }
 
-// dup2Rows32AVX is dup2x32AVX writing each word pair to two rows, d0
-// and d1 (dup2_amd64.s).
-//
-//go:noescape
-func dup2Rows32AVX(d0, d1, s unsafe.Pointer, n int)
-
-// dup2Rows sets both d0 and d1 to s with each word doubled (dup2), in
-// one pass over s for 4-byte words where the CPU has AVX.
-func dup2Rows[W word](d0, d1, s []W) {
-	var z W
-	if unsafe.Sizeof(z) == 4 && hasAVX {
-		if n := len(s) &^ 7; n > 0 {
-			d0, d1 = d0[:2*len(s)], d1[:2*len(s)]
-			dup2Rows32AVX(unsafe.Pointer(&d0[0]), unsafe.Pointer(&d1[0]), unsafe.Pointer(&s[0]), n)
-			d0, d1, s = d0[2*n:], d1[2*n:], s[n:]
-		}
-	}
-	dup2Go(d0, s)
-	copy(d1[:2*len(s)], d0[:2*len(s)])
-}
-
-// dup2Rows32ManyAVX is dup2Rows32AVX on rows rows of n 4-byte words,
-// n a multiple of 8, each doubled into the two output rows after the
+// dup2Rows32ManyAVX is dup2x32AVX on rows rows of n 4-byte words, n a
+// multiple of 8, each row doubled into the two output rows after the
 // previous row's (dup2_amd64.s).
 //
 //go:noescape
@@ -54,7 +33,7 @@ func dup2Rows32ManyAVX(d, s unsafe.Pointer, rows, n int)
 // dup2RowsMany doubles each of rows rows of w words of s into two rows of
 // 2w words of d, one after another (source row r to rows 2r and 2r+1):
 // in one call for 4-byte words and w a multiple of 8 where the CPU has
-// AVX, else row by row with dup2Rows.
+// AVX, else row by row (dup2RowsManyGo).
 func dup2RowsMany[W word](d, s []W, rows, w int) {
 	if rows <= 0 {
 		return

@@ -32,42 +32,11 @@ dup2_done:
 	VZEROUPPER
 	RET
 
-// func dup2Rows32AVX(d0, d1, s unsafe.Pointer, n int)
-//
-// dup2x32AVX writing each step to two rows, d0 and d1.
-TEXT ·dup2Rows32AVX(SB), NOSPLIT, $0-32
-	MOVQ d0+0(FP), DI
-	MOVQ d1+8(FP), DX
-	MOVQ s+16(FP), SI
-	MOVQ n+24(FP), CX
-	SHRQ $3, CX
-	JEQ dup2r_done
-
-dup2r_loop:
-	VMOVUPS (SI), Y0
-	VUNPCKLPS Y0, Y0, Y1
-	VUNPCKHPS Y0, Y0, Y2
-	VPERM2F128 $0x20, Y2, Y1, Y3
-	VPERM2F128 $0x31, Y2, Y1, Y4
-	VMOVUPS Y3, (DI)
-	VMOVUPS Y4, 32(DI)
-	VMOVUPS Y3, (DX)
-	VMOVUPS Y4, 32(DX)
-	ADDQ $32, SI
-	ADDQ $64, DI
-	ADDQ $64, DX
-	DECQ CX
-	JNE dup2r_loop
-
-dup2r_done:
-	VZEROUPPER
-	RET
-
 // func dup2Rows32ManyAVX(d, s unsafe.Pointer, rows, n int)
 //
-// dup2Rows32AVX on rows rows of s, n words each (n a multiple of 8),
-// one after another: row r goes to rows 2r and 2r+1 of d, 2n words
-// each, one after another.
+// dup2x32AVX on rows rows of s, n words each (n a multiple of 8), one
+// after another, each step written to two rows: row r goes to rows 2r
+// and 2r+1 of d, 2n words each, one after another.
 TEXT ·dup2Rows32ManyAVX(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), DI
 	MOVQ s+8(FP), SI

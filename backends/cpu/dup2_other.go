@@ -5,12 +5,6 @@ package cpu
 // dup2 is dup2Go: this build has no assembly.
 func dup2[W word](d, s []W) { dup2Go(d, s) }
 
-// dup2Rows sets both d0 and d1 to s with each word doubled (dup2).
-func dup2Rows[W word](d0, d1, s []W) {
-	dup2Go(d0, s)
-	copy(d1[:2*len(s)], d0[:2*len(s)])
-}
-
 // dup2RowsMany is dup2RowsManyGo: this build has no assembly.
 func dup2RowsMany[W word](d, s []W, rows, w int) { dup2RowsManyGo(d, s, rows, w) }
 

@@ -39,45 +39,11 @@ func TestDup2(t *testing.T) {
 	}
 }
 
-// TestDup2Rows wants dup2Rows to write dup2Go's words to both rows on
-// every length, leaving the guard words after each alone. Under purego
-// it compares Go with Go.
-func TestDup2Rows(t *testing.T) {
-	r := rand.New(rand.NewPCG(41, 42))
-	const guard = 0xDEADBEEF
-	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 40, 63, 64, 100} {
-		s := make([]uint32, n)
-		for i := range s {
-			s[i] = r.Uint32()
-		}
-		want := make([]uint32, 2*n)
-		dup2Go(want, s)
-		buf := make([]uint32, 2*(2*n+3))
-		for i := range buf {
-			buf[i] = guard
-		}
-		d0, d1 := buf[:2*n+3], buf[2*n+3:]
-		dup2Rows(d0[:2*n+1], d1[:2*n+1], s)
-		for _, d := range [][]uint32{d0, d1} {
-			for i := range want {
-				if d[i] != want[i] {
-					t.Fatalf("n=%d: word %d = %#x, want %#x", n, i, d[i], want[i])
-				}
-			}
-			for i, v := range d[2*n:] {
-				if v != guard {
-					t.Fatalf("n=%d: guard word %d overwritten", n, i)
-				}
-			}
-		}
-	}
-}
-
 // TestDup2RowsMany wants dup2RowsMany to write source row r, each word
 // doubled, to output rows 2r and 2r+1, for widths that the AVX kernel
-// takes (multiples of 8) and that it leaves to dup2Rows, leaving the
-// guard words after the output alone. The reference indexes the words
-// one by one.
+// takes (multiples of 8) and that it leaves to the row-by-row path,
+// leaving the guard words after the output alone. The reference
+// indexes the words one by one.
 func TestDup2RowsMany(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
 	const guard = 0xDEADBEEF

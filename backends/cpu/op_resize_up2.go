@@ -3,7 +3,7 @@ package cpu
 // Nearest-neighbour upsampling by exactly two along the last two dims
 // (every other dim kept), the decoders' and feature pyramids' most
 // common Resize, skips the general index maps: each input row is
-// doubled into the two output rows it makes (dup2Rows).
+// doubled into the two output rows it makes (dup2RowsMany).
 
 // up2Fits reports whether the index maps of k.p, for x resized to y,
 // are that case: output index o of the last two dims reads o/2, every
