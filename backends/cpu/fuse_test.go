@@ -57,6 +57,16 @@ func loadFused(t *testing.T, onnx []byte, fuse bool, threads int) (*Model[f32t, 
 // optimizeGraph, in order.
 func optimizedOps(t *testing.T, onnx []byte) []string {
 	t.Helper()
+	var ops []string
+	for _, n := range optimizedGraph(t, onnx).Nodes {
+		ops = append(ops, n.OpType)
+	}
+	return ops
+}
+
+// optimizedGraph returns the model onnx's graph after optimizeGraph.
+func optimizedGraph(t *testing.T, onnx []byte) *model.Graph {
+	t.Helper()
 	art, err := artifacts.FromBytes(onnx, "fuse")
 	if err != nil {
 		t.Fatal(err)
@@ -65,11 +75,7 @@ func optimizedOps(t *testing.T, onnx []byte) []string {
 	if err := optimizeGraph(g); err != nil {
 		t.Fatal(err)
 	}
-	var ops []string
-	for _, n := range g.Nodes {
-		ops = append(ops, n.OpType)
-	}
-	return ops
+	return g
 }
 
 func fuseRand(r *rand.Rand, n int, s float32) []float32 {

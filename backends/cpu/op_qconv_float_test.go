@@ -117,16 +117,8 @@ func TestConvIntegerToFloatSameAsUnfused(t *testing.T) {
 // in order, each followed by +Act for a fused activation.
 func fusedOpNames(t *testing.T, onnx []byte) []string {
 	t.Helper()
-	art, err := artifacts.FromBytes(onnx, "fuse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := art.Graph().Clone()
-	if err := optimizeGraph(g); err != nil {
-		t.Fatal(err)
-	}
 	var ops []string
-	for _, n := range g.Nodes {
+	for _, n := range optimizedGraph(t, onnx).Nodes {
 		op := n.OpType
 		if n.Fused != nil && n.Fused.Act != "" {
 			op += "+" + n.Fused.Act
