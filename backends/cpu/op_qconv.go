@@ -443,16 +443,25 @@ func (k *qconvKernel) requant(in []*tensor, y *tensor, acc []int32, accF []float
 	return nil
 }
 
+// convIntegerTypes checks ConvInteger's element types: 8-bit input and
+// weights, each zero point of its operand's type.
+func convIntegerTypes(c *buildCtx) error {
+	if !q8(c.inType(0)) || !q8(c.inType(1)) {
+		return c.unsupported("input and weights of element types %s and %s (supported: int8, uint8)", c.inType(0), c.inType(1))
+	}
+	for i := 2; i < 4; i++ {
+		if t := c.inType(i); t != payload.Undefined && t != c.inType(i-2) {
+			return c.invalid("zero point %d of type %s for an operand of type %s", i-2, t, c.inType(i-2))
+		}
+	}
+	return nil
+}
+
 func init() {
 	register("ConvInteger", func(c *buildCtx) (kernel, error) {
 		a := c.rule.(*model.ConvIntegerAttrs)
-		if !q8(c.inType(0)) || !q8(c.inType(1)) {
-			return nil, c.unsupported("input and weights of element types %s and %s (supported: int8, uint8)", c.inType(0), c.inType(1))
-		}
-		for i := 2; i < 4; i++ {
-			if t := c.inType(i); t != payload.Undefined && t != c.inType(i-2) {
-				return nil, c.invalid("zero point %d of type %s for an operand of type %s", i-2, t, c.inType(i-2))
-			}
+		if err := convIntegerTypes(c); err != nil {
+			return nil, err
 		}
 		if err := checkWindow(c, &a.Window); err != nil {
 			return nil, err

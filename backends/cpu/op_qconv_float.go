@@ -72,13 +72,8 @@ func (f *qconvFloat) bind(n *model.Node, in []*tensor, m int) error {
 // tail of the node's scale, bias and Relu.
 func buildConvIntegerToFloat(c *buildCtx) (kernel, error) {
 	a := c.rule.(*model.ConvIntegerToFloatAttrs)
-	if !q8(c.inType(0)) || !q8(c.inType(1)) {
-		return nil, c.unsupported("input and weights of element types %s and %s (supported: int8, uint8)", c.inType(0), c.inType(1))
-	}
-	for i := 2; i < 4; i++ {
-		if t := c.inType(i); t != payload.Undefined && t != c.inType(i-2) {
-			return nil, c.invalid("zero point %d of type %s for an operand of type %s", i-2, t, c.inType(i-2))
-		}
+	if err := convIntegerTypes(c); err != nil {
+		return nil, err
 	}
 	if t := c.inType(4); t != payload.Float32 {
 		return nil, c.invalid("scale of element type %s (want float32)", t)
