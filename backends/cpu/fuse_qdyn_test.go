@@ -7,6 +7,7 @@ import (
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -36,32 +37,28 @@ func qdynModel(r *rand.Rand, perColumn, scalar, bias, late bool) []byte {
 		ws = onnxbuild.TensorOf("ws", []int64{n}, fuseRand(r, n, 0.02))
 	}
 	g.Initializers = append(g.Initializers, ws, onnxbuild.Scalar("s", float32(0.00071)))
-	node := func(op string, ins []string, out string, attrs ...onnxbuild.Attr) onnxbuild.Node {
-		return onnxbuild.Node{Name: out, Op: op, Inputs: ins, Outputs: []string{out}, Attrs: attrs}
-	}
 	g.Nodes = []onnxbuild.Node{
 		{Name: "dq", Op: "DynamicQuantizeLinear", Inputs: []string{"x"}, Outputs: []string{"xq", "xs", "xz"}},
-		node("MatMulInteger", []string{"xq", "w", "xz", "wz"}, "p"),
-		node("Cast", []string{"p"}, "pf", onnxbuild.AInt("to", int64(payload.Float32))),
+		testmodels.Node("MatMulInteger", []string{"xq", "w", "xz", "wz"}, "p"),
+		testmodels.Node("Cast", []string{"p"}, "pf", onnxbuild.AInt("to", int64(payload.Float32))),
 	}
 	xs := "xs"
 	if late {
-		g.Nodes = append(g.Nodes, node("Abs", []string{"xs"}, "xs_abs"))
+		g.Nodes = append(g.Nodes, testmodels.Node("Abs", []string{"xs"}, "xs_abs"))
 		xs = "xs_abs"
 	}
 	if scalar {
-		g.Nodes = append(g.Nodes, node("Mul", []string{"pf", "s"}, "m"))
+		g.Nodes = append(g.Nodes, testmodels.Node("Mul", []string{"pf", "s"}, "m"))
 	} else {
-		g.Nodes = append(g.Nodes, node("Mul", []string{xs, "ws"}, "sp"), node("Mul", []string{"pf", "sp"}, "m"))
+		g.Nodes = append(g.Nodes, testmodels.Node("Mul", []string{xs, "ws"}, "sp"), testmodels.Node("Mul", []string{"pf", "sp"}, "m"))
 	}
 	last := "m"
 	if bias {
-		g.Nodes = append(g.Nodes, node("Add", []string{"m", "b"}, "a"))
+		g.Nodes = append(g.Nodes, testmodels.Node("Add", []string{"m", "b"}, "a"))
 		last = "a"
 	}
-	g.Nodes = append(g.Nodes, node("Relu", []string{last}, "y"))
-	m := onnxbuild.Model{Opset: 17, Graph: g}
-	return m.Encode()
+	g.Nodes = append(g.Nodes, testmodels.Node("Relu", []string{last}, "y"))
+	return testmodels.Encode(g)
 }
 
 // TestFuseIntegerScaleSameAsUnfused checks that the dynamic

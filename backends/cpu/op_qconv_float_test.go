@@ -7,6 +7,7 @@ import (
 
 	"github.com/lintel-ml/lintel/artifacts"
 	"github.com/lintel-ml/lintel/internal/onnxbuild"
+	"github.com/lintel-ml/lintel/internal/testmodels"
 	"github.com/lintel-ml/lintel/model"
 	"github.com/lintel-ml/lintel/payload"
 )
@@ -45,17 +46,14 @@ func (q qconvDyn) model(r *rand.Rand) []byte {
 		Initializers: []onnxbuild.Tensor{onnxbuild.TensorOf("w", []int64{int64(q.m), int64(q.c), int64(q.k), int64(q.k)}, w),
 			onnxbuild.Scalar("wz", int8(0)), ws},
 	}
-	node := func(op string, ins []string, out string, attrs ...onnxbuild.Attr) onnxbuild.Node {
-		return onnxbuild.Node{Name: out, Op: op, Inputs: ins, Outputs: []string{out}, Attrs: attrs}
-	}
 	g.Nodes = []onnxbuild.Node{
 		{Name: "dq", Op: "DynamicQuantizeLinear", Inputs: []string{"x"}, Outputs: []string{"xq", "xs", "xz"}},
-		node("Mul", []string{"xs", "ws"}, "sp"),
-		node("ConvInteger", []string{"xq", "w", "xz", "wz"}, "p",
+		testmodels.Node("Mul", []string{"xs", "ws"}, "sp"),
+		testmodels.Node("ConvInteger", []string{"xq", "w", "xz", "wz"}, "p",
 			onnxbuild.AInts("kernel_shape", int64(q.k), int64(q.k)), onnxbuild.AInts("pads", pad, pad, pad, pad),
 			onnxbuild.AInts("strides", int64(q.stride), int64(q.stride))),
-		node("Cast", []string{"p"}, "pf", onnxbuild.AInt("to", int64(payload.Float32))),
-		node("Mul", []string{"pf", "sp"}, "mul"),
+		testmodels.Node("Cast", []string{"p"}, "pf", onnxbuild.AInt("to", int64(payload.Float32))),
+		testmodels.Node("Mul", []string{"pf", "sp"}, "mul"),
 	}
 	last := "mul"
 	if q.biasShape != nil {
@@ -64,16 +62,15 @@ func (q qconvDyn) model(r *rand.Rand) []byte {
 			n *= int(d)
 		}
 		g.Initializers = append(g.Initializers, onnxbuild.TensorOf("b", q.biasShape, fuseRand(r, n, 1)))
-		g.Nodes = append(g.Nodes, node("Add", []string{last, "b"}, "a"))
+		g.Nodes = append(g.Nodes, testmodels.Node("Add", []string{last, "b"}, "a"))
 		last = "a"
 	}
 	if q.relu {
-		g.Nodes = append(g.Nodes, node("Relu", []string{last}, "r"))
+		g.Nodes = append(g.Nodes, testmodels.Node("Relu", []string{last}, "r"))
 		last = "r"
 	}
-	g.Nodes = append(g.Nodes, node("Identity", []string{last}, "y"))
-	m := onnxbuild.Model{Opset: 17, Graph: g}
-	return m.Encode()
+	g.Nodes = append(g.Nodes, testmodels.Node("Identity", []string{last}, "y"))
+	return testmodels.Encode(g)
 }
 
 // TestConvIntegerToFloatSameAsUnfused checks that a dynamically
