@@ -201,8 +201,9 @@ func (p *workerPool) finish() {
 func (p *workerPool) helperLoop(i int) {
 	h := &p.helpers[i]
 	var last uint32
+	limit := p.spinLimit
 	for {
-		if !spinFor(func() bool { return h.seq.Load() != last }, p.spinLimit) {
+		if !spinFor(func() bool { return h.seq.Load() != last }, limit) {
 			h.parked.Store(true)
 			if h.seq.Load() == last {
 				<-h.wake
