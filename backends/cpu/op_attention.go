@@ -206,6 +206,9 @@ type attnWorker struct {
 	ends []int
 	// mx and sum are the tiled path's running maxima and sums.
 	mx, sum []float32
+	// inv holds, per query row of a unit, the factor its row of Y takes
+	// after the products (attnExpRow).
+	inv []float32
 }
 
 // attnFewRows is the most query rows per unit for which the scores are
@@ -402,13 +405,23 @@ func (k *attentionKernel) runPart(part int) {
 		if qk != nil && mode == 2 {
 			copy(qk, sc)
 		}
+		// The probabilities are normalised in place only when they are
+		// an output; otherwise each row of Y is divided by its row's sum
+		// after the products, dv values a row instead of tl.
+		norm := qk != nil && mode == 3
 		hasMask := cl.bias.mf != nil || cl.bias.mb != nil || cl.bias.window > 0
+		inv := growF32(&w.inv, m)
 		for r := range m {
 			row := sc[r*tl : (r+1)*tl]
-			attnSoftmax(row[:ends[r]], hasMask)
+			if norm {
+				attnSoftmax(row[:ends[r]], hasMask)
+				inv[r] = 1
+			} else {
+				inv[r] = attnExpRow(row[:ends[r]])
+			}
 			clear(row[ends[r]:])
 		}
-		if qk != nil && mode == 3 {
+		if norm {
 			copy(qk, sc)
 		}
 		ya := cl.y.at(b, h0)
@@ -422,6 +435,11 @@ func (k *attentionKernel) runPart(part int) {
 				beta = 0
 			}
 			gc.sgemm(false, false, m, s.dv, g.rows, 1, sc[g.col0:], tl, g.v.at(b, kh), g.v.ld, beta, ya, cl.yld)
+		}
+		for r, f := range inv {
+			if f != 1 {
+				mulConst32(ya[r*cl.yld:][:s.dv], f)
+			}
 		}
 	}
 }
@@ -548,6 +566,26 @@ func (m *attnBias) apply(row []float32, b, h, i int, fill bool) int {
 		}
 	}
 	return end
+}
+
+// attnExpRow sets each score of row to its exponential less the row's
+// maximum and returns the factor that normalises them, 1/sum, which the
+// caller applies to the row or to what the row weighs. A row holding NaN
+// or +inf is normalised in place by softmaxRow and a row whose every
+// score is -inf (every key masked) cleared, as ONNX's reference gives
+// zeros: both return 1. A masked score leaves exp(-86), the vectorised
+// exp's floor, which weighs nothing against a sum of at least 1.
+func attnExpRow(row []float32) float32 {
+	m, nan, _ := attnRowMax(row)
+	switch {
+	case nan || m > math.MaxFloat32:
+		softmaxRow(row, row, false)
+		return 1
+	case m < -math.MaxFloat32:
+		clear(row)
+		return 1
+	}
+	return 1 / expSub32(row, row, m)
 }
 
 // attnSoftmax normalises one score row in place. A row whose every
