@@ -310,3 +310,100 @@ geluz_loop:
 geluz_done:
 	VZEROUPPER
 	RET
+
+// func geluErfAVX(d *float32, n int, c, k, h float32, f int)
+//
+// t = d[i]/c (f&1) or d[i]·c; a = erf32(t) + k; d[i] = (d[i]·a)·h, or
+// (d[i]·h)·a (f&2): geluErfGo on a multiple of 8, the same bits.
+TEXT ·geluErfAVX(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y12
+	VBROADCASTSS k+20(FP), Y14
+	VBROADCASTSS h+24(FP), Y13
+	MOVQ f+32(FP), DX
+	VMOVUPS ·erfVec+384(SB), Y10
+	VMOVUPS ·erfVec+416(SB), Y11
+	SHRQ $3, CX
+	JEQ geluerf_done
+
+geluerf_loop:
+	VMOVUPS (DI), Y4
+	TESTQ $1, DX
+	JNE geluerf_div
+	VMULPS Y12, Y4, Y0
+	JMP geluerf_erf
+
+geluerf_div:
+	VDIVPS Y12, Y4, Y0
+
+geluerf_erf:
+	ERF
+	VADDPS Y14, Y2, Y2
+	TESTQ $2, DX
+	JNE geluerf_half
+	VMULPS Y2, Y4, Y4
+	VMULPS Y13, Y4, Y4
+	JMP geluerf_store
+
+geluerf_half:
+	VMULPS Y13, Y4, Y4
+	VMULPS Y2, Y4, Y4
+
+geluerf_store:
+	VMOVUPS Y4, (DI)
+	ADDQ $32, DI
+	DECQ CX
+	JNE geluerf_loop
+
+geluerf_done:
+	VZEROUPPER
+	RET
+
+// func geluErfZ(d *float32, n int, c, k, h float32, f int)
+//
+// geluErfAVX on 16 lanes with AVX-512 (n a multiple of 16), the same
+// bits.
+TEXT ·geluErfZ(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	JEQ geluerfz_done
+	ERFZCONSTS
+	VBROADCASTSS c+16(FP), Z13
+	VBROADCASTSS h+24(FP), Z14
+	VBROADCASTSS k+20(FP), Z15
+	MOVQ f+32(FP), DX
+
+geluerfz_loop:
+	VMOVUPS (DI), Z4
+	TESTQ $1, DX
+	JNE geluerfz_div
+	VMULPS Z13, Z4, Z0
+	JMP geluerfz_erf
+
+geluerfz_div:
+	VDIVPS Z13, Z4, Z0
+
+geluerfz_erf:
+	ERFZ(Z0, Z1, Z2, Z3)
+	VADDPS Z15, Z2, Z2
+	TESTQ $2, DX
+	JNE geluerfz_half
+	VMULPS Z2, Z4, Z4
+	VMULPS Z14, Z4, Z4
+	JMP geluerfz_store
+
+geluerfz_half:
+	VMULPS Z14, Z4, Z4
+	VMULPS Z2, Z4, Z4
+
+geluerfz_store:
+	VMOVUPS Z4, (DI)
+	ADDQ $64, DI
+	DECQ CX
+	JNE geluerfz_loop
+
+geluerfz_done:
+	VZEROUPPER
+	RET

@@ -25,6 +25,7 @@ const (
 	ewSigmoid
 	ewErf      // erf32
 	ewGelu     // Gelu's exact form on erf32
+	ewGeluErf  // Gelu as exporters spell it from Erf (fuseGeluErf)
 	ewBinConst // x op c (c op x when constFirst)
 	ewBinVec   // x op y
 	ewPowConst // x^c
@@ -43,7 +44,8 @@ type ewStep struct {
 	op         binOp
 	constFirst bool
 	d, x, y    ewSlot
-	c0, c1     float32
+	c0, c1, c2 float32
+	flags      int       // a GeluErf step's
 	k          []float32 // c0 as a one-element row, for arithRow
 	u          unaryKernel
 }
@@ -68,6 +70,11 @@ func compileEw(p *model.EwProgram, inPlace bool) (*ewProg, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
+	return compileEwSteps(fuseGeluErf(p), inPlace)
+}
+
+// compileEwSteps is compileEw on a checked program, taken step for step.
+func compileEwSteps(p *model.EwProgram, inPlace bool) (*ewProg, error) {
 	if inPlace && p.Inputs != 1 {
 		return nil, errs.New(errs.InvalidArtifact, "epilogue program of %d inputs", p.Inputs)
 	}
@@ -195,6 +202,9 @@ func compileEwStep(st model.EwStep) (ewStep, error) {
 		}
 	case "Erf":
 		s.kind = ewErf
+	case ewGeluErfOp:
+		s.kind = ewGeluErf
+		s.c2, s.flags = st.K[2], int(st.K[3])
 	default:
 		spec, ok := unarySpecs[st.Op]
 		if !ok {
@@ -429,6 +439,8 @@ func (p *ewProg) block(sc []float32, bs int, d []float32, in *ewInputs, buf []fl
 			erf32s(dst)
 		case ewGelu:
 			gelu32s(dst)
+		case ewGeluErf:
+			geluErf32s(dst, st.c0, st.c1, st.c2, st.flags)
 		}
 	}
 }

@@ -229,6 +229,7 @@ func BenchmarkEwProgram(b *testing.B) {
 			{Op: "Add", X: 2, Y: -1, K: []float32{3}}, {Op: "Clip", X: 3, Y: -1, K: []float32{0, 6}},
 			{Op: "Mul", X: 2, Y: 4}, {Op: "Div", X: 5, Y: -1, K: []float32{6}},
 			{Op: "Mul", X: 6, Y: -1, K: []float32{0.9}}, {Op: "Add", X: 7, Y: -1, K: []float32{-0.1}}}},
+		"GeluErf": &geluSpellings[0].p,
 		"LeakyReluMax": {Inputs: 1, Steps: []model.EwStep{
 			{Op: "LeakyRelu", X: 0, Y: -1, K: []float32{0.2, 0}}, {Op: "Max", X: 1, Y: -1, K: []float32{-0.5}}}},
 	}

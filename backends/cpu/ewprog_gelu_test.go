@@ -1,0 +1,188 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lintel-ml/lintel/model"
+)
+
+// geluSpellings are programs of one input that spell Gelu from Erf as
+// exporters write it, each with how many GeluErf steps fuseGeluErf
+// should leave.
+var geluSpellings = []struct {
+	name  string
+	p     model.EwProgram
+	fused int
+}{
+	{"torch nn.GELU: Div, Erf, Add, Mul, Mul", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Div", X: 0, Y: -1, K: []float32{float32(math.Sqrt2)}},
+		{Op: "Erf", X: 1, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 2, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 0, Y: 3},
+		{Op: "Mul", X: 4, Y: -1, K: []float32{0.5}},
+	}}, 1},
+	{"x·(1/√2), constant first, operands swapped", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Mul", X: 0, Y: -1, K: []float32{1 / float32(math.Sqrt2)}, ConstFirst: true},
+		{Op: "Erf", X: 1, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 2, Y: -1, K: []float32{1}, ConstFirst: true},
+		{Op: "Mul", X: 3, Y: 0},
+		{Op: "Mul", X: 4, Y: -1, K: []float32{0.5}, ConstFirst: true},
+	}}, 1},
+	{"Hugging Face: x·0.5·(1 + erf(x/√2))", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Mul", X: 0, Y: -1, K: []float32{0.5}},
+		{Op: "Div", X: 0, Y: -1, K: []float32{1.4142135}},
+		{Op: "Erf", X: 2, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 3, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 1, Y: 4},
+	}}, 1},
+	{"after a bias, then a step that follows", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Add", X: 0, Y: -1, K: []float32{0.25}},
+		{Op: "Div", X: 1, Y: -1, K: []float32{1.4142135}},
+		{Op: "Erf", X: 2, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 3, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 1, Y: 4},
+		{Op: "Mul", X: 5, Y: -1, K: []float32{0.5}},
+		{Op: "Sub", X: 6, Y: 1},
+	}}, 1},
+	{"other constants", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Div", X: 0, Y: -1, K: []float32{3}},
+		{Op: "Erf", X: 1, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 2, Y: -1, K: []float32{-2}},
+		{Op: "Mul", X: 0, Y: 3},
+		{Op: "Mul", X: 4, Y: -1, K: []float32{1e30}},
+	}}, 1},
+	{"x·h first, other constants", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Mul", X: 0, Y: -1, K: []float32{0.3}},
+		{Op: "Mul", X: 0, Y: -1, K: []float32{0.7}},
+		{Op: "Erf", X: 2, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 3, Y: -1, K: []float32{1.7}},
+		{Op: "Mul", X: 4, Y: 1},
+	}}, 1},
+	{"erf read again: not fused", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Div", X: 0, Y: -1, K: []float32{1.4142135}},
+		{Op: "Erf", X: 1, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 2, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 0, Y: 3},
+		{Op: "Mul", X: 4, Y: -1, K: []float32{0.5}},
+		{Op: "Add", X: 5, Y: 2},
+	}}, 0},
+	{"c divided by x: not fused", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Div", X: 0, Y: -1, K: []float32{1.4142135}, ConstFirst: true},
+		{Op: "Erf", X: 1, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 2, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 0, Y: 3},
+		{Op: "Mul", X: 4, Y: -1, K: []float32{0.5}},
+	}}, 0},
+	{"another value multiplied: not fused", model.EwProgram{Inputs: 2, Steps: []model.EwStep{
+		{Op: "Div", X: 0, Y: -1, K: []float32{1.4142135}},
+		{Op: "Erf", X: 2, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 3, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 1, Y: 4},
+		{Op: "Mul", X: 5, Y: -1, K: []float32{0.5}},
+	}}, 0},
+	{"two in a row", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+		{Op: "Div", X: 0, Y: -1, K: []float32{1.4142135}},
+		{Op: "Erf", X: 1, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 2, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 0, Y: 3},
+		{Op: "Mul", X: 4, Y: -1, K: []float32{0.5}},
+		{Op: "Mul", X: 5, Y: -1, K: []float32{0.5}},
+		{Op: "Div", X: 5, Y: -1, K: []float32{1.4142135}},
+		{Op: "Erf", X: 7, Y: -1, K: []float32{0, 0}},
+		{Op: "Add", X: 8, Y: -1, K: []float32{1}},
+		{Op: "Mul", X: 6, Y: 9},
+	}}, 2},
+}
+
+// TestFuseGeluErf checks that each spelling of Gelu from Erf compiles
+// to the expected number of GeluErf steps and that the compiled program
+// gives the bits of its steps compiled one by one, on lengths with
+// vector blocks and tails, random values and special ones.
+func TestFuseGeluErf(t *testing.T) {
+	specials := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, -1e-40, 1e-38, 4, -4, 6, -6}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, c := range geluSpellings {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.p.Check(); err != nil {
+				t.Fatal(err)
+			}
+			q := fuseGeluErf(&c.p)
+			got := 0
+			for _, st := range q.Steps {
+				if st.Op == ewGeluErfOp {
+					got++
+				}
+			}
+			if got != c.fused {
+				t.Fatalf("%d GeluErf steps, want %d", got, c.fused)
+			}
+			if got > 0 && len(q.Steps) != len(c.p.Steps)-4*got {
+				t.Errorf("%d steps, want %d", len(q.Steps), len(c.p.Steps)-4*got)
+			}
+			fused, err := compileEw(&c.p, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, err := compileEwSteps(&c.p, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []int{1, 7, 8, 15, 16, 17, 255, 1024, 1500} {
+				xs := make([][]float32, c.p.Inputs)
+				for i := range xs {
+					xs[i] = make([]float32, n)
+					for j := range xs[i] {
+						xs[i][j] = (r.Float32()*2 - 1) * 8
+						if r.IntN(8) == 0 {
+							xs[i][j] = specials[r.IntN(len(specials))]
+						}
+					}
+				}
+				in := &ewInputs{x: xs}
+				gotY, wantY := make([]float32, n), make([]float32, n)
+				fused.runNode(gotY, in, make([]float32, fused.scratchSize(ewNodeBlock)), 0, n)
+				plain.runNode(wantY, in, make([]float32, plain.scratchSize(ewNodeBlock)), 0, n)
+				for i := range gotY {
+					if !sameF32(gotY[i], wantY[i]) {
+						t.Fatalf("n=%d: element %d of %v is %v, want %v", n, i, xs[0][i], gotY[i], wantY[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestGeluErfMatchesGo checks the vector loops of the GeluErf step
+// against geluErfGo bit for bit, every flag, across [-6, 6] and on
+// special values, with guard cells after the slice that must not change.
+func TestGeluErfMatchesGo(t *testing.T) {
+	needAsm(t)
+	const n = 240007
+	xs := make([]float32, n)
+	for i := range xs {
+		xs[i] = float32(i-n/2) * 5e-5
+	}
+	copy(xs, []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), math.MaxFloat32, -math.MaxFloat32, 1e-45, -1e-40})
+	const guard = 1234.5
+	for f := range 4 {
+		for _, c := range [][3]float32{{float32(math.Sqrt2), 1, 0.5}, {1 / float32(math.Sqrt2), 1, 0.5}, {0.3, -2, 1e20}} {
+			got := append(append([]float32(nil), xs...), guard, guard, guard)
+			want := append([]float32(nil), xs...)
+			geluErf32s(got[:n], c[0], c[1], c[2], f)
+			geluErfGo(want, c[0], c[1], c[2], f)
+			for i := range want {
+				if !sameF32(got[i], want[i]) {
+					t.Fatalf("flags %d, constants %v: element %d of %v is %v, want %v", f, c, i, xs[i], got[i], want[i])
+				}
+			}
+			for i, v := range got[n:] {
+				if v != guard {
+					t.Fatalf("flags %d: guard cell %d is %v", f, i, v)
+				}
+			}
+		}
+	}
+}
