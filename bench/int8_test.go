@@ -61,8 +61,9 @@ func randBytes(r *rand.Rand, n int) []byte {
 	return b
 }
 
-// int8Ops returns, for a GEMM of m×k by k×n and a 3×3 convolution of c
-// channels to c at hw×hw, the float32 op and its int8 forms.
+// int8Ops returns, for a GEMM of m×k by k×n, a 3×3 convolution of c
+// channels to c at hw×hw and a depthwise 3×3 one, the float32 op and
+// its int8 forms.
 func int8Ops(r *rand.Rand) [][]int8Op {
 	i8 := func(name string, shape []int64) onnxbuild.Tensor {
 		b := randBytes(r, int(prod(shape)))
@@ -105,6 +106,19 @@ func int8Ops(r *rand.Rand) [][]int8Op {
 			consts: []onnxbuild.Tensor{i8("w", w), u8s("zx", 117), i8s("zw", 0)}, attrs: []onnxbuild.Attr{pads}, opset: 10},
 		{name: tag + " QLinearConv u8s8", op: "QLinearConv", x: payload.Uint8, shape: x, out: payload.Uint8, inputs: []string{"sx", "zx", "w", "sw", "zw", "sy", "zy"},
 			consts: []onnxbuild.Tensor{f32s("sx", 0.02), u8s("zx", 117), i8("w", w), f32s("sw", 0.01), i8s("zw", 0), f32s("sy", 0.5), u8s("zy", 128)}, attrs: []onnxbuild.Attr{pads}, opset: 10},
+	})
+	// Depthwise, as MobileNet-style networks quantized to QOperator form
+	// run it: 3×3 stride 1 over 144 channels at 56×56.
+	dc, dhw := int64(144), int64(56)
+	dx, dw := []int64{1, dc, dhw, dhw}, []int64{dc, 1, 3, 3}
+	group := onnxbuild.AInt("group", dc)
+	tag = fmt.Sprintf("depthwise 3x3 %d %dx%d", dc, dhw, dhw)
+	sets = append(sets, []int8Op{
+		{name: tag + " Conv f32", op: "Conv", x: payload.Float32, shape: dx, out: payload.Float32, inputs: []string{"w"}, consts: []onnxbuild.Tensor{f32w("w", dw)}, attrs: []onnxbuild.Attr{pads, group}, opset: 13},
+		{name: tag + " ConvInteger u8s8", op: "ConvInteger", x: payload.Uint8, shape: dx, out: payload.Int32, inputs: []string{"w", "zx", "zw"},
+			consts: []onnxbuild.Tensor{i8("w", dw), u8s("zx", 117), i8s("zw", 0)}, attrs: []onnxbuild.Attr{pads, group}, opset: 10},
+		{name: tag + " QLinearConv u8s8", op: "QLinearConv", x: payload.Uint8, shape: dx, out: payload.Uint8, inputs: []string{"sx", "zx", "w", "sw", "zw", "sy", "zy"},
+			consts: []onnxbuild.Tensor{f32s("sx", 0.02), u8s("zx", 117), i8("w", dw), f32s("sw", 0.01), i8s("zw", 0), f32s("sy", 0.5), u8s("zy", 128)}, attrs: []onnxbuild.Attr{pads, group}, opset: 10},
 	})
 	return sets
 }
@@ -254,10 +268,11 @@ func TestInt8VsORT(t *testing.T) {
 	}
 	rounds := envInt("BENCH_ROUNDS", 11)
 	// BENCH_INT8_SETS picks the shapes, a bit each: 1 the 256³ GEMM, 2
-	// the 1024³ one, 4 the convolution (default 7: all).
+	// the 1024³ one, 4 the convolution, 8 the depthwise one (default 15:
+	// all).
 	r := rand.New(rand.NewPCG(8, 8))
 	var rows [][]string
-	sizes := envInt("BENCH_INT8_SETS", 7)
+	sizes := envInt("BENCH_INT8_SETS", 15)
 	for si, set := range int8Ops(r) {
 		if sizes&(1<<si) == 0 {
 			continue
