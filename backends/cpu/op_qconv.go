@@ -264,8 +264,8 @@ func (k *qconvKernel) run(in, out []*tensor) error {
 		pad = byte(zx[0])
 	}
 	if k.qlinear {
-		if yf := k.dwExact(in, zx, zw, out[0].numel()); yf != nil {
-			return k.requant(in, out[0], nil, yf, false)
+		if done, err := k.dwQLinear(in, out[0], zx, zw); done || err != nil {
+			return err
 		}
 		if k.f32 != nil && len(zx) == 1 && in[k.wi].data != nil {
 			yf, err := k.f32.run(x, zx[0], out[0].shape, out[0].numel())

@@ -5,38 +5,65 @@ import (
 	"github.com/lintel-ml/lintel/payload"
 )
 
-// qdwExactMax bounds the partial sums of dwExact: below it every integer
+// qdwExactMax bounds the partial sums of dwQLinear: below it every integer
 // is a float32, so float32 sums of integer products are exact in any
 // order.
 const qdwExactMax = 1 << 24
 
-// qconvDW is the float32 scratch of qconvKernel.dwExact.
+// qdwChunkFloats bounds the float32 input and output planes that one
+// step of dwQLinear converts, convolves and requantizes: they stay in
+// L2 between the three.
+const qdwChunkFloats = 32 << 10
+
+// qconvDW is the state of qconvKernel.dwQLinear: the weights and bias
+// as float32, and per part a depthwise plan and the float32 planes of
+// its chunks.
 type qconvDW struct {
-	plan       dwPlan
-	x, w, b, y []float32
+	w, b  []float32
+	parts []qdwPart
+	call  qdwCall
 }
 
-// dwExact runs a depthwise QLinearConv (one input channel a group, the
+// qdwPart is one part's plan and scratch.
+type qdwPart struct {
+	plan dwPlan
+	x, y []float32
+}
+
+// qdwCall is one call of dwQLinear, read by every part.
+type qdwCall struct {
+	k              *qconvKernel
+	x, y           *tensor
+	rq             qRequant
+	z              int32
+	units, perItem int
+	chunk, parts   int
+}
+
+// dwQLinear runs a depthwise QLinearConv (one input channel a group, the
 // geometry dwPlan takes) as the float32 depthwise convolution of
-// x − x_zero_point by w − w_zero_point from the int32 bias, and returns
-// its float32 sums. They are exact, the integer GEMM's int32 sums: every partial sum
-// is an integer of magnitude below 2²⁴, which it checks per output
-// channel (|bias| + Σ|w − zw|·max|x − zx|); it returns nil, doing
+// x − x_zero_point by w − w_zero_point from the int32 bias, and
+// requantizes its float32 sums into y. The sums are exact, the integer
+// GEMM's int32 sums: every partial sum is an integer of magnitude below
+// 2²⁴, which it checks per output channel (|bias| + Σ|w − zw|·max|x −
+// zx|). It works a few input planes at a time (qdwChunkFloats), so that
+// each plane is converted, convolved and requantized while it is in
+// cache, and splits the planes across the pool. It reports false, doing
 // nothing, when a channel fails the check or the case is another.
-func (k *qconvKernel) dwExact(in []*tensor, zx, zw []int32, n int) []float32 {
+func (k *qconvKernel) dwQLinear(in []*tensor, y *tensor, zx, zw []int32) (bool, error) {
 	x, w := in[0], in[k.wi]
 	g := &k.g
 	if k.group != k.c || k.c == 0 || !dwFits(g) || len(zx) != 1 || k.m%k.c != 0 {
-		return nil
+		return false, nil
 	}
 	taps := size3(g.k)
 	if len(w.data) < k.m*taps {
-		return nil
+		return false, nil
 	}
 	var bias []int32
 	if b := optIn(in, 8); b != nil {
 		if b.dt != payload.Int32 || b.numel() != k.m {
-			return nil
+			return false, nil
 		}
 		bias = b.i32()
 	}
@@ -74,14 +101,62 @@ func (k *qconvKernel) dwExact(in []*tensor, zx, zw []int32, n int) []float32 {
 			sum += int64(max(q, -q)) * int64(maxX)
 		}
 		if sum >= qdwExactMax {
-			return nil
+			return false, nil
 		}
 	}
-	xf := growF32(&d.x, x.numel())
-	q8ToF32(xf, x.data, z, 1, x.dt == payload.Int8)
-	yf := growF32(&d.y, n)
-	d.plan.conv(k.qg.pool, g, xf, wf, bf, yf, k.nb, k.m, k.m/k.c, nil)
-	return yf
+	rq, err := k.requantOf(in, y, false)
+	if err != nil {
+		return false, err
+	}
+	mult := k.m / k.c
+	inSz, outSz := size3(g.in), size3(g.out)
+	units := k.nb * k.c
+	chunk := max(1, qdwChunkFloats/max(inSz+mult*outSz, 1))
+	parts := 1
+	if pool := k.qg.pool; pool != nil {
+		parts = min(pool.size(), ceilDiv(units, chunk), max(1, units*mult*outSz*taps/(1<<16)))
+	}
+	for len(d.parts) < parts {
+		d.parts = append(d.parts, qdwPart{})
+	}
+	d.call = qdwCall{k: k, x: x, y: y, rq: rq, z: z, units: units, perItem: k.c, chunk: chunk, parts: parts}
+	if parts == 1 {
+		d.runPart(0)
+	} else {
+		k.qg.pool.run(d, parts)
+	}
+	d.call = qdwCall{}
+	return true, nil
+}
+
+// runPart converts, convolves and requantizes input planes
+// [part*units/parts, (part+1)*units/parts) of the current call, a chunk
+// of planes of one batch item at a time.
+func (d *qconvDW) runPart(part int) {
+	cl := &d.call
+	k := cl.k
+	g := &k.g
+	p := &d.parts[part]
+	taps := size3(g.k)
+	mult := k.m / k.c
+	inSz, outSz := size3(g.in), size3(g.out)
+	u1 := (part + 1) * cl.units / cl.parts
+	for u0 := part * cl.units / cl.parts; u0 < u1; {
+		// Within one batch item: its channels index the weights.
+		c0 := u0 % cl.perItem
+		n := min(cl.chunk, u1-u0, cl.perItem-c0)
+		xf := growF32(&p.x, n*inSz)
+		yf := growF32(&p.y, n*mult*outSz)
+		q8ToF32(xf, cl.x.data[u0*inSz:(u0+n)*inSz], cl.z, 1, cl.x.dt == payload.Int8)
+		o0 := c0 * mult
+		p.plan.conv(nil, g, xf, d.w[o0*taps:], d.b[o0:], yf, 1, n*mult, mult, nil)
+		for j := range n * mult {
+			m := cl.rq.mult[min(o0+j, len(cl.rq.mult)-1)]
+			at := (u0*mult + j) * outSz
+			requantF32Run(cl.y.data[at:at+outSz], yf[j*outSz:(j+1)*outSz], m, cl.rq.zp, cl.rq.lo, cl.rq.hi)
+		}
+		u0 += n
+	}
 }
 
 // qconvF32 is a QLinearConv's float32 twin (qconvKernel.buildF32): the
