@@ -13,6 +13,26 @@ func dwRowAVX(dst *float32, n int, base *float32, offs *int, w *float32, taps in
 //go:noescape
 func dwRowAVX512(dst *float32, n int, base *float32, offs *int, w *float32, taps int, bias float32)
 
+// dw3x3AVX512 is dwRowAVX512 for a 3×3 kernel of stride and dilation
+// 1 (dwconv_amd64.s): the same bits, each input row loaded once.
+//
+//go:noescape
+func dw3x3AVX512(dst *float32, n int, base *float32, pitch int, w *float32, bias float32)
+
+// dw3x3Row is dwRowTrusted for a 3×3 kernel of stride and dilation 1,
+// offs being kh·pitch + kw: dw3x3AVX512 on whole vectors where 512-bit
+// vectors run at full width and base holds the 16 floats it may read
+// past the taps, dwRowTrusted on the rest. The same bits.
+func dw3x3Row(dst, base []float32, offs []int, pitch int, w []float32, bias float32) {
+	if n := len(dst) &^ 15; dwRow512 && n > 0 && len(base) >= n+2*pitch+16 && len(w) >= 9 {
+		dw3x3AVX512(&dst[0], n, &base[0], pitch, &w[0], bias)
+		dst, base = dst[n:], base[n:]
+	}
+	if len(dst) > 0 {
+		dwRowTrusted(dst, base, offs, w, bias)
+	}
+}
+
 // dwRow512 selects dwRowAVX512 where 512-bit vectors run at full width
 // (tests clear it to check the AVX2 kernel).
 var dwRow512 = wide512

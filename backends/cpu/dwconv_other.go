@@ -27,3 +27,8 @@ func copyStrided(dst []float32, dstride int, src []float32, sstride, n, rows int
 func deinterleaveRows(even, odd []float32, dstride int, src []float32, sstride, n, rows int) {
 	deinterleaveRowsGo(even, odd, dstride, src, sstride, n, rows)
 }
+
+// dw3x3Row is dwRowTrusted: this build has no 3×3 kernel of its own.
+func dw3x3Row(dst, base []float32, offs []int, pitch int, w []float32, bias float32) {
+	dwRowTrusted(dst, base, offs, w, bias)
+}

@@ -29,8 +29,11 @@ type dwPlan struct {
 	// slack that rounded-up outputs read).
 	sh, sw, p, band, bandRows, phaseSz, n, bufLen int
 	offs                                          []int
-	scratch                                       []dwScratch
-	call                                          dwCall
+	// k3 is set for a 3×3 kernel of stride and dilation 1, whose taps
+	// dw3x3Row computes (the copy then holds its 16 floats of slack).
+	k3      bool
+	scratch []dwScratch
+	call    dwCall
 }
 
 // dwKey is the layout a dwPlan was built for.
@@ -105,6 +108,10 @@ func (p *dwPlan) prepare(g *geom) {
 		}
 	}
 	p.bufLen = max(p.sh*p.sw*p.phaseSz, maxOff+p.n)
+	p.k3 = taps == 9 && g.k[1] == 3 && p.sh == 1 && p.sw == 1 && g.d[1] == 1 && g.d[2] == 1
+	if p.k3 {
+		p.bufLen += 16
+	}
 	p.key = key
 	// Buffers laid out for another geometry hold data in its padding.
 	for i := range p.scratch {
@@ -189,7 +196,11 @@ func (p *dwPlan) runPart(part int) {
 				if cl.bias != nil {
 					b = cl.bias[o]
 				}
-				dwRowTrusted(out, pad, p.offs, cl.w[o*taps:(o+1)*taps], b)
+				if p.k3 {
+					dw3x3Row(out, pad, p.offs, p.p, cl.w[o*taps:(o+1)*taps], b)
+				} else {
+					dwRowTrusted(out, pad, p.offs, cl.w[o*taps:(o+1)*taps], b)
+				}
 				y := cl.y[q*outSz+oh0*OW : q*outSz+oh1*OW]
 				if p.p == OW {
 					copy(y, out)
