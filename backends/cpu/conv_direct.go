@@ -279,13 +279,17 @@ func (p *directPlan) fillBorders(g *geom, cg int) {
 	plane := p.ph * p.pws
 	for c := range cg {
 		pl := p.pad[c*plane : (c+1)*plane]
-		clear(pl[:top*p.pws])
-		for ih := range IH {
-			row := pl[(top+ih)*p.pws : (top+ih+1)*p.pws]
-			clear(row[:left])
-			clear(row[left+IW:])
+		if IH == 0 {
+			clear(pl)
+			continue
 		}
-		clear(pl[(top+IH)*p.pws:])
+		// The rows above and the first row's left padding; then each gap
+		// from one row's right padding to the next row's left, one
+		// masked store a row where it fits; then the last row's right
+		// padding and the rows below.
+		clear(pl[:top*p.pws+left])
+		zeroGaps(pl[top*p.pws+left+IW:], p.pws, p.pws-IW, IH-1)
+		clear(pl[(top+IH-1)*p.pws+left+IW:])
 	}
 	clear(p.pad[cg*plane:])
 }
