@@ -12,7 +12,9 @@ import (
 // constant scalar c → an optional Add of a float32 mask M → Softmax over
 // the last axis → MatMul(·, V), with one Attention node of EwDomain,
 // which binds as opset 23's, of inputs Q, K, V and M and scale c, 1/c or
-// 1. The node is EwDomain's at every opset, for one difference from
+// 1. Q and Kᵀ may each be a Mul by a constant scalar read by the chain
+// only, as PyTorch's export of scaled_dot_product_attention writes them
+// (by √scale each): the scale takes their product. The node is EwDomain's at every opset, for one difference from
 // ONNX's op: its rule (AttentionAttrs.MaskExact) refuses a mask whose
 // last dim is not the number of keys, where ONNX's Attention pads it
 // with -inf and the Add it replaces fails (a last dim of 1 broadcasts
@@ -178,6 +180,17 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 		return nil, nil
 	}
 	q, kt := mm.Inputs[0], mm.Inputs[1]
+	// PyTorch's export of scaled_dot_product_attention multiplies Q and
+	// Kᵀ each by a constant (√scale) before their product.
+	var pre []*Node
+	preScale := float32(1)
+	ktReader := mm
+	if m, c, x := f.attnPreScale(q, mm, producer); m != nil {
+		q, preScale, pre = x, c, append(pre, m)
+	}
+	if m, c, x := f.attnPreScale(kt, mm, producer); m != nil {
+		kt, preScale, pre, ktReader = x, preScale*c, append(pre, m), m
+	}
 	qs, ok := f.rank4(q)
 	if !ok {
 		return nil, nil
@@ -191,7 +204,7 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 	if tr == nil || tr.OpType != "Transpose" || !isDefaultDomain(tr.Domain) || f.removed[tr] || len(tr.Inputs) != 1 || len(tr.Outputs) != 1 || tr.Fused != nil {
 		return nil, nil
 	}
-	if us := f.users[kt]; len(us) != 1 || us[0] != mm {
+	if us := f.users[kt]; len(us) != 1 || us[0] != ktReader {
 		return nil, nil
 	}
 	k4s, ok := f.rank4(tr.Inputs[0])
@@ -213,7 +226,7 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 	default:
 		return nil, nil
 	}
-	nodes := []*Node{mm}
+	nodes := append(pre, mm)
 	cur := mm.Outputs[0]
 	scale := float32(1)
 	// The scale.
@@ -236,6 +249,10 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 		}
 		nodes = append(nodes, u)
 		cur = u.Outputs[0]
+	}
+	scale *= preScale
+	if scale == 0 || math.IsInf(float64(scale), 0) {
+		return nil, nil
 	}
 	// The mask.
 	var mask string
@@ -347,6 +364,25 @@ func (f *fuser) attention(mm *Node, producer map[string]*Node) ([]*Node, *Node) 
 
 // attnScalar returns the value of v when it is a float32 constant of one
 // element whose rank does not widen the rank-4 scores.
+// attnPreScale returns the Mul that makes v, read by reader only, as a
+// float32 value times a constant scalar c, with c and that value; nil
+// when v is made otherwise.
+func (f *fuser) attnPreScale(v string, reader *Node, producer map[string]*Node) (*Node, float32, string) {
+	m := producer[v]
+	if us := f.users[v]; m == nil || len(us) != 1 || us[0] != reader {
+		return nil, 0, ""
+	}
+	if f.removed[m] || m.OpType != "Mul" || !isDefaultDomain(m.Domain) || m.Fused != nil || len(m.Inputs) != 2 || len(m.Outputs) != 1 || m.Inputs[0] == m.Inputs[1] {
+		return nil, 0, ""
+	}
+	for i, in := range m.Inputs {
+		if c, ok := f.attnScalar(in); ok && f.g.Const(m.Inputs[1-i]) == nil && f.isF32(m.Inputs[1-i]) {
+			return m, c, m.Inputs[1-i]
+		}
+	}
+	return nil, 0, ""
+}
+
 func (f *fuser) attnScalar(v string) (float32, bool) {
 	t := f.g.Const(v)
 	if t == nil || len(t.Shape) > 4 {

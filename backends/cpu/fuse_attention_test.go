@@ -178,46 +178,52 @@ func TestFusedAttentionMatchesUnfused(t *testing.T) {
 }
 
 // TestFuseAttentionBERTBasic checks that every layer of the generated
-// BERT encoder in its basic form gets one Attention node at load, and
-// that the fused model gives the unfused one's results, with padding.
+// BERT encoder in its basic form gets one Attention node at load, with
+// the scale after the product or, as PyTorch exports
+// scaled_dot_product_attention, on Q and Kᵀ before it, and that the
+// fused model gives the unfused one's results, with padding.
 func TestFuseAttentionBERTBasic(t *testing.T) {
-	cfg := testmodels.EncoderConfig{Layers: 2, Seq: 16, Hidden: 32, Heads: 4, FFN: 64}
-	onnx := cfg.Encoder(testmodels.Basic)
-	fused, na := loadAttn(t, onnx, true)
-	plain, _ := loadAttn(t, onnx, false)
-	if na != cfg.Layers {
-		t.Fatalf("got %d Attention nodes, want %d", na, cfg.Layers)
-	}
-	if _, n := loadAttn(t, testmodels.BERTEncoder.Encoder(testmodels.Basic), true); n != testmodels.BERTEncoder.Layers {
-		t.Fatalf("BERTEncoder: got %d Attention nodes, want %d", n, testmodels.BERTEncoder.Layers)
-	}
-	r := testmodels.Rand(3)
-	const batch = 2
-	mask := make([]int64, batch*cfg.Seq)
-	for i := range mask {
-		if i%cfg.Seq < cfg.Seq-3*(i/cfg.Seq) {
-			mask[i] = 1
+	for _, sdpa := range []bool{false, true} {
+		cfg := testmodels.EncoderConfig{Layers: 2, Seq: 16, Hidden: 32, Heads: 4, FFN: 64, SDPA: sdpa}
+		onnx := cfg.Encoder(testmodels.Basic)
+		fused, na := loadAttn(t, onnx, true)
+		plain, _ := loadAttn(t, onnx, false)
+		if na != cfg.Layers {
+			t.Fatalf("SDPA %v: got %d Attention nodes, want %d", sdpa, na, cfg.Layers)
 		}
-	}
-	in := &payload.Multi{Tensors: []payload.Dynamic{
-		payload.DynamicOf("x", f32t{Shape: []int{batch, cfg.Seq, cfg.Hidden}, Data: testmodels.Uniform(r, batch*cfg.Seq*cfg.Hidden, 1)}),
-		payload.DynamicOf("attention_mask", payload.Tensor[int64]{Shape: []int{batch, cfg.Seq}, Data: mask}),
-	}}
-	var a, b payload.Multi
-	if err := fused.InferOne(in, &a); err != nil {
-		t.Fatal(err)
-	}
-	if err := plain.InferOne(in, &b); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := payload.FromBytes[float32](a.Get("y").Data)
-	want, _ := payload.FromBytes[float32](b.Get("y").Data)
-	if len(got) != len(want) || len(got) != batch*cfg.Seq*cfg.Hidden {
-		t.Fatalf("got %d elements, want %d", len(got), len(want))
-	}
-	for i := range got {
-		if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*math.Max(1, math.Abs(float64(want[i]))) {
-			t.Fatalf("element %d is %v fused, %v unfused", i, got[i], want[i])
+		big := testmodels.BERTEncoder
+		big.SDPA = sdpa
+		if _, n := loadAttn(t, big.Encoder(testmodels.Basic), true); n != big.Layers {
+			t.Fatalf("BERTEncoder, SDPA %v: got %d Attention nodes, want %d", sdpa, n, big.Layers)
+		}
+		r := testmodels.Rand(3)
+		const batch = 2
+		mask := make([]int64, batch*cfg.Seq)
+		for i := range mask {
+			if i%cfg.Seq < cfg.Seq-3*(i/cfg.Seq) {
+				mask[i] = 1
+			}
+		}
+		in := &payload.Multi{Tensors: []payload.Dynamic{
+			payload.DynamicOf("x", f32t{Shape: []int{batch, cfg.Seq, cfg.Hidden}, Data: testmodels.Uniform(r, batch*cfg.Seq*cfg.Hidden, 1)}),
+			payload.DynamicOf("attention_mask", payload.Tensor[int64]{Shape: []int{batch, cfg.Seq}, Data: mask}),
+		}}
+		var a, b payload.Multi
+		if err := fused.InferOne(in, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := plain.InferOne(in, &b); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := payload.FromBytes[float32](a.Get("y").Data)
+		want, _ := payload.FromBytes[float32](b.Get("y").Data)
+		if len(got) != len(want) || len(got) != batch*cfg.Seq*cfg.Hidden {
+			t.Fatalf("SDPA %v: got %d elements, want %d", sdpa, len(got), len(want))
+		}
+		for i := range got {
+			if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*math.Max(1, math.Abs(float64(want[i]))) {
+				t.Fatalf("SDPA %v: element %d is %v fused, %v unfused", sdpa, i, got[i], want[i])
+			}
 		}
 	}
 }

@@ -132,6 +132,10 @@ func ones(n int, v float32) []float32 {
 // EncoderConfig sizes a BERT-style encoder.
 type EncoderConfig struct {
 	Layers, Seq, Hidden, Heads, FFN int
+	// SDPA writes the basic form's attention as PyTorch's exporters write
+	// scaled_dot_product_attention: Q and Kᵀ each multiplied by the square
+	// root of the scale before their product, the mask added after it.
+	SDPA bool
 }
 
 // BERTEncoder is the BERT-small shape the benchmarks use: 4 layers,
@@ -199,7 +203,13 @@ func (c EncoderConfig) Encoder(f Form) []byte {
 				qh := b.op("Transpose", []string{b.op("Reshape", []string{q, heads})}, perm(0, 2, 1, 3))
 				kt := b.op("Transpose", []string{b.op("Reshape", []string{k, heads})}, perm(0, 2, 3, 1))
 				vh := b.op("Transpose", []string{b.op("Reshape", []string{v, heads})}, perm(0, 2, 1, 3))
-				sc := b.op("Mul", []string{b.op("MatMul", []string{qh, kt}), b.scalar(p+"scale", scale)})
+				var sc string
+				if c.SDPA {
+					rs := b.scalar(p+"sqrt_scale", float32(math.Sqrt(float64(scale))))
+					sc = b.op("MatMul", []string{b.op("Mul", []string{qh, rs}), b.op("Mul", []string{kt, rs})})
+				} else {
+					sc = b.op("Mul", []string{b.op("MatMul", []string{qh, kt}), b.scalar(p+"scale", scale)})
+				}
 				pr := b.op("Softmax", []string{b.op("Add", []string{sc, mask})}, onnxbuild.AInt("axis", -1))
 				ctx := b.op("Transpose", []string{b.op("MatMul", []string{pr, vh})}, perm(0, 2, 1, 3))
 				att = b.op("Reshape", []string{ctx, b.ints(p+"flat", 0, -1, d)})
