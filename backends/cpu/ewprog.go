@@ -26,6 +26,7 @@ const (
 	ewErf      // erf32
 	ewGelu     // Gelu's exact form on erf32
 	ewGeluErf  // Gelu as exporters spell it from Erf (fuseGeluErf)
+	ewLeakyMax // LeakyRelu then Max with a constant (fuseLeakyMax)
 	ewBinConst // x op c (c op x when constFirst)
 	ewBinVec   // x op y
 	ewPowConst // x^c
@@ -70,7 +71,7 @@ func compileEw(p *model.EwProgram, inPlace bool) (*ewProg, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	return compileEwSteps(fuseGeluErf(p), inPlace)
+	return compileEwSteps(fuseLeakyMax(fuseGeluErf(p)), inPlace)
 }
 
 // compileEwSteps is compileEw on a checked program, taken step for step.
@@ -205,6 +206,8 @@ func compileEwStep(st model.EwStep) (ewStep, error) {
 	case ewGeluErfOp:
 		s.kind = ewGeluErf
 		s.c2, s.flags = st.K[2], int(st.K[3])
+	case ewLeakyMaxOp:
+		s.kind = ewLeakyMax
 	default:
 		spec, ok := unarySpecs[st.Op]
 		if !ok {
@@ -443,6 +446,8 @@ func (p *ewProg) block(sc []float32, bs int, d []float32, in *ewInputs, buf []fl
 			gelu32s(dst)
 		case ewGeluErf:
 			geluErf32s(dst, st.c0, st.c1, st.c2, st.flags)
+		case ewLeakyMax:
+			leakyMax32(dst, st.c0, st.c1)
 		}
 	}
 }

@@ -2,6 +2,8 @@
 
 package cpu
 
+import "math"
+
 //go:noescape
 func leakyReluAVX(d *float32, n int, a float32)
 
@@ -17,6 +19,24 @@ func binConstAVX(op int, d, x *float32, n int, c float32)
 func binConstZ(op int, d, x *float32, n int, c float32)
 
 // leakyRelu32 applies LeakyRelu with slope a to d in place.
+// leakyMaxAVX is leakyReluAVX then actClipAVX in one pass
+// (ewstep_amd64.s).
+//
+//go:noescape
+func leakyMaxAVX(d *float32, n int, a, lo, hi, z float32)
+
+// leakyMax32 sets d[i] to Max(LeakyRelu(d[i], a), c) in one pass over
+// memory, with the instructions of leakyRelu32 then actClip32 (c, +inf):
+// the same bits.
+func leakyMax32(d []float32, a, c float32) {
+	inf := float32(math.Inf(1))
+	if n := avxSplit(d); n > 0 && clipAVXOK(c, inf) {
+		leakyMaxAVX(&d[0], n, a, c, inf, clipZero(c))
+		d = d[n:]
+	}
+	leakyMaxGo(d, a, c)
+}
+
 func leakyRelu32(d []float32, a float32) {
 	if n := avxSplit(d); n > 0 {
 		leakyReluAVX(&d[0], n, a)

@@ -468,3 +468,35 @@ sigz_loop:
 sigz_done:
 	VZEROUPPER
 	RET
+
+// func leakyMaxAVX(d *float32, n int, a, lo, hi, z float32)
+//
+// leakyReluAVX then actClipAVX (lo, hi, z) on each vector in one pass,
+// n a multiple of 8: the same instructions, the same bits.
+TEXT ·leakyMaxAVX(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS a+16(FP), Y15
+	VBROADCASTSS lo+20(FP), Y12
+	VBROADCASTSS hi+24(FP), Y13
+	VBROADCASTSS z+28(FP), Y11
+	VXORPS Y14, Y14, Y14
+	SHRQ $3, CX
+	JEQ leakymax_done
+
+leakymax_loop:
+	VMOVUPS (DI), Y0
+	VMULPS Y15, Y0, Y1
+	VCMPPS $1, Y14, Y0, Y2 // v < 0
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMAXPS Y0, Y12, Y0 // lo > v ? lo : v
+	VADDPS Y11, Y0, Y0
+	VMINPS Y0, Y13, Y0 // hi < t ? hi : t
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	DECQ CX
+	JNE leakymax_loop
+
+leakymax_done:
+	VZEROUPPER
+	RET

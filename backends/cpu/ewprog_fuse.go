@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/lintel-ml/lintel/model"
+import (
+	"math"
+
+	"github.com/lintel-ml/lintel/model"
+)
 
 // ewGeluErfOp is the step that fuseGeluErf writes for a run of steps
 // spelling Gelu from Erf. It is this backend's own: no model program
@@ -168,4 +172,82 @@ func geluErfGo(d []float32, c, k, h float32, f int) {
 			d[i] = (x * a) * h
 		}
 	}
+}
+
+// ewLeakyMaxOp is the step that fuseLeakyMax writes for LeakyRelu then
+// Max with a constant, as openWakeWord's convolutions end. It is this
+// backend's own: no model program holds it.
+const ewLeakyMaxOp = "lintel.LeakyMax"
+
+// fuseLeakyMax returns p with each LeakyRelu (slope a) whose result only
+// a following Max with a constant c reads replaced, with that Max, by one
+// LeakyMax step of constants a and c, or p itself when it has none. The
+// step computes the two steps' operations in order on each element, in
+// one pass: the result keeps its bits (leakyMax32).
+func fuseLeakyMax(p *model.EwProgram) *model.EwProgram {
+	in := p.Inputs
+	uses := make([]int, in+len(p.Steps))
+	for _, st := range p.Steps {
+		uses[st.X]++
+		if st.Y >= 0 {
+			uses[st.Y]++
+		}
+	}
+	var q *model.EwProgram
+	for i := 0; i+1 < len(p.Steps); i++ {
+		a, m := p.Steps[i], p.Steps[i+1]
+		if a.Op != "LeakyRelu" || len(a.K) < 1 || m.Op != "Max" || m.Y >= 0 || len(m.K) != 1 || m.X != in+i || uses[in+i] != 1 || m.K[0] != m.K[0] {
+			continue
+		}
+		if q == nil {
+			q = &model.EwProgram{Inputs: in, Steps: append([]model.EwStep(nil), p.Steps...)}
+		}
+		// The Max's register takes the fused result; the LeakyRelu's
+		// becomes an Identity that nothing reads, dropped below.
+		q.Steps[i+1] = model.EwStep{Op: ewLeakyMaxOp, X: a.X, Y: -1, K: []float32{a.K[0], m.K[0]}}
+		q.Steps[i] = model.EwStep{Op: "Identity", X: a.X, Y: -1}
+	}
+	if q == nil {
+		return p
+	}
+	return dropDeadIdentities(q)
+}
+
+// dropDeadIdentities removes the Identity steps of p whose result
+// nothing reads, renumbering the registers after them.
+func dropDeadIdentities(p *model.EwProgram) *model.EwProgram {
+	in := p.Inputs
+	read := make([]bool, in+len(p.Steps))
+	for _, st := range p.Steps {
+		read[st.X] = true
+		if st.Y >= 0 {
+			read[st.Y] = true
+		}
+	}
+	last := len(p.Steps) - 1
+	move := make([]int, in+len(p.Steps))
+	for r := range in {
+		move[r] = r
+	}
+	q := &model.EwProgram{Inputs: in}
+	for s, st := range p.Steps {
+		if st.Op == "Identity" && !read[in+s] && s != last {
+			move[in+s] = -1
+			continue
+		}
+		st.X = move[st.X]
+		if st.Y >= 0 {
+			st.Y = move[st.Y]
+		}
+		move[in+s] = in + len(q.Steps)
+		q.Steps = append(q.Steps, st)
+	}
+	return q
+}
+
+// leakyMaxGo sets d[i] to Max(LeakyRelu(d[i], a), c) as the unfused
+// steps compute it.
+func leakyMaxGo(d []float32, a, c float32) {
+	leakyReluGo(d, a)
+	actClipGo(d, c, float32(math.Inf(1)))
 }

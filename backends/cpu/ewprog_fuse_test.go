@@ -186,3 +186,126 @@ func TestGeluErfMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestFuseLeakyMax checks that LeakyRelu followed by Max with a constant
+// compiles to one LeakyMax step where nothing else reads the LeakyRelu,
+// and that the compiled program gives the bits of its steps compiled one
+// by one, on lengths with vector blocks and tails, random values and
+// special ones, signed zeros included.
+func TestFuseLeakyMax(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	cases := []struct {
+		name  string
+		p     model.EwProgram
+		fused int
+	}{
+		{"LeakyRelu, Max", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+			{Op: "LeakyRelu", X: 0, Y: -1, K: []float32{0.2, 0}},
+			{Op: "Max", X: 1, Y: -1, K: []float32{-0.5}},
+		}}, 1},
+		{"then a step that reads the input and the result", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+			{Op: "Add", X: 0, Y: -1, K: []float32{0.1}},
+			{Op: "LeakyRelu", X: 1, Y: -1, K: []float32{0.01, 0}},
+			{Op: "Max", X: 2, Y: -1, K: []float32{0}, ConstFirst: true},
+			{Op: "Mul", X: 3, Y: 1},
+			{Op: "LeakyRelu", X: 4, Y: -1, K: []float32{3, 0}},
+			{Op: "Max", X: 5, Y: -1, K: []float32{negZero}},
+		}}, 2},
+		{"LeakyRelu read again: not fused", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+			{Op: "LeakyRelu", X: 0, Y: -1, K: []float32{0.2, 0}},
+			{Op: "Max", X: 1, Y: -1, K: []float32{-0.5}},
+			{Op: "Sub", X: 2, Y: 1},
+		}}, 0},
+		{"Max of NaN: not fused", model.EwProgram{Inputs: 1, Steps: []model.EwStep{
+			{Op: "LeakyRelu", X: 0, Y: -1, K: []float32{0.2, 0}},
+			{Op: "Max", X: 1, Y: -1, K: []float32{float32(math.NaN())}},
+		}}, 0},
+		{"Max of two values: not fused", model.EwProgram{Inputs: 2, Steps: []model.EwStep{
+			{Op: "LeakyRelu", X: 0, Y: -1, K: []float32{0.2, 0}},
+			{Op: "Max", X: 2, Y: 1},
+		}}, 0},
+	}
+	specials := []float32{float32(math.NaN()), 0, negZero, float32(math.Inf(1)), float32(math.Inf(-1)), -0.5, 0.5, -1e-40}
+	r := rand.New(rand.NewPCG(6, 7))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.p.Check(); err != nil {
+				t.Fatal(err)
+			}
+			q := fuseLeakyMax(&c.p)
+			got := 0
+			for _, st := range q.Steps {
+				if st.Op == ewLeakyMaxOp {
+					got++
+				}
+			}
+			if got != c.fused {
+				t.Fatalf("%d LeakyMax steps, want %d", got, c.fused)
+			}
+			if len(q.Steps) != len(c.p.Steps)-got {
+				t.Errorf("%d steps, want %d", len(q.Steps), len(c.p.Steps)-got)
+			}
+			fused, err := compileEw(&c.p, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, err := compileEwSteps(&c.p, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []int{1, 7, 8, 9, 31, 256, 1025} {
+				xs := make([][]float32, c.p.Inputs)
+				for i := range xs {
+					xs[i] = make([]float32, n)
+					for j := range xs[i] {
+						xs[i][j] = (r.Float32()*2 - 1) * 4
+						if r.IntN(6) == 0 {
+							xs[i][j] = specials[r.IntN(len(specials))]
+						}
+					}
+				}
+				in := &ewInputs{x: xs}
+				gotY, wantY := make([]float32, n), make([]float32, n)
+				fused.runNode(gotY, in, make([]float32, fused.scratchSize(ewNodeBlock)), 0, n)
+				plain.runNode(wantY, in, make([]float32, plain.scratchSize(ewNodeBlock)), 0, n)
+				for i := range gotY {
+					if !sameF32(gotY[i], wantY[i]) {
+						t.Fatalf("n=%d: element %d of %v is %v, want %v", n, i, xs[0][i], gotY[i], wantY[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLeakyMaxMatchesGo checks leakyMax32's vector loop against
+// leakyMaxGo bit for bit on random and special values, signed zeros
+// included, with guard cells after the slice.
+func TestLeakyMaxMatchesGo(t *testing.T) {
+	needAsm(t)
+	negZero := float32(math.Copysign(0, -1))
+	specials := []float32{float32(math.NaN()), 0, negZero, float32(math.Inf(1)), float32(math.Inf(-1)), -0.5, 0.5}
+	r := rand.New(rand.NewPCG(8, 9))
+	const n, guard = 1029, 77.5
+	for _, c := range [][2]float32{{0.2, -0.5}, {0.01, 0}, {3, 0.25}, {-1, -2}} {
+		xs := make([]float32, n)
+		for i := range xs {
+			xs[i] = (r.Float32()*2 - 1) * 4
+			if r.IntN(5) == 0 {
+				xs[i] = specials[r.IntN(len(specials))]
+			}
+		}
+		got := append(append([]float32(nil), xs...), guard, guard)
+		want := append([]float32(nil), xs...)
+		leakyMax32(got[:n], c[0], c[1])
+		leakyMaxGo(want, c[0], c[1])
+		for i := range want {
+			if !sameF32(got[i], want[i]) {
+				t.Fatalf("a=%v c=%v: element %d of %v is %v, want %v", c[0], c[1], i, xs[i], got[i], want[i])
+			}
+		}
+		if got[n] != guard || got[n+1] != guard {
+			t.Fatalf("a=%v c=%v: guard cells %v", c[0], c[1], got[n:])
+		}
+	}
+}
