@@ -122,35 +122,7 @@ func TestFuseGeluErf(t *testing.T) {
 			if got > 0 && len(q.Steps) != len(c.p.Steps)-4*got {
 				t.Errorf("%d steps, want %d", len(q.Steps), len(c.p.Steps)-4*got)
 			}
-			fused, err := compileEw(&c.p, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			plain, err := compileEwSteps(&c.p, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range []int{1, 7, 8, 15, 16, 17, 255, 1024, 1500} {
-				xs := make([][]float32, c.p.Inputs)
-				for i := range xs {
-					xs[i] = make([]float32, n)
-					for j := range xs[i] {
-						xs[i][j] = (r.Float32()*2 - 1) * 8
-						if r.IntN(8) == 0 {
-							xs[i][j] = specials[r.IntN(len(specials))]
-						}
-					}
-				}
-				in := &ewInputs{x: xs}
-				gotY, wantY := make([]float32, n), make([]float32, n)
-				fused.runNode(gotY, in, make([]float32, fused.scratchSize(ewNodeBlock)), 0, n)
-				plain.runNode(wantY, in, make([]float32, plain.scratchSize(ewNodeBlock)), 0, n)
-				for i := range gotY {
-					if !sameF32(gotY[i], wantY[i]) {
-						t.Fatalf("n=%d: element %d of %v is %v, want %v", n, i, xs[0][i], gotY[i], wantY[i])
-					}
-				}
-			}
+			checkFusedSteps(t, &c.p, r, 8, specials)
 		})
 	}
 }
@@ -245,35 +217,7 @@ func TestFuseLeakyMax(t *testing.T) {
 			if len(q.Steps) != len(c.p.Steps)-got {
 				t.Errorf("%d steps, want %d", len(q.Steps), len(c.p.Steps)-got)
 			}
-			fused, err := compileEw(&c.p, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			plain, err := compileEwSteps(&c.p, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range []int{1, 7, 8, 9, 31, 256, 1025} {
-				xs := make([][]float32, c.p.Inputs)
-				for i := range xs {
-					xs[i] = make([]float32, n)
-					for j := range xs[i] {
-						xs[i][j] = (r.Float32()*2 - 1) * 4
-						if r.IntN(6) == 0 {
-							xs[i][j] = specials[r.IntN(len(specials))]
-						}
-					}
-				}
-				in := &ewInputs{x: xs}
-				gotY, wantY := make([]float32, n), make([]float32, n)
-				fused.runNode(gotY, in, make([]float32, fused.scratchSize(ewNodeBlock)), 0, n)
-				plain.runNode(wantY, in, make([]float32, plain.scratchSize(ewNodeBlock)), 0, n)
-				for i := range gotY {
-					if !sameF32(gotY[i], wantY[i]) {
-						t.Fatalf("n=%d: element %d of %v is %v, want %v", n, i, xs[0][i], gotY[i], wantY[i])
-					}
-				}
-			}
+			checkFusedSteps(t, &c.p, r, 4, specials)
 		})
 	}
 }
@@ -306,6 +250,43 @@ func TestLeakyMaxMatchesGo(t *testing.T) {
 		}
 		if got[n] != guard || got[n+1] != guard {
 			t.Fatalf("a=%v c=%v: guard cells %v", c[0], c[1], got[n:])
+		}
+	}
+}
+
+// checkFusedSteps checks that p compiled with compileEw's rewrites gives
+// the bits of p compiled step by step, on lengths across the vector
+// blocks and tails, inputs uniform in ±scale with one in six a special
+// value.
+func checkFusedSteps(t *testing.T, p *model.EwProgram, r *rand.Rand, scale float32, specials []float32) {
+	t.Helper()
+	fused, err := compileEw(p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := compileEwSteps(p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 31, 255, 256, 1025, 1500} {
+		xs := make([][]float32, p.Inputs)
+		for i := range xs {
+			xs[i] = make([]float32, n)
+			for j := range xs[i] {
+				xs[i][j] = (r.Float32()*2 - 1) * scale
+				if r.IntN(6) == 0 {
+					xs[i][j] = specials[r.IntN(len(specials))]
+				}
+			}
+		}
+		in := &ewInputs{x: xs}
+		got, want := make([]float32, n), make([]float32, n)
+		fused.runNode(got, in, make([]float32, fused.scratchSize(ewNodeBlock)), 0, n)
+		plain.runNode(want, in, make([]float32, plain.scratchSize(ewNodeBlock)), 0, n)
+		for i := range got {
+			if !sameF32(got[i], want[i]) {
+				t.Fatalf("n=%d: element %d of %v is %v, want %v", n, i, xs[0][i], got[i], want[i])
+			}
 		}
 	}
 }

@@ -149,23 +149,8 @@ func TestFusedAttentionMatchesUnfused(t *testing.T) {
 				m[0] = 0 // every row keeps a key
 				in.Tensors = append(in.Tensors, payload.DynamicOf("m", f32t{Shape: []int{c.b, 1, 1, mw}, Data: m}))
 			}
-			var a, b payload.Multi
-			if err := fused.InferOne(in, &a); err != nil {
-				t.Fatal(err)
-			}
-			if err := plain.InferOne(in, &b); err != nil {
-				t.Fatal(err)
-			}
-			got, _ := payload.FromBytes[float32](a.Get("y").Data)
-			want, _ := payload.FromBytes[float32](b.Get("y").Data)
-			if len(got) != len(want) || len(got) != c.b*c.h*c.sq*c.dv {
-				t.Fatalf("got %d elements, want %d", len(got), len(want))
-			}
-			for i := range got {
-				if d := math.Abs(float64(got[i] - want[i])); d > 1e-5*math.Max(1, math.Abs(float64(want[i]))) {
-					t.Fatalf("element %d is %v fused, %v unfused", i, got[i], want[i])
-				}
-			}
+			var a payload.Multi
+			fusedMatches(t, fused, plain, in, &a, c.b*c.h*c.sq*c.dv, 1e-5)
 			if n := testing.AllocsPerRun(10, func() {
 				if err := fused.InferOne(in, &a); err != nil {
 					t.Fatal(err)
@@ -208,22 +193,31 @@ func TestFuseAttentionBERTBasic(t *testing.T) {
 			payload.DynamicOf("x", f32t{Shape: []int{batch, cfg.Seq, cfg.Hidden}, Data: testmodels.Uniform(r, batch*cfg.Seq*cfg.Hidden, 1)}),
 			payload.DynamicOf("attention_mask", payload.Tensor[int64]{Shape: []int{batch, cfg.Seq}, Data: mask}),
 		}}
-		var a, b payload.Multi
-		if err := fused.InferOne(in, &a); err != nil {
-			t.Fatal(err)
-		}
-		if err := plain.InferOne(in, &b); err != nil {
-			t.Fatal(err)
-		}
-		got, _ := payload.FromBytes[float32](a.Get("y").Data)
-		want, _ := payload.FromBytes[float32](b.Get("y").Data)
-		if len(got) != len(want) || len(got) != batch*cfg.Seq*cfg.Hidden {
-			t.Fatalf("SDPA %v: got %d elements, want %d", sdpa, len(got), len(want))
-		}
-		for i := range got {
-			if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*math.Max(1, math.Abs(float64(want[i]))) {
-				t.Fatalf("SDPA %v: element %d is %v fused, %v unfused", sdpa, i, got[i], want[i])
-			}
+		var a payload.Multi
+		fusedMatches(t, fused, plain, in, &a, batch*cfg.Seq*cfg.Hidden, 1e-4)
+	}
+}
+
+// fusedMatches runs in on the fused and the unfused model, the fused
+// one's outputs into a, and checks that output y holds n values, each
+// within tol (relative, absolute below 1) of the unfused one's.
+func fusedMatches(t *testing.T, fused, plain *Model[payload.Multi, payload.Multi], in, a *payload.Multi, n int, tol float64) {
+	t.Helper()
+	var b payload.Multi
+	if err := fused.InferOne(in, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.InferOne(in, &b); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := payload.FromBytes[float32](a.Get("y").Data)
+	want, _ := payload.FromBytes[float32](b.Get("y").Data)
+	if len(got) != len(want) || len(got) != n {
+		t.Fatalf("got %d and %d elements, want %d", len(got), len(want), n)
+	}
+	for i := range got {
+		if d := math.Abs(float64(got[i] - want[i])); d > tol*math.Max(1, math.Abs(float64(want[i]))) {
+			t.Fatalf("element %d is %v fused, %v unfused", i, got[i], want[i])
 		}
 	}
 }
