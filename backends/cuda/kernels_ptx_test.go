@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -259,7 +260,7 @@ func TestPTXUpToDate(t *testing.T) {
 
 // TestPTXAssembles runs NVIDIA's PTX assembler, where one is installed
 // ($LINTEL_PTXAS, or ptxas; Debian non-free's nvidia-cuda-toolkit has
-// one), on kernels.ptx for sm_80 and sm_90: the driver's JIT compiles
+// one), on the embedded kernels.ptx for sm_80 and sm_90: the driver's JIT compiles
 // with the same assembler. It fails on any error, and logs each kernel's
 // registers and spills.
 func TestPTXAssembles(t *testing.T) {
@@ -270,8 +271,14 @@ func TestPTXAssembles(t *testing.T) {
 	if _, err := exec.LookPath(ptxas); err != nil {
 		t.Skipf("no %s on this machine: the PTX is not assembled here", ptxas)
 	}
+	// The embedded copy, not the file: the test binary may run outside
+	// the source tree, and the embedded text is what the driver gets.
+	src := filepath.Join(t.TempDir(), "kernels.ptx")
+	if err := os.WriteFile(src, []byte(ptxSource), 0o644); err != nil {
+		t.Fatalf("os.WriteFile: %v", err)
+	}
 	for _, arch := range []string{"sm_80", "sm_90"} {
-		out, err := exec.Command(ptxas, "-arch="+arch, "-O3", "-v", "-o", os.DevNull, "kernels.ptx").CombinedOutput()
+		out, err := exec.Command(ptxas, "-arch="+arch, "-O3", "-v", "-o", os.DevNull, src).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s -arch=%s: %v\n%s", ptxas, arch, err, out)
 		}
