@@ -49,6 +49,6 @@
 //     relative error).
 //   - A Model is not safe for concurrent use. A Backend is.
 //
-// The backend has been built and vetted, and its GPU tests compiled, on
-// machines without a GPU; docs/cuda.md says what has been run where.
+// The backend's GPU tests have passed on an NVIDIA H200; docs/cuda.md
+// says what has been run where.
 package cuda
