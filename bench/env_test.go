@@ -23,7 +23,7 @@ func envInt(name string, def int) int {
 // kernels the CPU backend picked, so that every figure names the machine
 // it came from.
 func kernelInfo() string {
-	return cpuName() + ", " + runtime.GOARCH + ", kernels " + lcpu.KernelSet()
+	return cpuName() + ", " + runtime.GOARCH + ", kernels " + lcpu.KernelSet() + ", int8 " + lcpu.Int8Kernel()
 }
 
 // cpuName returns the CPU's model name and x86 family from

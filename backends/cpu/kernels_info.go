@@ -8,3 +8,7 @@ package cpu
 // where they run at full width) or "neon". Benchmark reports print it
 // beside their figures.
 func KernelSet() string { return kernelName }
+
+// Int8Kernel names the int8 matrix-product kernel this CPU runs:
+// "avx512vnni", "avxvnni", "avx2" or "go".
+func Int8Kernel() string { return qkernBest.name }

@@ -367,9 +367,10 @@ func buildQConv(c *buildCtx, win *model.Window, group, wi int, qlinear bool) (ke
 		return nil, err
 	}
 	k.pw, k.pwm, k.pwk = pw, m, kp
-	// With AVX-512 VNNI the int8 GEMM (byte im2col, bias added while
-	// requantizing) beats the float32 twin; without it the twin runs.
-	if qlinear && group == 1 && k.qg.kern.name != "avx512vnni" {
+	// With VNNI (AVX-512 or AVX-VNNI) the int8 GEMM (byte im2col, bias
+	// added while requantizing) beats the float32 twin; without it the
+	// twin runs.
+	if qlinear && group == 1 && !k.qg.kern.vnni() {
 		if err := k.buildF32(c, w); err != nil {
 			return nil, err
 		}

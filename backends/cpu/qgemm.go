@@ -100,6 +100,10 @@ type qKernel struct {
 	pack func(dst, src []byte, ld, kg int, mask byte, cs []int32)
 }
 
+// vnni reports a kernel of VPDPBUSD, AVX-512 VNNI's or AVX-VNNI's: four
+// byte products a lane an instruction, where the float32 kernels do one.
+func (kn *qKernel) vnni() bool { return kn.name == "avx512vnni" || kn.name == "avxvnni" }
+
 // packPanel is packQBPanel, by the kernel's packer where it has one and
 // the panel is whole.
 func (kn *qKernel) packPanel(dst, src []byte, ld, k, n, j0 int, mask byte, colSum []int32) {

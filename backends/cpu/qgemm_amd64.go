@@ -19,10 +19,19 @@ func interleave4AVX2(dst *byte, src *byte, ld int, n int, mask uint32)
 func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
 
 //go:noescape
+func qpackVNNIAVX2(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
+
+//go:noescape
+func qpackRowAVX2(dst *byte, src *byte, n int, mask uint32) int32
+
+//go:noescape
 func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
 
 //go:noescape
 func qkern1VNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
+
+//go:noescape
+func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
 
 //go:noescape
 func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
@@ -39,18 +48,33 @@ var qkernAsm = func() []qKernel {
 	if hasAVX512 && cpu.X86.HasAVX512VNNI {
 		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, runF: qrunVNNIF, run1: qrun1VNNI, runTaps: qrunTapsVNNI, pack: qpackRunVNNI})
 	}
+	if hasAVX2FMA && cpu.X86.HasAVXVNNI {
+		ks = append(ks, qKernel{name: "avxvnni", l: qLayoutVNNI, run: qrunAVXVNNI, pack: qpackRunVNNIAVX2})
+	}
 	if hasAVX2FMA {
 		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
 	}
 	return ks
 }()
 
-// qpackRow packs the first n bytes (a multiple of 64) of an A row in the
-// 4-group layout, each xor mask, and returns their sum as int8; nil where
-// the CPU lacks AVX-512 VNNI.
-var qpackRow = func() func(dst, src []byte, n int, mask byte) int32 {
+// qpackRowAsm lists the assembly A-row packers this CPU runs, best
+// first: each packs the first n bytes (a multiple of 64) of an A row in
+// the 4-group layout, each xor mask, and returns their sum as int8.
+var qpackRowAsm = func() []func(dst, src []byte, n int, mask byte) int32 {
+	var ps []func(dst, src []byte, n int, mask byte) int32
 	if hasAVX512 && cpu.X86.HasAVX512VNNI {
-		return qpackRowRun
+		ps = append(ps, qpackRowRun)
+	}
+	if hasAVX2FMA {
+		ps = append(ps, qpackRowRunAVX2)
+	}
+	return ps
+}()
+
+// qpackRow is the best of qpackRowAsm, nil where there is none.
+var qpackRow = func() func(dst, src []byte, n int, mask byte) int32 {
+	if len(qpackRowAsm) > 0 {
+		return qpackRowAsm[0]
 	}
 	return nil
 }()
@@ -62,6 +86,15 @@ func qpackRowRun(dst, src []byte, n int, mask byte) int32 {
 	}
 	_, _ = dst[n-1], src[n-1]
 	return qpackRowVNNI(&dst[0], &src[0], n, uint32(mask)*0x01010101)
+}
+
+// qpackRowRunAVX2 runs qpackRowAVX2.
+func qpackRowRunAVX2(dst, src []byte, n int, mask byte) int32 {
+	if n == 0 {
+		return 0
+	}
+	_, _ = dst[n-1], src[n-1]
+	return qpackRowAVX2(&dst[0], &src[0], n, uint32(mask)*0x01010101)
 }
 
 // qkernBest is the kernel the int8 GEMM uses, chosen once.
@@ -148,6 +181,24 @@ func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 	q.apply(c, ldc)
 }
 
+// qrunAVXVNNI runs the AVX-VNNI quarter kernel on the four quarters of
+// the tile, then adds the correction; the caller checked the operands'
+// sizes.
+func qrunAVXVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
+	if kg == 0 {
+		qkernGo(qLayoutVNNI, a, lda, b, kg, c, ldc, q)
+		return
+	}
+	_ = a[7*lda+4*kg-1]
+	_ = b[kg*128-1]
+	_ = c[7*ldc+qNR-1]
+	qkernAVXVNNIQuarter(&a[0], lda, &b[0], kg, &c[0], ldc)
+	qkernAVXVNNIQuarter(&a[0], lda, &b[64], kg, &c[16], ldc)
+	qkernAVXVNNIQuarter(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc)
+	qkernAVXVNNIQuarter(&a[4*lda], lda, &b[64], kg, &c[4*ldc+16], ldc)
+	q.apply(c, ldc)
+}
+
 // qpackRunVNNI runs qpackVNNI; the caller checked the sizes.
 func qpackRunVNNI(dst, src []byte, ld, kg int, mask byte, cs []int32) {
 	if kg == 0 {
@@ -158,6 +209,18 @@ func qpackRunVNNI(dst, src []byte, ld, kg int, mask byte, cs []int32) {
 	_ = src[(4*kg-1)*ld+qNR-1]
 	_ = cs[qNR-1]
 	qpackVNNI(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
+}
+
+// qpackRunVNNIAVX2 runs qpackVNNIAVX2; the caller checked the sizes.
+func qpackRunVNNIAVX2(dst, src []byte, ld, kg int, mask byte, cs []int32) {
+	if kg == 0 {
+		clear(cs[:qNR])
+		return
+	}
+	_ = dst[kg*128-1]
+	_ = src[(4*kg-1)*ld+qNR-1]
+	_ = cs[qNR-1]
+	qpackVNNIAVX2(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 }
 
 // interleave4 is interleave4Go, in AVX2 32 pixels at a time where the

@@ -367,6 +367,71 @@ avx2_store:
 	VZEROUPPER
 	RET
 
+// func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+//
+// A 4×16 tile (a quarter of an 8×32 tile) by AVX-VNNI, the VEX form of
+// VPDPBUSD on ymm that CPUs without AVX-512 (Intel's client cores since
+// Alder Lake) have: the VNNI layout of qkernVNNI, A's rows of signed
+// bytes 4 a step, B's panels of 32 columns of 4 unsigned bytes, 128
+// bytes a step, of which this kernel reads 64 (b points at the half).
+// Each step broadcasts 4 bytes of a row (VPBROADCASTD) and adds its
+// four products with each column's 4 bytes into the column's int32
+// lane, wrapping: the same exact sums as qkernVNNI. The Go assembler has
+// no VEX encoding of VPDPBUSD (its VPDPBUSD is the EVEX one, which needs
+// AVX-512), so the eight instructions are spelled as bytes (C4 map 0F38,
+// pp 66, W0, L1, opcode 50): ymm(8+2r+h) += ymm(h) unsigned · ymm(2+r%2)
+// signed, for row r and half h of the tile.
+TEXT ·qkernAVXVNNIQuarter(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R8
+	MOVQ b+16(FP), DI
+	MOVQ kg+24(FP), CX
+	LEAQ (R8)(R8*2), R9
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	TESTQ CX, CX
+	JEQ avxvnni_store
+avxvnni_loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VPBROADCASTD (SI), Y2
+	VPBROADCASTD (SI)(R8*1), Y3
+	BYTE $0xc4; BYTE $0x62; BYTE $0x7d; BYTE $0x50; BYTE $0xc2 // VPDPBUSD Y8 += Y0·Y2
+	BYTE $0xc4; BYTE $0x62; BYTE $0x75; BYTE $0x50; BYTE $0xca // VPDPBUSD Y9 += Y1·Y2
+	BYTE $0xc4; BYTE $0x62; BYTE $0x7d; BYTE $0x50; BYTE $0xd3 // VPDPBUSD Y10 += Y0·Y3
+	BYTE $0xc4; BYTE $0x62; BYTE $0x75; BYTE $0x50; BYTE $0xdb // VPDPBUSD Y11 += Y1·Y3
+	VPBROADCASTD (SI)(R8*2), Y2
+	VPBROADCASTD (SI)(R9*1), Y3
+	BYTE $0xc4; BYTE $0x62; BYTE $0x7d; BYTE $0x50; BYTE $0xe2 // VPDPBUSD Y12 += Y0·Y2
+	BYTE $0xc4; BYTE $0x62; BYTE $0x75; BYTE $0x50; BYTE $0xea // VPDPBUSD Y13 += Y1·Y2
+	BYTE $0xc4; BYTE $0x62; BYTE $0x7d; BYTE $0x50; BYTE $0xf3 // VPDPBUSD Y14 += Y0·Y3
+	BYTE $0xc4; BYTE $0x62; BYTE $0x75; BYTE $0x50; BYTE $0xfb // VPDPBUSD Y15 += Y1·Y3
+	ADDQ $4, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNE avxvnni_loop
+avxvnni_store:
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	VMOVDQU Y8, (DX)
+	VMOVDQU Y9, 32(DX)
+	VMOVDQU Y10, (DX)(R8*1)
+	VMOVDQU Y11, 32(DX)(R8*1)
+	VMOVDQU Y12, (DX)(R8*2)
+	VMOVDQU Y13, 32(DX)(R8*2)
+	VMOVDQU Y14, (DX)(R9*1)
+	VMOVDQU Y15, 32(DX)(R9*1)
+	VZEROUPPER
+	RET
+
 // func qpackVNNI(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
 //
 // Packs kg groups of 4 rows of 32 bytes (row stride ld) into the VNNI
@@ -426,6 +491,123 @@ pack_done:
 	VMOVDQU32 Y17, 32(DX)
 	VMOVDQU32 Y18, 64(DX)
 	VMOVDQU32 Y19, 96(DX)
+	VZEROUPPER
+	RET
+
+// func qpackVNNIAVX2(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
+//
+// qpackVNNI for CPUs without AVX-512: the same panel bytes by the same
+// unpacks, in fewer registers, and the same column sums by AVX2 —
+// VPMADDUBSW of the packed (unsigned) bytes with int8 ones adds each
+// column's pairs into int16 (at most 510: no saturation) and VPMADDWD
+// with int16 ones adds the two pairs into the column's int32.
+TEXT ·qpackVNNIAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ kg+24(FP), CX
+	LEAQ (R8)(R8*2), R9
+	MOVL mask+32(FP), AX
+	MOVL AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL $0x01010101, AX
+	MOVL AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL $0x00010001, AX
+	MOVL AX, X13
+	VPBROADCASTD X13, Y13
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	TESTQ CX, CX
+	JEQ pack2_done
+pack2_loop:
+	VPXOR (SI), Y15, Y0
+	VPXOR (SI)(R8*1), Y15, Y1
+	VPXOR (SI)(R8*2), Y15, Y2
+	VPXOR (SI)(R9*1), Y15, Y3
+	VPUNPCKLBW Y1, Y0, Y4
+	VPUNPCKHBW Y1, Y0, Y5
+	VPUNPCKLBW Y3, Y2, Y0
+	VPUNPCKHBW Y3, Y2, Y1
+	VPUNPCKLWD Y0, Y4, Y2
+	VPUNPCKHWD Y0, Y4, Y3
+	VPUNPCKLWD Y1, Y5, Y4
+	VPUNPCKHWD Y1, Y5, Y5
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x20, Y5, Y4, Y1
+	VPERM2I128 $0x31, Y3, Y2, Y2
+	VPERM2I128 $0x31, Y5, Y4, Y3
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VPMADDUBSW Y14, Y0, Y0
+	VPMADDUBSW Y14, Y1, Y1
+	VPMADDUBSW Y14, Y2, Y2
+	VPMADDUBSW Y14, Y3, Y3
+	VPMADDWD Y13, Y0, Y0
+	VPMADDWD Y13, Y1, Y1
+	VPMADDWD Y13, Y2, Y2
+	VPMADDWD Y13, Y3, Y3
+	VPADDD Y0, Y8, Y8
+	VPADDD Y1, Y9, Y9
+	VPADDD Y2, Y10, Y10
+	VPADDD Y3, Y11, Y11
+	LEAQ (SI)(R8*4), SI
+	ADDQ $128, DI
+	DECQ CX
+	JNE pack2_loop
+pack2_done:
+	MOVQ cs+40(FP), DX
+	VMOVDQU Y8, (DX)
+	VMOVDQU Y9, 32(DX)
+	VMOVDQU Y10, 64(DX)
+	VMOVDQU Y11, 96(DX)
+	VZEROUPPER
+	RET
+
+// func qpackRowAVX2(dst *byte, src *byte, n int, mask uint32) int32
+//
+// qpackRowVNNI for CPUs without AVX-512: copies n bytes (a multiple of
+// 32) of an A row, each xor mask, and returns the sum of the copied
+// bytes as int8. VPSADBW adds each quadword's bytes xor 0x80 (as uint8,
+// into the quadword) and the total less 128·n is the int8 sum.
+TEXT ·qpackRowAVX2(SB), NOSPLIT, $0-36
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ CX, DX
+	MOVL mask+24(FP), AX
+	MOVL AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL $0x80808080, AX
+	MOVL AX, X14
+	VPBROADCASTD X14, Y14
+	VPXOR Y13, Y13, Y13
+	VPXOR Y0, Y0, Y0
+	SHRQ $5, CX
+	JEQ row2_sum
+row2_loop:
+	VPXOR (SI), Y15, Y1
+	VMOVDQU Y1, (DI)
+	VPXOR Y14, Y1, Y2
+	VPSADBW Y13, Y2, Y2
+	VPADDQ Y2, Y0, Y0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE row2_loop
+row2_sum:
+	VEXTRACTI128 $1, Y0, X1
+	VPADDQ X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPADDQ X1, X0, X0
+	MOVQ X0, AX
+	SHLQ $7, DX
+	SUBQ DX, AX
+	MOVL AX, ret+32(FP)
 	VZEROUPPER
 	RET
 

@@ -13,3 +13,6 @@ var qpackRow func(dst, src []byte, n int, mask byte) int32
 
 // interleave4 is interleave4Go in this build.
 func interleave4(dst, src []byte, ld, n int, mask byte) { interleave4Go(dst, src, ld, n, mask) }
+
+// qpackRowAsm is empty: this build has no assembly A packer.
+var qpackRowAsm []func(dst, src []byte, n int, mask byte) int32

@@ -309,41 +309,44 @@ func TestQpackMatchesGo(t *testing.T) {
 	}
 }
 
-// TestRequantMatchesGo checks requantRun (AVX-512 where the CPU has it)
-// against requantRunGo on random and extreme sums, multipliers from tiny
-// to huge, ties, both output ranges, with guard bytes after the output.
+// TestRequantMatchesGo checks requantRun at each vector width this CPU
+// runs (AVX-512, AVX2) against requantRunGo on random and extreme sums,
+// multipliers from tiny to huge, ties, both output ranges, with guard
+// bytes after the output.
 func TestRequantMatchesGo(t *testing.T) {
 	needAsm(t)
-	if !hasAVX512 {
-		t.Skip("no AVX-512: requantRun is requantRunGo")
+	if len(rqLevels()) == 0 {
+		t.Skip("no vector requantization on this CPU: requantRun is requantRunGo")
 	}
-	r := rand.New(rand.NewPCG(29, 7))
-	const guard = 5
-	mults := []float32{0.25, 0.5, 1, 1e-3, 3.7e-5, 123.4, -0.01, 1e30, 0}
-	for _, m := range mults {
-		for _, rg := range [][3]float64{{0, 255, 0}, {0, 255, 128}, {-128, 127, 0}, {-128, 127, -3}} {
-			for _, n := range []int{1, 15, 16, 17, 64, 333} {
-				acc := make([]int32, n)
-				for i := range acc {
-					switch i % 5 {
-					case 0:
-						acc[i] = r.Int32() - r.Int32()
-					case 1:
-						acc[i] = int32(r.IntN(4000) - 2000)
-					case 2:
-						acc[i] = int32(2*r.IntN(600) - 600) // ties at m = 0.5
-					case 3:
-						acc[i] = []int32{math.MaxInt32, math.MinInt32, 0, 1 << 24, 1<<24 + 1}[r.IntN(5)]
-					default:
-						acc[i] = int32(r.IntN(200))
+	for _, l := range rqLevels() {
+		r := rand.New(rand.NewPCG(29, 7))
+		const guard = 5
+		mults := []float32{0.25, 0.5, 1, 1e-3, 3.7e-5, 123.4, -0.01, 1e30, 0}
+		for _, m := range mults {
+			for _, rg := range [][3]float64{{0, 255, 0}, {0, 255, 128}, {-128, 127, 0}, {-128, 127, -3}} {
+				for _, n := range []int{1, 15, 16, 17, 64, 333} {
+					acc := make([]int32, n)
+					for i := range acc {
+						switch i % 5 {
+						case 0:
+							acc[i] = r.Int32() - r.Int32()
+						case 1:
+							acc[i] = int32(r.IntN(4000) - 2000)
+						case 2:
+							acc[i] = int32(2*r.IntN(600) - 600) // ties at m = 0.5
+						case 3:
+							acc[i] = []int32{math.MaxInt32, math.MinInt32, 0, 1 << 24, 1<<24 + 1}[r.IntN(5)]
+						default:
+							acc[i] = int32(r.IntN(200))
+						}
 					}
-				}
-				got, want := make([]byte, n+guard), make([]byte, n+guard)
-				requantRun(got[:n], acc, m, rg[2], rg[0], rg[1])
-				requantRunGo(want[:n], acc, m, rg[2], rg[0], rg[1])
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("m=%g range %v n=%d: byte %d (acc %d) is %d, want %d", m, rg, n, i, acc[min(i, n-1)], got[i], want[i])
+					got, want := make([]byte, n+guard), make([]byte, n+guard)
+					requantRunAt(l, got[:n], acc, m, rg[2], rg[0], rg[1])
+					requantRunGo(want[:n], acc, m, rg[2], rg[0], rg[1])
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("level %d m=%g range %v n=%d: byte %d (acc %d) is %d, want %d", l, m, rg, n, i, acc[min(i, n-1)], got[i], want[i])
+						}
 					}
 				}
 			}
@@ -351,42 +354,46 @@ func TestRequantMatchesGo(t *testing.T) {
 	}
 }
 
-// TestPackQAMatchesGo checks packQA with the assembly row packer against
-// packQA in Go (qpackRow nil) on random rows of many lengths, both
-// masks, with guard bytes after the packed rows.
+// TestPackQAMatchesGo checks packQA with each assembly row packer this
+// CPU runs (AVX-512 VNNI, AVX2) against packQA in Go (qpackRow nil) on
+// random rows of many lengths, both masks, with guard bytes after the
+// packed rows.
 func TestPackQAMatchesGo(t *testing.T) {
-	if qpackRow == nil {
+	if len(qpackRowAsm) == 0 {
 		t.Skip("no assembly A packer in this build or on this CPU: packQA would be compared with itself")
 	}
-	r := rand.New(rand.NewPCG(29, 8))
-	l := qLayout{g: 4}
-	const guard = 7
-	for _, k := range []int{1, 63, 64, 65, 128, 200, 1000} {
-		for _, m := range []int{1, 9} {
-			for _, u8 := range []bool{false, true} {
-				src := make([]byte, m*k)
-				qFill(r, src, -1)
-				if k == 128 {
-					qFill(r, src, 0x7f)
-				}
-				size := roundUp(m, qMR) * l.aStride(k)
-				got, want := make([]byte, size+guard), make([]byte, size+guard)
-				qFill(r, got, 0x33)
-				copy(want, got)
-				gs, ws := make([]int32, m), make([]int32, m)
-				packQA(l, got, src, k, m, k, u8, gs)
-				saved := qpackRow
-				qpackRow = nil
-				packQA(l, want, src, k, m, k, u8, ws)
-				qpackRow = saved
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("k=%d m=%d u8=%v: byte %d is %d, want %d", k, m, u8, i, got[i], want[i])
+	saved := qpackRow
+	defer func() { qpackRow = saved }()
+	for pi, packer := range qpackRowAsm {
+		r := rand.New(rand.NewPCG(29, 8))
+		l := qLayout{g: 4}
+		const guard = 7
+		for _, k := range []int{1, 63, 64, 65, 128, 200, 1000} {
+			for _, m := range []int{1, 9} {
+				for _, u8 := range []bool{false, true} {
+					src := make([]byte, m*k)
+					qFill(r, src, -1)
+					if k == 128 {
+						qFill(r, src, 0x7f)
 					}
-				}
-				for i := range gs {
-					if gs[i] != ws[i] {
-						t.Fatalf("k=%d m=%d u8=%v: row sum %d is %d, want %d", k, m, u8, i, gs[i], ws[i])
+					size := roundUp(m, qMR) * l.aStride(k)
+					got, want := make([]byte, size+guard), make([]byte, size+guard)
+					qFill(r, got, 0x33)
+					copy(want, got)
+					gs, ws := make([]int32, m), make([]int32, m)
+					qpackRow = packer
+					packQA(l, got, src, k, m, k, u8, gs)
+					qpackRow = nil
+					packQA(l, want, src, k, m, k, u8, ws)
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("packer %d k=%d m=%d u8=%v: byte %d is %d, want %d", pi, k, m, u8, i, got[i], want[i])
+						}
+					}
+					for i := range gs {
+						if gs[i] != ws[i] {
+							t.Fatalf("packer %d k=%d m=%d u8=%v: row sum %d is %d, want %d", pi, k, m, u8, i, gs[i], ws[i])
+						}
 					}
 				}
 			}
@@ -394,46 +401,48 @@ func TestPackQAMatchesGo(t *testing.T) {
 	}
 }
 
-// TestDynQuantMatchesGo checks dynRange and dynQuant (AVX-512 where the
-// CPU has it) against their Go twins on random inputs of many lengths,
+// TestDynQuantMatchesGo checks dynRange and dynQuant at each vector width the
+// CPU runs (AVX-512, AVX2) against their Go twins on random inputs of many lengths,
 // with NaN, infinities, signed zeros and ties, and guard bytes after the
 // output.
 func TestDynQuantMatchesGo(t *testing.T) {
 	needAsm(t)
-	if !hasAVX512 {
-		t.Skip("no AVX-512: dynRange and dynQuant are their Go twins")
+	if len(rqLevels()) == 0 {
+		t.Skip("no vector code on this CPU: dynRange and dynQuant are their Go twins")
 	}
-	r := rand.New(rand.NewPCG(29, 9))
-	const guard = 3
-	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1)), 0.5, 2.5, -1e-40, 3e38}
-	for _, n := range []int{1, 15, 16, 17, 100, 1000} {
-		for variant := range 5 {
-			x := make([]float32, n)
-			for i := range x {
-				x[i] = (r.Float32()*2 - 1) * []float32{1, 1e3, 1e-3, 1, 1}[variant]
-				if variant == 3 {
-					x[i] = float32(r.IntN(11)-3) * 0.5
+	for _, l := range rqLevels() {
+		r := rand.New(rand.NewPCG(29, 9))
+		const guard = 3
+		specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1)), 0.5, 2.5, -1e-40, 3e38}
+		for _, n := range []int{1, 15, 16, 17, 100, 1000} {
+			for variant := range 5 {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = (r.Float32()*2 - 1) * []float32{1, 1e3, 1e-3, 1, 1}[variant]
+					if variant == 3 {
+						x[i] = float32(r.IntN(11)-3) * 0.5
+					}
+					if variant == 4 && r.IntN(40) == 0 {
+						x[i] = specials[r.IntN(len(specials))]
+					}
 				}
-				if variant == 4 && r.IntN(40) == 0 {
-					x[i] = specials[r.IntN(len(specials))]
+				lo, hi, nan := dynRangeAt(l, x)
+				wlo, whi, wnan := dynRangeGo(x)
+				if math.Float32bits(lo) != math.Float32bits(wlo) || math.Float32bits(hi) != math.Float32bits(whi) || nan != wnan {
+					t.Fatalf("level %d n=%d variant %d: range %v %v NaN %v, want %v %v %v", l, n, variant, lo, hi, nan, wlo, whi, wnan)
 				}
-			}
-			lo, hi, nan := dynRange(x)
-			wlo, whi, wnan := dynRangeGo(x)
-			if math.Float32bits(lo) != math.Float32bits(wlo) || math.Float32bits(hi) != math.Float32bits(whi) || nan != wnan {
-				t.Fatalf("n=%d variant %d: range %v %v NaN %v, want %v %v %v", n, variant, lo, hi, nan, wlo, whi, wnan)
-			}
-			scale := float32(1)
-			if hi != lo {
-				scale = (hi - lo) / 255
-			}
-			zp := roundClamp(float64(min(max(0-lo/scale, 0), 255)), 0, 0, 255)
-			got, want := make([]byte, n+guard), make([]byte, n+guard)
-			dynQuant(got[:n], x, scale, zp, nan)
-			dynQuantGo(want[:n], x, scale, zp)
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("n=%d variant %d: byte %d (x %v) is %d, want %d", n, variant, i, x[min(i, n-1)], got[i], want[i])
+				scale := float32(1)
+				if hi != lo {
+					scale = (hi - lo) / 255
+				}
+				zp := roundClamp(float64(min(max(0-lo/scale, 0), 255)), 0, 0, 255)
+				got, want := make([]byte, n+guard), make([]byte, n+guard)
+				dynQuantAt(l, got[:n], x, scale, zp, nan)
+				dynQuantGo(want[:n], x, scale, zp)
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("level %d n=%d variant %d: byte %d (x %v) is %d, want %d", l, n, variant, i, x[min(i, n-1)], got[i], want[i])
+					}
 				}
 			}
 		}
