@@ -25,17 +25,23 @@ FUZZFLAGS   = $(if $(FUZZPARALLEL),-parallel $(FUZZPARALLEL))
 
 export LINTEL_NPM_DIR := $(NPM_DIR)
 
-.PHONY: all test unit purego cuda-check race ort ort-deps demo bench bench-compare bench-sweep lint fmt-check vet staticcheck metal-check arm64 fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph fuzz-quantize
+.PHONY: all test unit purego noavx512 cuda-check race ort ort-deps demo bench bench-compare bench-sweep lint fmt-check vet staticcheck metal-check arm64 fuzz fuzz-decode fuzz-infer-types fuzz-npy fuzz-load fuzz-graph fuzz-quantize
 
 all: test
 
 ## test: go vet, the unit tests (assembly and pure-Go kernels), the CUDA
 ## backend's build and tests without a GPU, then the ONNX Runtime parity
 ## suite.
-test: vet unit purego cuda-check ort
+test: vet unit purego noavx512 cuda-check ort
 
 unit:
 	$(GO) test ./...
+
+## noavx512: the CPU backend's tests and the conformance suite with
+## AVX-512 turned off, as CPUs without it run: the AVX2 kernels, and the
+## AVX-VNNI int8 kernels where the CPU has AVX-VNNI.
+noavx512:
+	GODEBUG=cpu.avx512f=off $(GO) test ./backends/cpu ./internal/conformance
 
 ## purego: the unit tests with the pure-Go kernels instead of assembly.
 purego:

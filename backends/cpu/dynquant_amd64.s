@@ -85,3 +85,98 @@ q_loop:
 q_done:
 	VZEROUPPER
 	RET
+
+// func minMaxAVX2(x *float32, n int, lo, hi *float32) (nan bool)
+//
+// minMaxAVX512 eight floats a step, for CPUs without AVX-512 (n a
+// multiple of 8): the same operand order, so the same values; NaNs are
+// found by VCMPPS's unordered predicate, or'ed across steps.
+TEXT ·minMaxAVX2(SB), NOSPLIT, $0-33
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ lo+16(FP), R8
+	MOVQ hi+24(FP), R9
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R9), Y1
+	VXORPS Y5, Y5, Y5
+	SHRQ $3, CX
+	JEQ mm2_fold
+mm2_loop:
+	VMOVUPS (SI), Y2
+	VMINPS Y0, Y2, Y0
+	VMAXPS Y1, Y2, Y1
+	VCMPPS $3, Y2, Y2, Y3
+	VORPS Y3, Y5, Y5
+	ADDQ $32, SI
+	DECQ CX
+	JNE mm2_loop
+mm2_fold:
+	VEXTRACTF128 $1, Y0, X2
+	VMINPS X0, X2, X0
+	VPSHUFD $0x4e, X0, X2
+	VMINPS X0, X2, X0
+	VPSHUFD $0xb1, X0, X2
+	VMINPS X0, X2, X0
+	VMOVSS X0, (R8)
+	VEXTRACTF128 $1, Y1, X2
+	VMAXPS X1, X2, X1
+	VPSHUFD $0x4e, X1, X2
+	VMAXPS X1, X2, X1
+	VPSHUFD $0xb1, X1, X2
+	VMAXPS X1, X2, X1
+	VMOVSS X1, (R9)
+	VMOVMSKPS Y5, AX
+	TESTL AX, AX
+	SETNE nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func quantU8AVX2(y *byte, x *float32, n int, scale, zp float32)
+//
+// quantU8AVX512 eight values a step, for CPUs without AVX-512 (n a
+// multiple of 8); the low byte of each int32 is gathered and stored as
+// in requant_avx2_amd64.s.
+TEXT ·quantU8AVX2(SB), NOSPLIT, $0-32
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS scale+24(FP), Y1
+	VBROADCASTSS zp+28(FP), Y2
+	VXORPS Y3, Y3, Y3
+	MOVL $0x437f0000, AX
+	MOVL AX, X4
+	VBROADCASTSS X4, Y4
+	VMOVDQU dqShuf<>(SB), Y5
+	VMOVDQU dqPerm<>(SB), Y6
+	SHRQ $3, CX
+	JEQ q2_done
+q2_loop:
+	VMOVUPS (SI), Y0
+	VDIVPS Y1, Y0, Y0
+	VROUNDPS $8, Y0, Y0
+	VADDPS Y2, Y0, Y0
+	VMAXPS Y3, Y0, Y0
+	VMINPS Y4, Y0, Y0
+	VCVTPS2DQ Y0, Y0
+	VPSHUFB Y5, Y0, Y0
+	VPERMD Y0, Y6, Y0
+	MOVQ X0, (DI)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNE q2_loop
+q2_done:
+	VZEROUPPER
+	RET
+
+// dqShuf and dqPerm are requant_avx2_amd64.s's rq8Shuf and rq8Perm.
+DATA dqShuf<>+0(SB)/8, $0x808080800c080400
+DATA dqShuf<>+8(SB)/8, $0x8080808080808080
+DATA dqShuf<>+16(SB)/8, $0x808080800c080400
+DATA dqShuf<>+24(SB)/8, $0x8080808080808080
+GLOBL dqShuf<>(SB), RODATA|NOPTR, $32
+DATA dqPerm<>+0(SB)/8, $0x0000000400000000
+DATA dqPerm<>+8(SB)/8, $0x0000000000000000
+DATA dqPerm<>+16(SB)/8, $0x0000000000000000
+DATA dqPerm<>+24(SB)/8, $0x0000000000000000
+GLOBL dqPerm<>(SB), RODATA|NOPTR, $32

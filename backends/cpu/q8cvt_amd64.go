@@ -16,6 +16,9 @@ var hasAVX512BW = hasAVX512 && cpu.X86.HasAVX512BW
 func q8ToF32AVX512(dst *float32, src *byte, n int, z int32, s float32, signed bool)
 
 //go:noescape
+func q8ToF32AVX2(dst *float32, src *byte, n int, z int32, s float32, signed bool)
+
+//go:noescape
 func requantF32AVX512(dst *byte, acc *float32, n int, m, zp, lo, hi float32)
 
 //go:noescape
@@ -31,12 +34,21 @@ func requantColsAVX512(dst *byte, acc, bias *int32, mult *float32, n int, zp, lo
 func maxPool2x2BAVX512(y, x *byte, ow, rows, iw int, inMask uint64, outMask uint32, signed bool)
 
 // q8ToF32 sets dst[i] = float32(int32(src[i]) − z)·s, src[i] read as int8
-// when signed, else as uint8: by AVX-512 sixteen at a time where the CPU
-// has it, the same values as q8ToF32Go.
+// when signed, else as uint8: by AVX-512 sixteen at a time, or AVX2
+// eight, where the CPU has it, the same values as q8ToF32Go.
 func q8ToF32(dst []float32, src []byte, z int32, s float32, signed bool) {
+	q8ToF32At(rqBest, dst, src, z, s, signed)
+}
+
+// q8ToF32At is q8ToF32 at level l (rqAVX512, rqAVX2 or rqGo).
+func q8ToF32At(l int, dst []float32, src []byte, z int32, s float32, signed bool) {
 	src = src[:len(dst)]
-	if n := len(dst) &^ 15; hasAVX512 && n > 0 {
-		q8ToF32AVX512(&dst[0], &src[0], n, z, s, signed)
+	if n := rqStep(l, len(dst)); n > 0 {
+		if l == rqAVX512 {
+			q8ToF32AVX512(&dst[0], &src[0], n, z, s, signed)
+		} else {
+			q8ToF32AVX2(&dst[0], &src[0], n, z, s, signed)
+		}
 		dst, src = dst[n:], src[n:]
 	}
 	q8ToF32Go(dst, src, z, s, signed)
@@ -44,26 +56,42 @@ func q8ToF32(dst []float32, src []byte, z int32, s float32, signed bool) {
 
 // requantF32Run is requantRun of float32 sums, finite ones (the exact
 // integer sums of QLinearConv's float32 twins): by AVX-512 sixteen at a
-// time where the CPU has it and m is finite, the same bytes as
-// requantF32RunGo.
+// time, or AVX2 eight, where the CPU has it and m is finite, the same
+// bytes as requantF32RunGo.
 func requantF32Run(dst []byte, acc []float32, m float32, zp, lo, hi float64) {
-	n := len(acc) &^ 15
-	if hasAVX512 && n > 0 && !math.IsInf(float64(m), 0) && m == m {
+	requantF32RunAt(rqBest, dst, acc, m, zp, lo, hi)
+}
+
+// requantF32RunAt is requantF32Run at level l.
+func requantF32RunAt(l int, dst []byte, acc []float32, m float32, zp, lo, hi float64) {
+	if n := rqStep(l, len(acc)); n > 0 && !math.IsInf(float64(m), 0) && m == m {
 		_ = dst[n-1]
-		requantF32AVX512(&dst[0], &acc[0], n, m, float32(zp), float32(lo), float32(hi))
+		if l == rqAVX512 {
+			requantF32AVX512(&dst[0], &acc[0], n, m, float32(zp), float32(lo), float32(hi))
+		} else {
+			requantF32AVX2(&dst[0], &acc[0], n, m, float32(zp), float32(lo), float32(hi))
+		}
 		dst, acc = dst[n:], acc[n:]
 	}
 	requantF32RunGo(dst, acc, m, zp, lo, hi)
 }
 
 // requantBiasRun is requantRun of acc[i] + bias (int32, wrapping): by
-// AVX-512 sixteen at a time where the CPU has it and m is finite, the
-// same bytes as requantBiasRunGo.
+// AVX-512 sixteen at a time, or AVX2 eight, where the CPU has it and m is
+// finite, the same bytes as requantBiasRunGo.
 func requantBiasRun(dst []byte, acc []int32, bias int32, m float32, zp, lo, hi float64) {
-	n := len(acc) &^ 15
-	if hasAVX512 && n > 0 && !math.IsInf(float64(m), 0) && m == m {
+	requantBiasRunAt(rqBest, dst, acc, bias, m, zp, lo, hi)
+}
+
+// requantBiasRunAt is requantBiasRun at level l.
+func requantBiasRunAt(l int, dst []byte, acc []int32, bias int32, m float32, zp, lo, hi float64) {
+	if n := rqStep(l, len(acc)); n > 0 && !math.IsInf(float64(m), 0) && m == m {
 		_ = dst[n-1]
-		requantBiasAVX512(&dst[0], &acc[0], n, bias, m, float32(zp), float32(lo), float32(hi))
+		if l == rqAVX512 {
+			requantBiasAVX512(&dst[0], &acc[0], n, bias, m, float32(zp), float32(lo), float32(hi))
+		} else {
+			requantBiasAVX2(&dst[0], &acc[0], n, bias, m, float32(zp), float32(lo), float32(hi))
+		}
 		dst, acc = dst[n:], acc[n:]
 	}
 	requantBiasRunGo(dst, acc, bias, m, zp, lo, hi)
@@ -96,13 +124,22 @@ func evenBytes(dst, src []byte) {
 	evenBytesAVX512(&dst[0], &src[0], n, 1<<max(2*tail-1, 0)-1, 1<<tail-1)
 }
 
-// requantCols is requantColsGo by AVX-512 sixteen at a time where the
-// CPU has it; every mult must be finite (see finiteAll).
+// requantCols is requantColsGo by AVX-512 sixteen at a time, or AVX2
+// eight, where the CPU has it; every mult must be finite (see
+// finiteAll).
 func requantCols(dst []byte, acc, bias []int32, mult []float32, zp, lo, hi float64) {
-	n := len(acc) &^ 15
-	if hasAVX512 && n > 0 {
+	requantColsAt(rqBest, dst, acc, bias, mult, zp, lo, hi)
+}
+
+// requantColsAt is requantCols at level l.
+func requantColsAt(l int, dst []byte, acc, bias []int32, mult []float32, zp, lo, hi float64) {
+	if n := rqStep(l, len(acc)); n > 0 {
 		_, _, _ = dst[n-1], bias[n-1], mult[n-1]
-		requantColsAVX512(&dst[0], &acc[0], &bias[0], &mult[0], n, float32(zp), float32(lo), float32(hi))
+		if l == rqAVX512 {
+			requantColsAVX512(&dst[0], &acc[0], &bias[0], &mult[0], n, float32(zp), float32(lo), float32(hi))
+		} else {
+			requantColsAVX2(&dst[0], &acc[0], &bias[0], &mult[0], n, float32(zp), float32(lo), float32(hi))
+		}
 		dst, acc, bias, mult = dst[n:], acc[n:], bias[n:], mult[n:]
 	}
 	requantColsGo(dst, acc, bias, mult, zp, lo, hi)

@@ -272,3 +272,45 @@ rqc_loop:
 rqc_done:
 	VZEROUPPER
 	RET
+
+// func q8ToF32AVX2(dst *float32, src *byte, n int, z int32, s float32, signed bool)
+//
+// q8ToF32AVX512 eight values a step, for CPUs without AVX-512 (n a
+// multiple of 8).
+TEXT ·q8ToF32AVX2(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL z+24(FP), AX
+	MOVL AX, X2
+	VPBROADCASTD X2, Y2
+	VBROADCASTSS s+28(FP), Y3
+	MOVBLZX signed+32(FP), AX
+	SHRQ $3, CX
+	JEQ q8f2_done
+	TESTL AX, AX
+	JNE q8f2_sloop
+q8f2_uloop:
+	VPMOVZXBD (SI), Y0
+	VPSUBD Y2, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS Y3, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $8, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE q8f2_uloop
+	JMP q8f2_done
+q8f2_sloop:
+	VPMOVSXBD (SI), Y0
+	VPSUBD Y2, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS Y3, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $8, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE q8f2_sloop
+q8f2_done:
+	VZEROUPPER
+	RET

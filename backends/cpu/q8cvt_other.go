@@ -7,6 +7,11 @@ func q8ToF32(dst []float32, src []byte, z int32, s float32, signed bool) {
 	q8ToF32Go(dst, src, z, s, signed)
 }
 
+// q8ToF32At is q8ToF32Go: this build has no assembly.
+func q8ToF32At(_ int, dst []float32, src []byte, z int32, s float32, signed bool) {
+	q8ToF32Go(dst, src, z, s, signed)
+}
+
 // requantF32Run is requantF32RunGo: this build has no assembly.
 func requantF32Run(dst []byte, acc []float32, m float32, zp, lo, hi float64) {
 	requantF32RunGo(dst, acc, m, zp, lo, hi)
