@@ -31,7 +31,7 @@ func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
 func qkern1VNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
 
 //go:noescape
-func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 
 //go:noescape
 func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
@@ -182,8 +182,8 @@ func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 }
 
 // qrunAVXVNNI runs the AVX-VNNI quarter kernel on the four quarters of
-// the tile, then adds the correction; the caller checked the operands'
-// sizes.
+// the tile, each adding its part of the correction; the caller checked
+// the operands' sizes.
 func qrunAVXVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
 	if kg == 0 {
 		qkernGo(qLayoutVNNI, a, lda, b, kg, c, ldc, q)
@@ -192,11 +192,10 @@ func qrunAVXVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCo
 	_ = a[7*lda+4*kg-1]
 	_ = b[kg*128-1]
 	_ = c[7*ldc+qNR-1]
-	qkernAVXVNNIQuarter(&a[0], lda, &b[0], kg, &c[0], ldc)
-	qkernAVXVNNIQuarter(&a[0], lda, &b[64], kg, &c[16], ldc)
-	qkernAVXVNNIQuarter(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc)
-	qkernAVXVNNIQuarter(&a[4*lda], lda, &b[64], kg, &c[4*ldc+16], ldc)
-	q.apply(c, ldc)
+	qkernAVXVNNIQuarter(&a[0], lda, &b[0], kg, &c[0], ldc, &q.cb[0], &q.za[0])
+	qkernAVXVNNIQuarter(&a[0], lda, &b[64], kg, &c[16], ldc, &q.cb[16], &q.za[0])
+	qkernAVXVNNIQuarter(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc, &q.cb[0], &q.za[4])
+	qkernAVXVNNIQuarter(&a[4*lda], lda, &b[64], kg, &c[4*ldc+16], ldc, &q.cb[16], &q.za[4])
 }
 
 // qpackRunVNNI runs qpackVNNI; the caller checked the sizes.

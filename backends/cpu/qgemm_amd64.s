@@ -367,7 +367,21 @@ avx2_store:
 	VZEROUPPER
 	RET
 
-// func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+// AVXVNNI_CORR adds row off/4's correction to its two accumulators:
+// za at off(R10), rs at 32+off(R10), cb in Y0 and Y1, zb in Y2 and Y3.
+#define AVXVNNI_CORR(off, lo, hi) \
+	VPBROADCASTD off(R10), Y4 \
+	VPBROADCASTD 32+off(R10), Y5 \
+	VPMULLD Y0, Y4, Y6 \
+	VPMULLD Y2, Y5, Y7 \
+	VPADDD Y6, Y7, Y6 \
+	VPADDD Y6, lo, lo \
+	VPMULLD Y1, Y4, Y6 \
+	VPMULLD Y3, Y5, Y7 \
+	VPADDD Y6, Y7, Y6 \
+	VPADDD Y6, hi, hi
+
+// func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 //
 // A 4×16 tile (a quarter of an 8×32 tile) by AVX-VNNI, the VEX form of
 // VPDPBUSD on ymm that CPUs without AVX-512 (Intel's client cores since
@@ -380,8 +394,11 @@ avx2_store:
 // no VEX encoding of VPDPBUSD (its VPDPBUSD is the EVEX one, which needs
 // AVX-512), so the eight instructions are spelled as bytes (C4 map 0F38,
 // pp 66, W0, L1, opcode 50): ymm(8+2r+h) += ymm(h) unsigned · ymm(2+r%2)
-// signed, for row r and half h of the tile.
-TEXT ·qkernAVXVNNIQuarter(SB), NOSPLIT, $0-48
+// signed, for row r and half h of the tile. Before the store it adds the
+// quarter's zero point correction, za[r]·cb[j] + rs[r]·zb[j] (qCorr:
+// cb points at the half's 16 column sums, zb lies 128 bytes on; za at
+// the quarter's 4 rows, rs 32 bytes on), by VPMULLD, wrapping.
+TEXT ·qkernAVXVNNIQuarter(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
 	MOVQ b+16(FP), DI
@@ -417,6 +434,16 @@ avxvnni_loop:
 	DECQ CX
 	JNE avxvnni_loop
 avxvnni_store:
+	MOVQ cb+48(FP), BX
+	MOVQ za+56(FP), R10
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 128(BX), Y2
+	VMOVDQU 160(BX), Y3
+	AVXVNNI_CORR(0, Y8, Y9)
+	AVXVNNI_CORR(4, Y10, Y11)
+	AVXVNNI_CORR(8, Y12, Y13)
+	AVXVNNI_CORR(12, Y14, Y15)
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
 	SHLQ $2, R8
