@@ -31,6 +31,9 @@ func evenBytesAVX512(dst, src *byte, n int, tailIn uint64, tailOut uint32)
 func requantColsAVX512(dst *byte, acc, bias *int32, mult *float32, n int, zp, lo, hi float32)
 
 //go:noescape
+func maxPool2x2BAVX2(y, x *byte, whole, ow, rows, iw int, signed bool)
+
+//go:noescape
 func maxPool2x2BAVX512(y, x *byte, ow, rows, iw int, inMask uint64, outMask uint32, signed bool)
 
 // q8ToF32 sets dst[i] = float32(int32(src[i]) − z)·s, src[i] read as int8
@@ -99,15 +102,40 @@ func requantBiasRunAt(l int, dst []byte, acc []int32, bias int32, m float32, zp,
 
 // maxPool2x2B runs the 2×2 stride-2 max pooling of rows output rows of
 // ow 8-bit values (int8 when signed), row r at y[r·ow:] from input rows
-// 2r and 2r+1 of width iw (2·ow <= iw) of x, by AVX-512; it reports
-// false, doing nothing, where the CPU lacks it.
+// 2r and 2r+1 of width iw (2·ow <= iw) of x, by AVX-512, or by AVX2 and
+// Go for the last ow mod 16 of each row; it reports false, doing
+// nothing, where the CPU has neither.
 func maxPool2x2B(y, x []byte, ow, rows, iw int, signed bool) bool {
-	if !hasAVX512BW || ow <= 0 || rows <= 0 || 2*ow > iw {
+	return maxPool2x2BAt(rqBest, y, x, ow, rows, iw, signed)
+}
+
+// maxPool2x2BAt is maxPool2x2B at level l (rqAVX512 needs AVX-512BW
+// too, else it runs as rqAVX2).
+func maxPool2x2BAt(l int, y, x []byte, ow, rows, iw int, signed bool) bool {
+	if l == rqGo || ow <= 0 || rows <= 0 || 2*ow > iw {
 		return false
 	}
 	_, _ = y[rows*ow-1], x[(2*rows-1)*iw+2*ow-1]
-	tail := ow & 31
-	maxPool2x2BAVX512(&y[0], &x[0], ow, rows, iw, 1<<(2*tail)-1, 1<<tail-1, signed)
+	if l == rqAVX512 && hasAVX512BW {
+		tail := ow & 31
+		maxPool2x2BAVX512(&y[0], &x[0], ow, rows, iw, 1<<(2*tail)-1, 1<<tail-1, signed)
+		return true
+	}
+	whole := ow &^ 15
+	maxPool2x2BAVX2(&y[0], &x[0], whole, ow, rows, iw, signed)
+	if whole < ow {
+		for r := range rows {
+			r0, r1, yr := x[2*r*iw:], x[(2*r+1)*iw:], y[r*ow:(r+1)*ow]
+			for i := whole; i < ow; i++ {
+				a, b, c, d := r0[2*i], r0[2*i+1], r1[2*i], r1[2*i+1]
+				if signed {
+					yr[i] = byte(max(int8(a), int8(b), int8(c), int8(d)))
+				} else {
+					yr[i] = max(a, b, c, d)
+				}
+			}
+		}
+	}
 	return true
 }
 

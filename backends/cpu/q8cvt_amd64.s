@@ -314,3 +314,71 @@ q8f2_sloop:
 q8f2_done:
 	VZEROUPPER
 	RET
+
+// func maxPool2x2BAVX2(y, x *byte, whole, ow, rows, iw int, signed bool)
+//
+// maxPool2x2BAVX512 for CPUs without AVX-512, 16 outputs a step: the
+// first whole outputs (a multiple of 16) of each of rows output rows (ow
+// apart) from input rows 2r and 2r+1 (iw apart). The vertical max of 32
+// bytes of each row, then the max of each word's two bytes (VPSRLW moves
+// the odd byte down), whose low bytes VPAND, VPACKUSWB and VPERMQ gather
+// into 16. The caller does the rest of each row.
+TEXT ·maxPool2x2BAVX2(SB), NOSPLIT, $0-49
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ whole+16(FP), R11
+	MOVQ ow+24(FP), BX
+	MOVQ rows+32(FP), DX
+	MOVQ iw+40(FP), R10
+	MOVBLZX signed+48(FP), AX
+	SHRQ $4, R11
+	JEQ mpb2_done
+	TESTQ DX, DX
+	JEQ mpb2_done
+	MOVL $0x00ff00ff, CX
+	MOVL CX, X7
+	VPBROADCASTD X7, Y7
+mpb2_row:
+	MOVQ SI, R8
+	LEAQ (SI)(R10*1), R9
+	MOVQ DI, R12
+	MOVQ R11, CX
+	TESTL AX, AX
+	JNE mpb2_schunk
+mpb2_uchunk:
+	VMOVDQU (R8), Y0
+	VPMAXUB (R9), Y0, Y0
+	VPSRLW $8, Y0, Y1
+	VPMAXUB Y1, Y0, Y0
+	VPAND Y7, Y0, Y0
+	VPACKUSWB Y0, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, (R12)
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $16, R12
+	DECQ CX
+	JNE mpb2_uchunk
+	JMP mpb2_next
+mpb2_schunk:
+	VMOVDQU (R8), Y0
+	VPMAXSB (R9), Y0, Y0
+	VPSRLW $8, Y0, Y1
+	VPMAXSB Y1, Y0, Y0
+	VPAND Y7, Y0, Y0
+	VPACKUSWB Y0, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, (R12)
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $16, R12
+	DECQ CX
+	JNE mpb2_schunk
+mpb2_next:
+	LEAQ (SI)(R10*2), SI
+	ADDQ BX, DI
+	DECQ DX
+	JNE mpb2_row
+mpb2_done:
+	VZEROUPPER
+	RET

@@ -23,6 +23,9 @@ const hasAVX512BW = false
 // maxPool2x2B reports false: this build has no assembly.
 func maxPool2x2B(y, x []byte, ow, rows, iw int, signed bool) bool { return false }
 
+// maxPool2x2BAt reports false: this build has no assembly.
+func maxPool2x2BAt(_ int, y, x []byte, ow, rows, iw int, signed bool) bool { return false }
+
 // requantBiasRun is requantBiasRunGo: this build has no assembly.
 func requantBiasRun(dst []byte, acc []int32, bias int32, m float32, zp, lo, hi float64) {
 	requantBiasRunGo(dst, acc, bias, m, zp, lo, hi)

@@ -92,36 +92,39 @@ func TestRequantF32MatchesGo(t *testing.T) {
 	}
 }
 
-// TestMaxPool2x2BMatchesGo checks maxPool2x2B against maxPool2x2BGo on
-// random bytes, both signs, widths around the 32-output step, padded
-// input rows, with guard bytes after the output.
+// TestMaxPool2x2BMatchesGo checks maxPool2x2B at each vector width this
+// CPU runs (AVX-512, AVX2) against maxPool2x2BGo on random bytes, both
+// signs, widths around the 16- and 32-output steps, padded input rows,
+// with guard bytes after the output.
 func TestMaxPool2x2BMatchesGo(t *testing.T) {
 	needAsm(t)
-	if !hasAVX512BW {
-		t.Skip("no AVX-512BW: maxPool2x2B does nothing")
+	if len(rqLevels()) == 0 {
+		t.Skip("no vector code on this CPU: maxPool2x2B does nothing")
 	}
-	r := rand.New(rand.NewPCG(41, 3))
-	const guard = 9
-	for _, signed := range []bool{false, true} {
-		for _, ow := range []int{1, 5, 31, 32, 33, 64, 70} {
-			for _, extra := range []int{0, 1, 3} {
-				for _, rows := range []int{1, 2, 7} {
-					iw := 2*ow + extra
-					x := make([]byte, 2*rows*iw)
-					for i := range x {
-						x[i] = byte(r.IntN(256))
-					}
-					got, want := make([]byte, rows*ow+guard), make([]byte, rows*ow+guard)
-					for i := rows * ow; i < len(got); i++ {
-						got[i], want[i] = 0x5a, 0x5a
-					}
-					if !maxPool2x2B(got[:rows*ow], x, ow, rows, iw, signed) {
-						t.Fatalf("ow=%d rows=%d iw=%d: maxPool2x2B reported false", ow, rows, iw)
-					}
-					maxPool2x2BGo(want, x, ow, rows, iw, signed)
-					for i := range got {
-						if got[i] != want[i] {
-							t.Fatalf("signed=%v ow=%d rows=%d iw=%d: byte %d is %d, want %d", signed, ow, rows, iw, i, got[i], want[i])
+	for _, l := range rqLevels() {
+		r := rand.New(rand.NewPCG(41, 3))
+		const guard = 9
+		for _, signed := range []bool{false, true} {
+			for _, ow := range []int{1, 5, 15, 16, 17, 31, 32, 33, 48, 64, 70} {
+				for _, extra := range []int{0, 1, 3} {
+					for _, rows := range []int{1, 2, 7} {
+						iw := 2*ow + extra
+						x := make([]byte, 2*rows*iw)
+						for i := range x {
+							x[i] = byte(r.IntN(256))
+						}
+						got, want := make([]byte, rows*ow+guard), make([]byte, rows*ow+guard)
+						for i := rows * ow; i < len(got); i++ {
+							got[i], want[i] = 0x5a, 0x5a
+						}
+						if !maxPool2x2BAt(l, got[:rows*ow], x, ow, rows, iw, signed) {
+							t.Fatalf("ow=%d rows=%d iw=%d: maxPool2x2B reported false", ow, rows, iw)
+						}
+						maxPool2x2BGo(want, x, ow, rows, iw, signed)
+						for i := range got {
+							if got[i] != want[i] {
+								t.Fatalf("level %d signed=%v ow=%d rows=%d iw=%d: byte %d is %d, want %d", l, signed, ow, rows, iw, i, got[i], want[i])
+							}
 						}
 					}
 				}
