@@ -13,9 +13,6 @@ func poolBytes[E poolElem](s []E) []byte {
 // (IH == 2*OH), else one a plane. It reports false, computing nothing,
 // where that kernel does not run.
 func maxPool2x2BRows(planes int, x, y []byte, inSz, outSz, OH, OW, IH, IW int, signed bool) bool {
-	if !hasAVX512BW {
-		return false
-	}
 	if IH == 2*OH {
 		return maxPool2x2B(y, x, OW, planes*OH, IW, signed)
 	}
