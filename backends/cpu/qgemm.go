@@ -198,10 +198,15 @@ func packQA(l qLayout, dst, src []byte, ld, m, k int, u8 bool, rowSum []int32) {
 		d := dst[i*lda : (i+1)*lda]
 		var sum int32
 		if l.wide {
-			for p, v := range s {
+			p0 := 0
+			if qpackRowWide != nil {
+				p0 = k &^ 15
+				sum = qpackRowWide(d, s, p0, mask)
+			}
+			for p, v := range s[p0:] {
 				x := int8(v ^ mask)
 				sum += int32(x)
-				binary.LittleEndian.PutUint16(d[2*p:], uint16(int16(x)))
+				binary.LittleEndian.PutUint16(d[2*(p0+p):], uint16(int16(x)))
 			}
 			clear(d[2*k:])
 		} else {

@@ -25,6 +25,12 @@ func qpackVNNIAVX2(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
 func qpackRowAVX2(dst *byte, src *byte, n int, mask uint32) int32
 
 //go:noescape
+func qpackPairsAVX2(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
+
+//go:noescape
+func qpackRowWideAVX2(dst *byte, src *byte, n int, mask uint32) int32
+
+//go:noescape
 func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
 
 //go:noescape
@@ -52,7 +58,7 @@ var qkernAsm = func() []qKernel {
 		ks = append(ks, qKernel{name: "avxvnni", l: qLayoutVNNI, run: qrunAVXVNNI, pack: qpackRunVNNIAVX2})
 	}
 	if hasAVX2FMA {
-		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2})
+		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2, pack: qpackRunPairsAVX2})
 	}
 	return ks
 }()
@@ -70,6 +76,25 @@ var qpackRowAsm = func() []func(dst, src []byte, n int, mask byte) int32 {
 	}
 	return ps
 }()
+
+// qpackRowWide packs the first n bytes (a multiple of 16) of an A row
+// for the AVX2 kernel, each xor mask and widened to int16, and returns
+// their sum as int8; nil where the CPU lacks AVX2.
+var qpackRowWide = func() func(dst, src []byte, n int, mask byte) int32 {
+	if hasAVX2FMA {
+		return qpackRowWideRun
+	}
+	return nil
+}()
+
+// qpackRowWideRun runs qpackRowWideAVX2.
+func qpackRowWideRun(dst, src []byte, n int, mask byte) int32 {
+	if n == 0 {
+		return 0
+	}
+	_, _ = dst[2*n-1], src[n-1]
+	return qpackRowWideAVX2(&dst[0], &src[0], n, uint32(mask)*0x01010101)
+}
 
 // qpackRow is the best of qpackRowAsm, nil where there is none.
 var qpackRow = func() func(dst, src []byte, n int, mask byte) int32 {
@@ -220,6 +245,18 @@ func qpackRunVNNIAVX2(dst, src []byte, ld, kg int, mask byte, cs []int32) {
 	_ = src[(4*kg-1)*ld+qNR-1]
 	_ = cs[qNR-1]
 	qpackVNNIAVX2(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
+}
+
+// qpackRunPairsAVX2 runs qpackPairsAVX2; the caller checked the sizes.
+func qpackRunPairsAVX2(dst, src []byte, ld, kg int, mask byte, cs []int32) {
+	if kg == 0 {
+		clear(cs[:qNR])
+		return
+	}
+	_ = dst[kg*64-1]
+	_ = src[(2*kg-1)*ld+qNR-1]
+	_ = cs[qNR-1]
+	qpackPairsAVX2(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 }
 
 // interleave4 is interleave4Go, in AVX2 32 pixels at a time where the

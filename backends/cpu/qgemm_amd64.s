@@ -638,6 +638,107 @@ row2_sum:
 	VZEROUPPER
 	RET
 
+// func qpackPairsAVX2(dst *byte, src *byte, ld int, kg int, mask uint32, cs *int32)
+//
+// Packs kg pairs of rows of 32 bytes (row stride ld) into the AVX2
+// kernel's panel layout, each column's two bytes side by side, 64 bytes
+// a pair, each byte xor mask, and writes each column's sum of the packed
+// bytes (as uint8) into cs[0:32]: VPMADDUBSW with int8 ones adds each
+// column's two bytes into a word (at most 510), widened to int32 by
+// VPMOVZXWD before it is added.
+TEXT ·qpackPairsAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ kg+24(FP), CX
+	MOVL mask+32(FP), AX
+	MOVL AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL $0x01010101, AX
+	MOVL AX, X14
+	VPBROADCASTD X14, Y14
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	TESTQ CX, CX
+	JEQ pairs_done
+pairs_loop:
+	VPXOR (SI), Y15, Y0
+	VPXOR (SI)(R8*1), Y15, Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VPERM2I128 $0x31, Y3, Y2, Y5
+	VMOVDQU Y4, (DI)
+	VMOVDQU Y5, 32(DI)
+	VPMADDUBSW Y14, Y4, Y6
+	VPMOVZXWD X6, Y7
+	VPADDD Y7, Y8, Y8
+	VEXTRACTI128 $1, Y6, X6
+	VPMOVZXWD X6, Y7
+	VPADDD Y7, Y9, Y9
+	VPMADDUBSW Y14, Y5, Y6
+	VPMOVZXWD X6, Y7
+	VPADDD Y7, Y10, Y10
+	VEXTRACTI128 $1, Y6, X6
+	VPMOVZXWD X6, Y7
+	VPADDD Y7, Y11, Y11
+	LEAQ (SI)(R8*2), SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE pairs_loop
+pairs_done:
+	MOVQ cs+40(FP), DX
+	VMOVDQU Y8, (DX)
+	VMOVDQU Y9, 32(DX)
+	VMOVDQU Y10, 64(DX)
+	VMOVDQU Y11, 96(DX)
+	VZEROUPPER
+	RET
+
+// func qpackRowWideAVX2(dst *byte, src *byte, n int, mask uint32) int32
+//
+// Packs n bytes (a multiple of 16) of an A row for the AVX2 kernel: each
+// byte xor mask, sign-extended to int16 (VPMOVSXBW), and returns the
+// sum of the bytes as int8 (VPSADBW of the bytes xor 0x80, less 128 a
+// byte).
+TEXT ·qpackRowWideAVX2(SB), NOSPLIT, $0-36
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ CX, DX
+	MOVL mask+24(FP), AX
+	MOVL AX, X15
+	VPBROADCASTD X15, X15
+	MOVL $0x80808080, AX
+	MOVL AX, X14
+	VPBROADCASTD X14, X14
+	VPXOR X13, X13, X13
+	VPXOR X3, X3, X3
+	SHRQ $4, CX
+	JEQ wide_sum
+wide_loop:
+	VPXOR (SI), X15, X0
+	VPMOVSXBW X0, Y1
+	VMOVDQU Y1, (DI)
+	VPXOR X14, X0, X2
+	VPSADBW X13, X2, X2
+	VPADDQ X2, X3, X3
+	ADDQ $16, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE wide_loop
+wide_sum:
+	VPSHUFD $0x4e, X3, X1
+	VPADDQ X1, X3, X3
+	MOVQ X3, AX
+	SHLQ $7, DX
+	SUBQ DX, AX
+	MOVL AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func qpackRowVNNI(dst *byte, src *byte, n int, mask uint32) int32
 //
 // Copies n bytes (a multiple of 64) of an A row, each xor mask, and

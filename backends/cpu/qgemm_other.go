@@ -16,3 +16,6 @@ func interleave4(dst, src []byte, ld, n int, mask byte) { interleave4Go(dst, src
 
 // qpackRowAsm is empty: this build has no assembly A packer.
 var qpackRowAsm []func(dst, src []byte, n int, mask byte) int32
+
+// qpackRowWide is nil: this build packs A rows in Go.
+var qpackRowWide func(dst, src []byte, n int, mask byte) int32

@@ -401,6 +401,51 @@ func TestPackQAMatchesGo(t *testing.T) {
 	}
 }
 
+// TestPackQAWideMatchesGo checks packQA for the AVX2 kernel's layout
+// (int16 A) with the assembly row packer against packQA in Go
+// (qpackRowWide nil) on random rows of many lengths, both masks, with
+// guard bytes after the packed rows.
+func TestPackQAWideMatchesGo(t *testing.T) {
+	if qpackRowWide == nil {
+		t.Skip("no assembly A packer for the int16 layout in this build or on this CPU: packQA would be compared with itself")
+	}
+	saved := qpackRowWide
+	defer func() { qpackRowWide = saved }()
+	r := rand.New(rand.NewPCG(29, 10))
+	l := qLayout{g: 2, wide: true}
+	const guard = 7
+	for _, k := range []int{1, 15, 16, 17, 33, 64, 200, 1001} {
+		for _, m := range []int{1, 9} {
+			for _, u8 := range []bool{false, true} {
+				src := make([]byte, m*k)
+				qFill(r, src, -1)
+				if k == 64 {
+					qFill(r, src, 0x80)
+				}
+				size := roundUp(m, qMR) * l.aStride(k)
+				got, want := make([]byte, size+guard), make([]byte, size+guard)
+				qFill(r, got, 0x33)
+				copy(want, got)
+				gs, ws := make([]int32, m), make([]int32, m)
+				qpackRowWide = saved
+				packQA(l, got, src, k, m, k, u8, gs)
+				qpackRowWide = nil
+				packQA(l, want, src, k, m, k, u8, ws)
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("k=%d m=%d u8=%v: byte %d is %d, want %d", k, m, u8, i, got[i], want[i])
+					}
+				}
+				for i := range gs {
+					if gs[i] != ws[i] {
+						t.Fatalf("k=%d m=%d u8=%v: row sum %d is %d, want %d", k, m, u8, i, gs[i], ws[i])
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestDynQuantMatchesGo checks dynRange and dynQuant at each vector width the
 // CPU runs (AVX-512, AVX2) against their Go twins on random inputs of many lengths,
 // with NaN, infinities, signed zeros and ties, and guard bytes after the
