@@ -134,8 +134,8 @@ mm2_fold:
 // func quantU8AVX2(y *byte, x *float32, n int, scale, zp float32)
 //
 // quantU8AVX512 eight values a step, for CPUs without AVX-512 (n a
-// multiple of 8); the low byte of each int32 is gathered and stored as
-// in requant_avx2_amd64.s.
+// multiple of 8); the low byte of each int32 is gathered by
+// requant_avx2_amd64.s's rq8Shuf and rq8Perm and stored as there.
 TEXT ·quantU8AVX2(SB), NOSPLIT, $0-32
 	MOVQ y+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -146,8 +146,8 @@ TEXT ·quantU8AVX2(SB), NOSPLIT, $0-32
 	MOVL $0x437f0000, AX
 	MOVL AX, X4
 	VBROADCASTSS X4, Y4
-	VMOVDQU dqShuf<>(SB), Y5
-	VMOVDQU dqPerm<>(SB), Y6
+	VMOVDQU ·rq8Shuf(SB), Y5
+	VMOVDQU ·rq8Perm(SB), Y6
 	SHRQ $3, CX
 	JEQ q2_done
 q2_loop:
@@ -168,15 +168,3 @@ q2_loop:
 q2_done:
 	VZEROUPPER
 	RET
-
-// dqShuf and dqPerm are requant_avx2_amd64.s's rq8Shuf and rq8Perm.
-DATA dqShuf<>+0(SB)/8, $0x808080800c080400
-DATA dqShuf<>+8(SB)/8, $0x8080808080808080
-DATA dqShuf<>+16(SB)/8, $0x808080800c080400
-DATA dqShuf<>+24(SB)/8, $0x8080808080808080
-GLOBL dqShuf<>(SB), RODATA|NOPTR, $32
-DATA dqPerm<>+0(SB)/8, $0x0000000400000000
-DATA dqPerm<>+8(SB)/8, $0x0000000000000000
-DATA dqPerm<>+16(SB)/8, $0x0000000000000000
-DATA dqPerm<>+24(SB)/8, $0x0000000000000000
-GLOBL dqPerm<>(SB), RODATA|NOPTR, $32

@@ -355,20 +355,34 @@ func TestRequantMatchesGo(t *testing.T) {
 }
 
 // TestPackQAMatchesGo checks packQA with each assembly row packer this
-// CPU runs (AVX-512 VNNI, AVX2) against packQA in Go (qpackRow nil) on
+// CPU runs (AVX-512 VNNI and AVX2 for the 4-group layout, AVX2 for the
+// AVX2 kernel's int16 layout) against packQA in Go (the packer nil) on
 // random rows of many lengths, both masks, with guard bytes after the
 // packed rows.
 func TestPackQAMatchesGo(t *testing.T) {
-	if len(qpackRowAsm) == 0 {
+	type packer = func(dst, src []byte, n int, mask byte) int32
+	type pcase struct {
+		name string
+		l    qLayout
+		p    packer
+		slot *packer // the variable packQA reads for l
+	}
+	var cases []pcase
+	for i, p := range qpackRowAsm {
+		cases = append(cases, pcase{fmt.Sprintf("4-group %d", i), qLayout{g: 4}, p, &qpackRow})
+	}
+	if qpackRowWide != nil {
+		cases = append(cases, pcase{"int16", qLayout{g: 2, wide: true}, qpackRowWide, &qpackRowWide})
+	}
+	if len(cases) == 0 {
 		t.Skip("no assembly A packer in this build or on this CPU: packQA would be compared with itself")
 	}
-	saved := qpackRow
-	defer func() { qpackRow = saved }()
-	for pi, packer := range qpackRowAsm {
-		r := rand.New(rand.NewPCG(29, 8))
-		l := qLayout{g: 4}
-		const guard = 7
-		for _, k := range []int{1, 63, 64, 65, 128, 200, 1000} {
+	savedRow, savedWide := qpackRow, qpackRowWide
+	defer func() { qpackRow, qpackRowWide = savedRow, savedWide }()
+	r := rand.New(rand.NewPCG(29, 8))
+	const guard = 7
+	for _, c := range cases {
+		for _, k := range []int{1, 15, 16, 17, 63, 64, 65, 128, 200, 1001} {
 			for _, m := range []int{1, 9} {
 				for _, u8 := range []bool{false, true} {
 					src := make([]byte, m*k)
@@ -376,69 +390,27 @@ func TestPackQAMatchesGo(t *testing.T) {
 					if k == 128 {
 						qFill(r, src, 0x7f)
 					}
-					size := roundUp(m, qMR) * l.aStride(k)
+					if k == 64 {
+						qFill(r, src, 0x80)
+					}
+					size := roundUp(m, qMR) * c.l.aStride(k)
 					got, want := make([]byte, size+guard), make([]byte, size+guard)
 					qFill(r, got, 0x33)
 					copy(want, got)
 					gs, ws := make([]int32, m), make([]int32, m)
-					qpackRow = packer
-					packQA(l, got, src, k, m, k, u8, gs)
-					qpackRow = nil
-					packQA(l, want, src, k, m, k, u8, ws)
+					*c.slot = c.p
+					packQA(c.l, got, src, k, m, k, u8, gs)
+					*c.slot = nil
+					packQA(c.l, want, src, k, m, k, u8, ws)
 					for i := range got {
 						if got[i] != want[i] {
-							t.Fatalf("packer %d k=%d m=%d u8=%v: byte %d is %d, want %d", pi, k, m, u8, i, got[i], want[i])
+							t.Fatalf("%s k=%d m=%d u8=%v: byte %d is %d, want %d", c.name, k, m, u8, i, got[i], want[i])
 						}
 					}
 					for i := range gs {
 						if gs[i] != ws[i] {
-							t.Fatalf("packer %d k=%d m=%d u8=%v: row sum %d is %d, want %d", pi, k, m, u8, i, gs[i], ws[i])
+							t.Fatalf("%s k=%d m=%d u8=%v: row sum %d is %d, want %d", c.name, k, m, u8, i, gs[i], ws[i])
 						}
-					}
-				}
-			}
-		}
-	}
-}
-
-// TestPackQAWideMatchesGo checks packQA for the AVX2 kernel's layout
-// (int16 A) with the assembly row packer against packQA in Go
-// (qpackRowWide nil) on random rows of many lengths, both masks, with
-// guard bytes after the packed rows.
-func TestPackQAWideMatchesGo(t *testing.T) {
-	if qpackRowWide == nil {
-		t.Skip("no assembly A packer for the int16 layout in this build or on this CPU: packQA would be compared with itself")
-	}
-	saved := qpackRowWide
-	defer func() { qpackRowWide = saved }()
-	r := rand.New(rand.NewPCG(29, 10))
-	l := qLayout{g: 2, wide: true}
-	const guard = 7
-	for _, k := range []int{1, 15, 16, 17, 33, 64, 200, 1001} {
-		for _, m := range []int{1, 9} {
-			for _, u8 := range []bool{false, true} {
-				src := make([]byte, m*k)
-				qFill(r, src, -1)
-				if k == 64 {
-					qFill(r, src, 0x80)
-				}
-				size := roundUp(m, qMR) * l.aStride(k)
-				got, want := make([]byte, size+guard), make([]byte, size+guard)
-				qFill(r, got, 0x33)
-				copy(want, got)
-				gs, ws := make([]int32, m), make([]int32, m)
-				qpackRowWide = saved
-				packQA(l, got, src, k, m, k, u8, gs)
-				qpackRowWide = nil
-				packQA(l, want, src, k, m, k, u8, ws)
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("k=%d m=%d u8=%v: byte %d is %d, want %d", k, m, u8, i, got[i], want[i])
-					}
-				}
-				for i := range gs {
-					if gs[i] != ws[i] {
-						t.Fatalf("k=%d m=%d u8=%v: row sum %d is %d, want %d", k, m, u8, i, gs[i], ws[i])
 					}
 				}
 			}

@@ -13,21 +13,22 @@
 
 // rq8Shuf gathers bytes 0, 4, 8 and 12 of each lane into its first
 // dword; rq8Perm puts the second lane's first dword after the first's.
-DATA rq8Shuf<>+0(SB)/8, $0x808080800c080400
-DATA rq8Shuf<>+8(SB)/8, $0x8080808080808080
-DATA rq8Shuf<>+16(SB)/8, $0x808080800c080400
-DATA rq8Shuf<>+24(SB)/8, $0x8080808080808080
-GLOBL rq8Shuf<>(SB), RODATA|NOPTR, $32
-DATA rq8Perm<>+0(SB)/8, $0x0000000400000000
-DATA rq8Perm<>+8(SB)/8, $0x0000000000000000
-DATA rq8Perm<>+16(SB)/8, $0x0000000000000000
-DATA rq8Perm<>+24(SB)/8, $0x0000000000000000
-GLOBL rq8Perm<>(SB), RODATA|NOPTR, $32
+// Package symbols: dynquant_amd64.s's quantU8AVX2 reads them too.
+DATA ·rq8Shuf+0(SB)/8, $0x808080800c080400
+DATA ·rq8Shuf+8(SB)/8, $0x8080808080808080
+DATA ·rq8Shuf+16(SB)/8, $0x808080800c080400
+DATA ·rq8Shuf+24(SB)/8, $0x8080808080808080
+GLOBL ·rq8Shuf(SB), RODATA|NOPTR, $32
+DATA ·rq8Perm+0(SB)/8, $0x0000000400000000
+DATA ·rq8Perm+8(SB)/8, $0x0000000000000000
+DATA ·rq8Perm+16(SB)/8, $0x0000000000000000
+DATA ·rq8Perm+24(SB)/8, $0x0000000000000000
+GLOBL ·rq8Perm(SB), RODATA|NOPTR, $32
 
 // RQ8_CONSTS loads the byte gather's two index vectors into Y5 and Y6.
 #define RQ8_CONSTS \
-	VMOVDQU rq8Shuf<>(SB), Y5 \
-	VMOVDQU rq8Perm<>(SB), Y6
+	VMOVDQU ·rq8Shuf(SB), Y5 \
+	VMOVDQU ·rq8Perm(SB), Y6
 
 // RQ8_FINISH rounds Y0 to nearest even, adds the zero point (Y2),
 // clamps to [lo, hi] (Y3, Y4), converts to int32 and stores the eight
