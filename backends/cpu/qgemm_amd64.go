@@ -40,7 +40,7 @@ func qkern1VNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
 func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 
 //go:noescape
-func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 
 // qLayoutVNNI and qLayoutAVX2 are the layouts the assembly kernels read.
 var (
@@ -190,7 +190,7 @@ func qrun1VNNI(a []byte, b []byte, kg int, c []int32, q *qCorr) {
 }
 
 // qrunAVX2 runs the AVX2 half kernel on the four quarters of the tile,
-// then adds the correction.
+// each adding its part of the correction.
 func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr) {
 	if kg == 0 {
 		qkernGo(qLayoutAVX2, a, lda, b, kg, c, ldc, q)
@@ -199,11 +199,10 @@ func qrunAVX2(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCorr)
 	_ = a[7*lda+4*kg-1]
 	_ = b[kg*64-1]
 	_ = c[7*ldc+qNR-1]
-	qkernAVX2Half(&a[0], lda, &b[0], kg, &c[0], ldc)
-	qkernAVX2Half(&a[0], lda, &b[32], kg, &c[16], ldc)
-	qkernAVX2Half(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc)
-	qkernAVX2Half(&a[4*lda], lda, &b[32], kg, &c[4*ldc+16], ldc)
-	q.apply(c, ldc)
+	qkernAVX2Half(&a[0], lda, &b[0], kg, &c[0], ldc, &q.cb[0], &q.za[0])
+	qkernAVX2Half(&a[0], lda, &b[32], kg, &c[16], ldc, &q.cb[16], &q.za[0])
+	qkernAVX2Half(&a[4*lda], lda, &b[0], kg, &c[4*ldc], ldc, &q.cb[0], &q.za[4])
+	qkernAVX2Half(&a[4*lda], lda, &b[32], kg, &c[4*ldc+16], ldc, &q.cb[16], &q.za[4])
 }
 
 // qrunAVXVNNI runs the AVX-VNNI quarter kernel on the four quarters of

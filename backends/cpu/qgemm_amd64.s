@@ -300,15 +300,33 @@ taps_nocorr:
 	RET
 
 
-// func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int)
+// QCORR_YMM adds row off/4's zero point correction to its two ymm
+// accumulators (16 columns): za at off(R10), rs at 32+off(R10), cb in Y0
+// and Y1, zb in Y2 and Y3 (qkernAVX2Half, qkernAVXVNNIQuarter).
+#define QCORR_YMM(off, lo, hi) \
+	VPBROADCASTD off(R10), Y4 \
+	VPBROADCASTD 32+off(R10), Y5 \
+	VPMULLD Y0, Y4, Y6 \
+	VPMULLD Y2, Y5, Y7 \
+	VPADDD Y6, Y7, Y6 \
+	VPADDD Y6, lo, lo \
+	VPMULLD Y1, Y4, Y6 \
+	VPMULLD Y3, Y5, Y7 \
+	VPADDD Y6, Y7, Y6 \
+	VPADDD Y6, hi, hi
+
+// func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 //
 // A 4×16 tile by AVX2 (half of an 8×32 tile): A packed as int16 pairs,
 // B panels of 2 values of k a column, 64 bytes a step (this kernel
 // reads 32 of them). VPMOVZXBW widens B's uint8 to int16 and VPMADDWD
 // adds each column's two int16 products into int32: |product| ≤
 // 128·255, so the pair sum fits and nothing saturates (VPMADDUBSW's
-// int16 sum of two u8·s8 products could, and is not used).
-TEXT ·qkernAVX2Half(SB), NOSPLIT, $0-48
+// int16 sum of two u8·s8 products could, and is not used). Before the
+// store it adds the tile's share of the zero point correction, as
+// qkernAVXVNNIQuarter does (cb at the half's column sums, za at the
+// quarter's rows).
+TEXT ·qkernAVX2Half(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
 	MOVQ b+16(FP), DI
@@ -352,6 +370,16 @@ avx2_loop:
 	DECQ CX
 	JNE avx2_loop
 avx2_store:
+	MOVQ cb+48(FP), BX
+	MOVQ za+56(FP), R10
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 128(BX), Y2
+	VMOVDQU 160(BX), Y3
+	QCORR_YMM(0, Y8, Y9)
+	QCORR_YMM(4, Y10, Y11)
+	QCORR_YMM(8, Y12, Y13)
+	QCORR_YMM(12, Y14, Y15)
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
 	SHLQ $2, R8
@@ -366,20 +394,6 @@ avx2_store:
 	VMOVDQU Y15, 32(DX)(R9*1)
 	VZEROUPPER
 	RET
-
-// AVXVNNI_CORR adds row off/4's correction to its two accumulators:
-// za at off(R10), rs at 32+off(R10), cb in Y0 and Y1, zb in Y2 and Y3.
-#define AVXVNNI_CORR(off, lo, hi) \
-	VPBROADCASTD off(R10), Y4 \
-	VPBROADCASTD 32+off(R10), Y5 \
-	VPMULLD Y0, Y4, Y6 \
-	VPMULLD Y2, Y5, Y7 \
-	VPADDD Y6, Y7, Y6 \
-	VPADDD Y6, lo, lo \
-	VPMULLD Y1, Y4, Y6 \
-	VPMULLD Y3, Y5, Y7 \
-	VPADDD Y6, Y7, Y6 \
-	VPADDD Y6, hi, hi
 
 // func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 //
@@ -440,10 +454,10 @@ avxvnni_store:
 	VMOVDQU 32(BX), Y1
 	VMOVDQU 128(BX), Y2
 	VMOVDQU 160(BX), Y3
-	AVXVNNI_CORR(0, Y8, Y9)
-	AVXVNNI_CORR(4, Y10, Y11)
-	AVXVNNI_CORR(8, Y12, Y13)
-	AVXVNNI_CORR(12, Y14, Y15)
+	QCORR_YMM(0, Y8, Y9)
+	QCORR_YMM(4, Y10, Y11)
+	QCORR_YMM(8, Y12, Y13)
+	QCORR_YMM(12, Y14, Y15)
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
 	SHLQ $2, R8
