@@ -40,6 +40,9 @@ func qkern1VNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
 func qkernAVXVNNIQuarter(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 
 //go:noescape
+func qkern1AVXVNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
+
+//go:noescape
 func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 
 // qLayoutVNNI and qLayoutAVX2 are the layouts the assembly kernels read.
@@ -55,7 +58,7 @@ var qkernAsm = func() []qKernel {
 		ks = append(ks, qKernel{name: "avx512vnni", l: qLayoutVNNI, run: qrunVNNI, runF: qrunVNNIF, run1: qrun1VNNI, runTaps: qrunTapsVNNI, pack: qpackRunVNNI})
 	}
 	if hasAVX2FMA && cpu.X86.HasAVXVNNI {
-		ks = append(ks, qKernel{name: "avxvnni", l: qLayoutVNNI, run: qrunAVXVNNI, pack: qpackRunVNNIAVX2})
+		ks = append(ks, qKernel{name: "avxvnni", l: qLayoutVNNI, run: qrunAVXVNNI, run1: qrun1AVXVNNI, pack: qpackRunVNNIAVX2})
 	}
 	if hasAVX2FMA {
 		ks = append(ks, qKernel{name: "avx2", l: qLayoutAVX2, run: qrunAVX2, pack: qpackRunPairsAVX2})
@@ -187,6 +190,21 @@ func qrun1VNNI(a []byte, b []byte, kg int, c []int32, q *qCorr) {
 	_ = b[kg*128-1]
 	_ = c[qNR-1]
 	qkern1VNNI(&a[0], &b[0], kg, &c[0], q)
+}
+
+// qrun1AVXVNNI runs the one-row AVX-VNNI kernel; the caller checked the
+// operands' sizes.
+func qrun1AVXVNNI(a []byte, b []byte, kg int, c []int32, q *qCorr) {
+	if kg == 0 {
+		var t [qMR * qNR]int32
+		qkernGo(qLayoutVNNI, a, 0, b, kg, t[:], qNR, q)
+		copy(c[:qNR], t[:qNR])
+		return
+	}
+	_ = a[4*kg-1]
+	_ = b[kg*128-1]
+	_ = c[qNR-1]
+	qkern1AVXVNNI(&a[0], &b[0], kg, &c[0], q)
 }
 
 // qrunAVX2 runs the AVX2 half kernel on the four quarters of the tile,

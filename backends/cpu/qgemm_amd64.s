@@ -792,6 +792,92 @@ row_sum:
 	VZEROUPPER
 	RET
 
+// QCORR1_YMM adds row 0's correction to the accumulator of columns
+// 8h..8h+7: cb at off(BX), zb at 128+off(BX), za[0] in Y4, rs[0] in Y5.
+#define QCORR1_YMM(off, acc) \
+	VMOVDQU off(BX), Y0 \
+	VMOVDQU 128+off(BX), Y1 \
+	VPMULLD Y0, Y4, Y0 \
+	VPMULLD Y1, Y5, Y1 \
+	VPADDD Y0, Y1, Y0 \
+	VPADDD Y0, acc, acc
+
+// func qkern1AVXVNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
+//
+// qkern1VNNI by AVX-VNNI: one row of the 8×32 tile (row 0 of q's
+// correction), for a GEMM of one row, two steps of k at a time into two
+// sets of four ymm sums (the VEX VPDPBUSD spelled as bytes, as in
+// qkernAVXVNNIQuarter), added together before the correction.
+TEXT ·qkern1AVXVNNI(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ kg+16(FP), CX
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	CMPQ CX, $2
+	JLT avxvnni1_one
+avxvnni1_loop2:
+	VPBROADCASTD (SI), Y4
+	VPBROADCASTD 4(SI), Y5
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	BYTE $0xc4; BYTE $0x62; BYTE $0x7d; BYTE $0x50; BYTE $0xc4 // VPDPBUSD Y8 += Y0·Y4
+	BYTE $0xc4; BYTE $0x62; BYTE $0x75; BYTE $0x50; BYTE $0xcc // VPDPBUSD Y9 += Y1·Y4
+	BYTE $0xc4; BYTE $0x62; BYTE $0x6d; BYTE $0x50; BYTE $0xd4 // VPDPBUSD Y10 += Y2·Y4
+	BYTE $0xc4; BYTE $0x62; BYTE $0x65; BYTE $0x50; BYTE $0xdc // VPDPBUSD Y11 += Y3·Y4
+	VMOVDQU 128(DI), Y0
+	VMOVDQU 160(DI), Y1
+	VMOVDQU 192(DI), Y2
+	VMOVDQU 224(DI), Y3
+	BYTE $0xc4; BYTE $0x62; BYTE $0x7d; BYTE $0x50; BYTE $0xe5 // VPDPBUSD Y12 += Y0·Y5
+	BYTE $0xc4; BYTE $0x62; BYTE $0x75; BYTE $0x50; BYTE $0xed // VPDPBUSD Y13 += Y1·Y5
+	BYTE $0xc4; BYTE $0x62; BYTE $0x6d; BYTE $0x50; BYTE $0xf5 // VPDPBUSD Y14 += Y2·Y5
+	BYTE $0xc4; BYTE $0x62; BYTE $0x65; BYTE $0x50; BYTE $0xfd // VPDPBUSD Y15 += Y3·Y5
+	ADDQ $8, SI
+	ADDQ $256, DI
+	SUBQ $2, CX
+	CMPQ CX, $2
+	JGE avxvnni1_loop2
+avxvnni1_one:
+	TESTQ CX, CX
+	JEQ avxvnni1_store
+	VPBROADCASTD (SI), Y4
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	BYTE $0xc4; BYTE $0x62; BYTE $0x7d; BYTE $0x50; BYTE $0xc4 // VPDPBUSD Y8 += Y0·Y4
+	BYTE $0xc4; BYTE $0x62; BYTE $0x75; BYTE $0x50; BYTE $0xcc // VPDPBUSD Y9 += Y1·Y4
+	BYTE $0xc4; BYTE $0x62; BYTE $0x6d; BYTE $0x50; BYTE $0xd4 // VPDPBUSD Y10 += Y2·Y4
+	BYTE $0xc4; BYTE $0x62; BYTE $0x65; BYTE $0x50; BYTE $0xdc // VPDPBUSD Y11 += Y3·Y4
+avxvnni1_store:
+	VPADDD Y12, Y8, Y8
+	VPADDD Y13, Y9, Y9
+	VPADDD Y14, Y10, Y10
+	VPADDD Y15, Y11, Y11
+	MOVQ q+32(FP), BX
+	VPBROADCASTD 256(BX), Y4
+	VPBROADCASTD 288(BX), Y5
+	QCORR1_YMM(0, Y8)
+	QCORR1_YMM(32, Y9)
+	QCORR1_YMM(64, Y10)
+	QCORR1_YMM(96, Y11)
+	MOVQ c+24(FP), DX
+	VMOVDQU Y8, (DX)
+	VMOVDQU Y9, 32(DX)
+	VMOVDQU Y10, 64(DX)
+	VMOVDQU Y11, 96(DX)
+	VZEROUPPER
+	RET
+
 // func qkern1VNNI(a *byte, b *byte, kg int, c *int32, q *qCorr)
 //
 // One row of qkernVNNI's tile (a 1×32 tile, row 0 of q's correction),
