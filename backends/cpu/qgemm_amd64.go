@@ -240,40 +240,39 @@ func qrunAVXVNNI(a []byte, lda int, b []byte, kg int, c []int32, ldc int, q *qCo
 	qkernAVXVNNIQuarter(&a[4*lda], lda, &b[64], kg, &c[4*ldc+16], ldc, &q.cb[16], &q.za[4])
 }
 
-// qpackRunVNNI runs qpackVNNI; the caller checked the sizes.
+// qpackSized checks a panel packer's operands, kg groups of g rows of
+// qNR bytes, and reports whether there is anything to pack; with nothing
+// it clears the column sums.
+func qpackSized(dst, src []byte, ld, kg, g int, cs []int32) bool {
+	if kg == 0 {
+		clear(cs[:qNR])
+		return false
+	}
+	_ = dst[kg*g*qNR-1]
+	_ = src[(g*kg-1)*ld+qNR-1]
+	_ = cs[qNR-1]
+	return true
+}
+
+// qpackRunVNNI runs qpackVNNI.
 func qpackRunVNNI(dst, src []byte, ld, kg int, mask byte, cs []int32) {
-	if kg == 0 {
-		clear(cs[:qNR])
-		return
+	if qpackSized(dst, src, ld, kg, 4, cs) {
+		qpackVNNI(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 	}
-	_ = dst[kg*128-1]
-	_ = src[(4*kg-1)*ld+qNR-1]
-	_ = cs[qNR-1]
-	qpackVNNI(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 }
 
-// qpackRunVNNIAVX2 runs qpackVNNIAVX2; the caller checked the sizes.
+// qpackRunVNNIAVX2 runs qpackVNNIAVX2.
 func qpackRunVNNIAVX2(dst, src []byte, ld, kg int, mask byte, cs []int32) {
-	if kg == 0 {
-		clear(cs[:qNR])
-		return
+	if qpackSized(dst, src, ld, kg, 4, cs) {
+		qpackVNNIAVX2(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 	}
-	_ = dst[kg*128-1]
-	_ = src[(4*kg-1)*ld+qNR-1]
-	_ = cs[qNR-1]
-	qpackVNNIAVX2(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 }
 
-// qpackRunPairsAVX2 runs qpackPairsAVX2; the caller checked the sizes.
+// qpackRunPairsAVX2 runs qpackPairsAVX2.
 func qpackRunPairsAVX2(dst, src []byte, ld, kg int, mask byte, cs []int32) {
-	if kg == 0 {
-		clear(cs[:qNR])
-		return
+	if qpackSized(dst, src, ld, kg, 2, cs) {
+		qpackPairsAVX2(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 	}
-	_ = dst[kg*64-1]
-	_ = src[(2*kg-1)*ld+qNR-1]
-	_ = cs[qNR-1]
-	qpackPairsAVX2(&dst[0], &src[0], ld, kg, uint32(mask)*0x01010101, &cs[0])
 }
 
 // interleave4 is interleave4Go, in AVX2 32 pixels at a time where the

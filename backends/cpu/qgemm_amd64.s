@@ -315,6 +315,30 @@ taps_nocorr:
 	VPADDD Y6, Y7, Y6 \
 	VPADDD Y6, hi, hi
 
+// QTILE4X16_STORE ends qkernAVX2Half and qkernAVXVNNIQuarter: it adds the
+// quarter's correction (BX at its columns' sums, R10 at its rows') to the
+// 4×16 tile in Y8..Y15, two ymm a row, and stores the tile at DX, R8
+// int32 a row.
+#define QTILE4X16_STORE \
+	VMOVDQU (BX), Y0 \
+	VMOVDQU 32(BX), Y1 \
+	VMOVDQU 128(BX), Y2 \
+	VMOVDQU 160(BX), Y3 \
+	QCORR_YMM(0, Y8, Y9) \
+	QCORR_YMM(4, Y10, Y11) \
+	QCORR_YMM(8, Y12, Y13) \
+	QCORR_YMM(12, Y14, Y15) \
+	SHLQ $2, R8 \
+	LEAQ (R8)(R8*2), R9 \
+	VMOVDQU Y8, (DX) \
+	VMOVDQU Y9, 32(DX) \
+	VMOVDQU Y10, (DX)(R8*1) \
+	VMOVDQU Y11, 32(DX)(R8*1) \
+	VMOVDQU Y12, (DX)(R8*2) \
+	VMOVDQU Y13, 32(DX)(R8*2) \
+	VMOVDQU Y14, (DX)(R9*1) \
+	VMOVDQU Y15, 32(DX)(R9*1)
+
 // func qkernAVX2Half(a *byte, lda int, b *byte, kg int, c *int32, ldc int, cb *int32, za *int32)
 //
 // A 4×16 tile by AVX2 (half of an 8×32 tile): A packed as int16 pairs,
@@ -372,26 +396,9 @@ avx2_loop:
 avx2_store:
 	MOVQ cb+48(FP), BX
 	MOVQ za+56(FP), R10
-	VMOVDQU (BX), Y0
-	VMOVDQU 32(BX), Y1
-	VMOVDQU 128(BX), Y2
-	VMOVDQU 160(BX), Y3
-	QCORR_YMM(0, Y8, Y9)
-	QCORR_YMM(4, Y10, Y11)
-	QCORR_YMM(8, Y12, Y13)
-	QCORR_YMM(12, Y14, Y15)
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
-	SHLQ $2, R8
-	LEAQ (R8)(R8*2), R9
-	VMOVDQU Y8, (DX)
-	VMOVDQU Y9, 32(DX)
-	VMOVDQU Y10, (DX)(R8*1)
-	VMOVDQU Y11, 32(DX)(R8*1)
-	VMOVDQU Y12, (DX)(R8*2)
-	VMOVDQU Y13, 32(DX)(R8*2)
-	VMOVDQU Y14, (DX)(R9*1)
-	VMOVDQU Y15, 32(DX)(R9*1)
+	QTILE4X16_STORE
 	VZEROUPPER
 	RET
 
@@ -450,26 +457,9 @@ avxvnni_loop:
 avxvnni_store:
 	MOVQ cb+48(FP), BX
 	MOVQ za+56(FP), R10
-	VMOVDQU (BX), Y0
-	VMOVDQU 32(BX), Y1
-	VMOVDQU 128(BX), Y2
-	VMOVDQU 160(BX), Y3
-	QCORR_YMM(0, Y8, Y9)
-	QCORR_YMM(4, Y10, Y11)
-	QCORR_YMM(8, Y12, Y13)
-	QCORR_YMM(12, Y14, Y15)
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
-	SHLQ $2, R8
-	LEAQ (R8)(R8*2), R9
-	VMOVDQU Y8, (DX)
-	VMOVDQU Y9, 32(DX)
-	VMOVDQU Y10, (DX)(R8*1)
-	VMOVDQU Y11, 32(DX)(R8*1)
-	VMOVDQU Y12, (DX)(R8*2)
-	VMOVDQU Y13, 32(DX)(R8*2)
-	VMOVDQU Y14, (DX)(R9*1)
-	VMOVDQU Y15, 32(DX)(R9*1)
+	QTILE4X16_STORE
 	VZEROUPPER
 	RET
 
